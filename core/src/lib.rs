@@ -1,0 +1,9 @@
+//! skillwire core
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub mod diag;
+pub mod frontmatter;
+pub mod limits;
+pub mod lint;
+pub mod location;
+pub mod skill;
+pub mod yaml;

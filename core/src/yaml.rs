@@ -1,0 +1,522 @@
+//! The one module that talks to the YAML parser (`serde_norway`).
+//!
+//! Frontmatter is read into a small [`Node`] tree whose scalars keep their *source
+//! text*: `version: 1.10` stays `"1.10"` and `name: 123` is the string `"123"`, as the
+//! standard's reference validator reads them. The parser resolves plain scalars to
+//! numbers and booleans, so when a document holds any non-string scalar it is read a
+//! second time, following the first read's shape, asking for each scalar as a string.
+//!
+//! Guards against hostile input, checked before the parser runs: a byte limit (by the
+//! caller) and a flow-nesting pre-scan, because the parser's time grows with the
+//! square of flow nesting before its own recursion limit stops it. Alias expansion is
+//! bounded by the parser ("repetition limit exceeded").
+//!
+//! [`parse_lenient`] repairs the most common real-world mistake: a plain value with a
+//! second `: ` in it (`description: Use when: x`), which no YAML parser accepts. The
+//! value is quoted and the line reported, so the skill still loads.
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_norway::Value;
+use std::fmt;
+
+/// A YAML value with scalars as their source text.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Node {
+    /// A scalar of any kind (string, number, boolean, null), as written.
+    Scalar(Scalar),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A mapping, in document order. Keys are the keys' text.
+    Map(Vec<(String, Node)>),
+}
+
+/// A scalar's text, and whether YAML reads it as null (`~`, `null` or nothing).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(transparent)]
+pub struct Scalar {
+    /// The scalar's text as written (after YAML unquoting and folding).
+    pub text: String,
+    /// YAML resolves this scalar to null.
+    #[serde(skip)]
+    pub null: bool,
+}
+
+impl Node {
+    /// The node's text when it is a scalar.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Node::Scalar(s) => Some(&s.text),
+            _ => None,
+        }
+    }
+
+    /// True for a null scalar.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Node::Scalar(Scalar { null: true, .. }))
+    }
+
+    /// A compact one-line YAML rendering (flow style), used where a string is needed
+    /// for a non-string value, e.g. a nested value under `metadata`.
+    pub fn to_flow_text(&self) -> String {
+        let mut out = String::new();
+        self.write_flow(&mut out);
+        out
+    }
+
+    fn write_flow(&self, out: &mut String) {
+        match self {
+            Node::Scalar(s) => out.push_str(&s.text),
+            Node::Seq(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    item.write_flow(out);
+                }
+                out.push(']');
+            }
+            Node::Map(entries) => {
+                out.push('{');
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(k);
+                    out.push_str(": ");
+                    v.write_flow(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// A YAML error with its place in the YAML text (1-based line and column).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    /// What the parser said, without its position suffix.
+    pub message: String,
+    /// 1-based line within the YAML text.
+    pub line: Option<usize>,
+    /// 1-based column within the line.
+    pub column: Option<usize>,
+    /// The input was refused by a limit, not by the grammar.
+    pub limit: bool,
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A successful lenient parse: the tree, and the 1-based YAML lines whose plain
+/// values were quoted to make the document parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lenient {
+    /// The parsed document.
+    pub root: Node,
+    /// Lines repaired by quoting a value that contained `: `.
+    pub repaired_lines: Vec<usize>,
+}
+
+/// Parses `text` strictly: any YAML error is returned.
+pub fn parse(text: &str, max_depth: usize) -> Result<Node, YamlError> {
+    check_flow_depth(text, max_depth)?;
+    let value: Value = serde_norway::from_str(text).map_err(convert_error)?;
+    if !has_resolved_scalars(&value) {
+        return Ok(from_value(&value));
+    }
+    let mut de = serde_norway::Deserializer::from_str(text);
+    let deserializer = match de.next() {
+        Some(d) => d,
+        None => return Ok(from_value(&value)),
+    };
+    match (RawSeed { shape: &value }).deserialize(deserializer) {
+        Ok(node) => Ok(node),
+        // The second read follows the first one's shape and should not fail; if an
+        // exotic construct (tags on collections) trips it, the resolved values serve.
+        Err(_) => Ok(from_value(&value)),
+    }
+}
+
+/// Parses `text`, quoting plain values that contain `: ` when that is what stops the
+/// parse. Each repair is reported by line; other errors are returned as they are.
+pub fn parse_lenient(text: &str, max_depth: usize) -> Result<Lenient, YamlError> {
+    let mut current = text.to_owned();
+    let mut repaired_lines = Vec::new();
+    loop {
+        match parse(&current, max_depth) {
+            Ok(root) => return Ok(Lenient { root, repaired_lines }),
+            Err(err) => {
+                let Some(line) = err.line else { return Err(err) };
+                // Each repair quotes one more line, so this loop ends.
+                match quote_colon_value(&current, line) {
+                    Some((fixed, key_line)) if !repaired_lines.contains(&key_line) => {
+                        repaired_lines.push(key_line);
+                        current = fixed;
+                    }
+                    _ => return Err(first_error(text, max_depth, err)),
+                }
+            }
+        }
+    }
+}
+
+/// The error of the unrepaired text, so positions refer to what the author wrote.
+fn first_error(text: &str, max_depth: usize, fallback: YamlError) -> YamlError {
+    parse(text, max_depth).err().unwrap_or(fallback)
+}
+
+/// Refuses flow nesting deeper than `max_depth` before the parser sees it.
+fn check_flow_depth(text: &str, max_depth: usize) -> Result<(), YamlError> {
+    let mut depth = 0usize;
+    let (mut line, mut column) = (1usize, 0usize);
+    for c in text.chars() {
+        column += 1;
+        match c {
+            '[' | '{' => {
+                depth += 1;
+                if depth > max_depth {
+                    return Err(YamlError {
+                        message: format!("flow nesting deeper than {max_depth} levels"),
+                        line: Some(line),
+                        column: Some(column),
+                        limit: true,
+                    });
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            '\n' => {
+                line += 1;
+                column = 0;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn convert_error(err: serde_norway::Error) -> YamlError {
+    let location = err.location();
+    let mut message = err.to_string();
+    if let Some(loc) = &location {
+        for suffix in [
+            format!(" at line {} column {}", loc.line(), loc.column()),
+            format!(" at position {}", loc.index()),
+        ] {
+            if let Some(stripped) = message.strip_suffix(&suffix) {
+                message = stripped.to_owned();
+                break;
+            }
+        }
+    }
+    let limit = message.contains("limit exceeded");
+    YamlError { message, line: location.as_ref().map(|l| l.line()), column: location.as_ref().map(|l| l.column()), limit }
+}
+
+/// True when some scalar was resolved to a number, boolean or null.
+fn has_resolved_scalars(value: &Value) -> bool {
+    match value {
+        Value::Null | Value::Bool(_) | Value::Number(_) => true,
+        Value::String(_) => false,
+        Value::Sequence(items) => items.iter().any(has_resolved_scalars),
+        Value::Mapping(map) => map.iter().any(|(k, v)| has_resolved_scalars(k) || has_resolved_scalars(v)),
+        Value::Tagged(tagged) => has_resolved_scalars(&tagged.value),
+    }
+}
+
+/// Converts a resolved value; numbers and booleans get their canonical text.
+fn from_value(value: &Value) -> Node {
+    match value {
+        Value::Null => Node::Scalar(Scalar { text: String::new(), null: true }),
+        Value::Bool(b) => scalar(b.to_string()),
+        Value::Number(n) => scalar(n.to_string()),
+        Value::String(s) => scalar(s.clone()),
+        Value::Sequence(items) => Node::Seq(items.iter().map(from_value).collect()),
+        Value::Mapping(map) => Node::Map(map.iter().map(|(k, v)| (key_text(&from_value(k)), from_value(v))).collect()),
+        Value::Tagged(tagged) => from_value(&tagged.value),
+    }
+}
+
+fn scalar(text: String) -> Node {
+    Node::Scalar(Scalar { text, null: false })
+}
+
+fn key_text(node: &Node) -> String {
+    match node {
+        Node::Scalar(s) => s.text.clone(),
+        other => other.to_flow_text(),
+    }
+}
+
+/// Reads a document a second time, following `shape` (the first read), asking for
+/// every scalar as a string so that its source text is kept.
+struct RawSeed<'a> {
+    shape: &'a Value,
+}
+
+impl<'de> DeserializeSeed<'de> for RawSeed<'_> {
+    type Value = Node;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
+        match self.shape {
+            Value::Sequence(items) => deserializer.deserialize_seq(SeqShape { items }),
+            Value::Mapping(map) => deserializer.deserialize_map(MapShape { map }),
+            Value::Tagged(tagged) => RawSeed { shape: &tagged.value }.deserialize(deserializer),
+            other => {
+                let null = matches!(other, Value::Null);
+                deserializer.deserialize_str(ScalarText).map(|text| Node::Scalar(Scalar { text, null }))
+            }
+        }
+    }
+}
+
+struct ScalarText;
+
+impl Visitor<'_> for ScalarText {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a scalar")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
+    }
+}
+
+struct SeqShape<'a> {
+    items: &'a [Value],
+}
+
+impl<'de> Visitor<'de> for SeqShape<'_> {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut out = Vec::with_capacity(self.items.len());
+        for shape in self.items {
+            match seq.next_element_seed(RawSeed { shape })? {
+                Some(node) => out.push(node),
+                None => return Err(de::Error::custom("sequence shorter on second read")),
+            }
+        }
+        Ok(Node::Seq(out))
+    }
+}
+
+struct MapShape<'a> {
+    map: &'a serde_norway::Mapping,
+}
+
+impl<'de> Visitor<'de> for MapShape<'_> {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a mapping")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Node, A::Error> {
+        let mut out = Vec::with_capacity(self.map.len());
+        for (key_shape, value_shape) in self.map.iter() {
+            let Some(key) = access.next_key_seed(RawSeed { shape: key_shape })? else {
+                return Err(de::Error::custom("mapping shorter on second read"));
+            };
+            let value = access.next_value_seed(RawSeed { shape: value_shape })?;
+            out.push((key_text(&key), value));
+        }
+        Ok(Node::Map(out))
+    }
+}
+
+/// If `error_line` (1-based) belongs to a `key: value` entry whose plain value holds a
+/// `: `, returns the text with that value single-quoted, and the entry's line.
+fn quote_colon_value(text: &str, error_line: usize) -> Option<(String, usize)> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let err_idx = error_line.checked_sub(1)?;
+    let err_line = lines.get(err_idx)?;
+    let key_idx = if split_entry(err_line).is_some_and(|(_, v)| is_plain_start(v) && has_colon(v)) {
+        err_idx
+    } else {
+        // A continuation line of a plain multi-line value: its entry is the nearest
+        // line above that is indented less.
+        let err_indent = indent_of(err_line);
+        let owner = (0..err_idx)
+            .rev()
+            .find(|&i| lines.get(i).is_some_and(|l| !l.trim().is_empty() && indent_of(l) < err_indent))?;
+        let (_, value) = split_entry(lines.get(owner)?)?;
+        if !is_plain_start(value) {
+            return None;
+        }
+        owner
+    };
+    let key_line = lines.get(key_idx)?;
+    let key_indent = indent_of(key_line);
+    let (key_part, first_value) = split_entry(key_line)?;
+    // Continuation lines of a plain multi-line value are indented deeper than the key.
+    let mut parts = vec![first_value.trim().to_owned()];
+    let mut end = key_idx + 1;
+    while let Some(line) = lines.get(end) {
+        if line.trim().is_empty() || indent_of(line) <= key_indent {
+            break;
+        }
+        parts.push(line.trim().to_owned());
+        end += 1;
+    }
+    let value = parts.join(" ");
+    let value = match value.find(" #") {
+        Some(i) => value.get(..i).unwrap_or(&value).trim_end().to_owned(),
+        None => value,
+    };
+    if !has_colon(&value) {
+        return None;
+    }
+    let quoted = format!("{key_part} '{}'", value.replace('\'', "''"));
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    if let Some(slot) = out.get_mut(key_idx) {
+        *slot = quoted;
+    }
+    // Keep line numbers stable: continuation lines become blank.
+    for slot in out.iter_mut().take(end).skip(key_idx + 1) {
+        slot.clear();
+    }
+    Some((out.join("\n"), key_idx + 1))
+}
+
+fn has_colon(value: &str) -> bool {
+    value.contains(": ") || value.trim_end().ends_with(':')
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// Splits `  key: value` into (`  key:`, `value`) for a simple plain key.
+fn split_entry(line: &str) -> Option<(&str, &str)> {
+    let trimmed = line.trim_start_matches(' ');
+    let first = trimmed.chars().next()?;
+    if matches!(first, '#' | '-' | '[' | '{' | '"' | '\'' | '?' | '&' | '*' | '!' | '|' | '>') {
+        return None;
+    }
+    let colon = line.find(": ")?;
+    let key = line.get(..colon)?;
+    if key.trim().is_empty() || key.contains(['"', '\'', '#']) {
+        return None;
+    }
+    Some((line.get(..=colon)?, line.get(colon + 2..)?))
+}
+
+/// True when a value starts as a plain scalar (not quoted, flow, block or alias).
+fn is_plain_start(value: &str) -> bool {
+    match value.trim_start().chars().next() {
+        None => false,
+        Some(c) => !matches!(c, '"' | '\'' | '[' | '{' | '|' | '>' | '&' | '*' | '!' | '#' | '@' | '`'),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(node: &Node) -> &[(String, Node)] {
+        match node {
+            Node::Map(m) => m,
+            other => panic!("not a map: {other:?}"),
+        }
+    }
+
+    fn get<'a>(node: &'a Node, key: &str) -> &'a Node {
+        &map(node).iter().find(|(k, _)| k == key).unwrap().1
+    }
+
+    #[test]
+    fn scalars_keep_their_source_text() {
+        let n = parse("name: 123\nv: 1.10\nb: true\nn: null\ne:\nt: ~\n", 32).unwrap();
+        assert_eq!(get(&n, "name").as_str(), Some("123"));
+        assert_eq!(get(&n, "v").as_str(), Some("1.10"));
+        assert_eq!(get(&n, "b").as_str(), Some("true"));
+        assert_eq!(get(&n, "n").as_str(), Some("null"));
+        assert!(get(&n, "n").is_null());
+        assert_eq!(get(&n, "e").as_str(), Some(""));
+        assert!(get(&n, "t").is_null());
+    }
+
+    #[test]
+    fn full_yaml_collections_and_block_scalars() {
+        let text = "a: [x, 'y z']\nb:\n  - 1\n  - two\nc: {k: v}\nd: >\n  one\n  two\ne: |\n  l1\n  l2\nf: >-\n  x\n";
+        let n = parse(text, 32).unwrap();
+        assert_eq!(get(&n, "a").to_flow_text(), "[x, y z]");
+        assert_eq!(get(&n, "b").to_flow_text(), "[1, two]");
+        assert_eq!(get(&n, "c").to_flow_text(), "{k: v}");
+        assert_eq!(get(&n, "d").as_str(), Some("one two\n"));
+        assert_eq!(get(&n, "e").as_str(), Some("l1\nl2\n"));
+        assert_eq!(get(&n, "f").as_str(), Some("x"));
+    }
+
+    #[test]
+    fn anchors_and_aliases_resolve() {
+        let n = parse("name: &n my-skill\ndescription: *n\n", 32).unwrap();
+        assert_eq!(get(&n, "description").as_str(), Some("my-skill"));
+    }
+
+    #[test]
+    fn alias_bomb_is_refused() {
+        let mut text = String::from("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
+        let mut prev = 'a';
+        for name in ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] {
+            text.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+            prev = name;
+        }
+        let err = parse(&text, 32).unwrap_err();
+        assert!(err.message.contains("repetition limit"), "{}", err.message);
+    }
+
+    #[test]
+    fn deep_flow_nesting_is_refused_before_parsing() {
+        let text = format!("a: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        let err = parse(&text, 32).unwrap_err();
+        assert!(err.limit);
+        assert_eq!((err.line, err.column), (Some(1), Some(36)));
+    }
+
+    #[test]
+    fn errors_carry_positions() {
+        let err = parse("name: my-skill\ndescription: Use this skill when: the user asks\n", 32).unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(err.message.contains("mapping values are not allowed"), "{}", err.message);
+        assert!(!err.message.contains("at line"), "{}", err.message);
+    }
+
+    #[test]
+    fn lenient_quotes_values_with_a_colon() {
+        let out = parse_lenient("name: a\ndescription: Use when: x, or y's\n", 32).unwrap();
+        assert_eq!(get(&out.root, "description").as_str(), Some("Use when: x, or y's"));
+        assert_eq!(out.repaired_lines, vec![2]);
+    }
+
+    #[test]
+    fn lenient_handles_continuation_lines_and_several_entries() {
+        let text = "description: Use this\n  when: the user asks\nname: a\nmetadata:\n  note: see: here\n";
+        let out = parse_lenient(text, 32).unwrap();
+        assert_eq!(get(&out.root, "description").as_str(), Some("Use this when: the user asks"));
+        assert_eq!(get(get(&out.root, "metadata"), "note").as_str(), Some("see: here"));
+        assert_eq!(out.repaired_lines, vec![1, 5]);
+    }
+
+    #[test]
+    fn lenient_keeps_other_errors() {
+        let err = parse_lenient("name: [invalid\ndescription: broken\n", 32).unwrap_err();
+        assert!(err.line.is_some());
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        assert!(parse("name: a\nname: a\n", 32).is_err());
+    }
+}
