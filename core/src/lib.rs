@@ -1,9 +1,62 @@
-//! skillwire core
+//! # skillwire
+//!
+//! Agent Skills (folders with a `SKILL.md`, the agentskills.io standard) put to work
+//! inside an LLM agent's turn: read the skills a host hands over, check them against
+//! the standard, render the catalogue for the system prompt, decide which skills a
+//! user message calls for, and inject their instructions under a hard byte budget,
+//! with every decision returned as data.
+//!
+//! The crate does no IO: the host supplies skills through a [`SkillSource`], and every
+//! output is a pure function of the inputs, byte-identical in every runtime.
+//!
+//! ```
+//! use skillwire::{Engine, MemorySource, Options};
+//!
+//! let mut skills = MemorySource::new();
+//! skills.insert(
+//!     "skills/pdf/SKILL.md",
+//!     "---\nname: pdf\ndescription: Fill PDF forms and merge PDF files.\n---\nUse pypdf.\n",
+//! );
+//! let engine = Engine::new(vec![skills], Options::default());
+//!
+//! let turn = engine.inject("please merge these pdf files")?;
+//! assert_eq!(turn.user_message, "[SKILL:pdf]\nUse pypdf.\n[/SKILL]\n\nplease merge these pdf files");
+//! assert_eq!(turn.decisions[0].reason, skillwire::Reason::Name);
+//! # Ok::<(), skillwire::Error>(())
+//! ```
+//!
+//! Where things live: [`frontmatter`] splits a SKILL.md, [`yaml`] reads its
+//! frontmatter, [`skill`] loads it leniently, [`lint`] checks it strictly,
+//! [`catalog`] merges and gates skills, [`catalog_text`] renders the catalogue,
+//! [`matching`] decides which skills a message calls for, [`render`] writes the
+//! blocks, [`turn`] runs a turn, [`engine`] binds a catalogue to its sources.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod catalog;
+pub mod catalog_text;
 pub mod diag;
+pub mod engine;
+pub mod error;
 pub mod frontmatter;
 pub mod limits;
 pub mod lint;
 pub mod location;
+pub mod matching;
+pub mod render;
 pub mod skill;
+pub mod source;
+pub mod turn;
 pub mod yaml;
+
+pub use catalog::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, Precedence};
+pub use catalog_text::{render_catalog, CatalogFormat, CatalogText};
+pub use diag::{Diagnostic, Severity};
+pub use engine::{Engine, Options};
+pub use error::Error;
+pub use limits::Limits;
+pub use lint::{lint, LintReport};
+pub use matching::Reason;
+pub use render::{parse_blocks, InjectFormat, RenderOptions};
+pub use skill::{load, Loaded, Skill};
+pub use source::{MemorySource, SkillEntry, SkillSource, SourceError};
+pub use turn::{Decision, Injection, Match, Skip, Summary};

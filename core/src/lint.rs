@@ -24,7 +24,14 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 /// Longest compatibility text the standard allows, in characters.
 pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 /// The frontmatter fields the standard defines, sorted.
-pub const STANDARD_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
+pub const STANDARD_FIELDS: [&str; 6] = [
+    "allowed-tools",
+    "compatibility",
+    "description",
+    "license",
+    "metadata",
+    "name",
+];
 
 /// The outcome of linting one SKILL.md.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -57,16 +64,28 @@ pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProbl
     let mut push = |code, message: String| out.push(NameProblem { code, message });
     let chars = name.chars().count();
     if chars > MAX_NAME_CHARS {
-        push("name_too_long", format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({chars} chars)"));
+        push(
+            "name_too_long",
+            format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({chars} chars)"),
+        );
     }
     if name != name.to_lowercase() {
-        push("name_format", format!("Skill name '{name}' must be lowercase"));
+        push(
+            "name_format",
+            format!("Skill name '{name}' must be lowercase"),
+        );
     }
     if name.starts_with('-') || name.ends_with('-') {
-        push("name_format", "Skill name cannot start or end with a hyphen".to_owned());
+        push(
+            "name_format",
+            "Skill name cannot start or end with a hyphen".to_owned(),
+        );
     }
     if name.contains("--") {
-        push("name_format", "Skill name cannot contain consecutive hyphens".to_owned());
+        push(
+            "name_format",
+            "Skill name cannot contain consecutive hyphens".to_owned(),
+        );
     }
     if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
         push(
@@ -77,7 +96,10 @@ pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProbl
     if let Some(dir) = directory_name {
         let normalised: String = dir.nfkc().collect();
         if normalised != name {
-            push("name_mismatch", format!("Directory name '{dir}' must match skill name '{name}'"));
+            push(
+                "name_mismatch",
+                format!("Directory name '{dir}' must match skill name '{name}'"),
+            );
         }
     }
     out
@@ -89,41 +111,91 @@ pub fn lint(location: &str, text: &str, limits: &Limits) -> LintReport {
     // skillwire's own findings: the lenient loader's warnings that the standard's
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
-    warnings.extend(loaded.diagnostics.into_iter().filter(|d| d.severity == Severity::Warning && !covered_by_errors(d.code)));
-    LintReport { path: location.to_owned(), valid: errors.is_empty(), errors, warnings }
+    warnings.extend(
+        loaded
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.severity == Severity::Warning && !covered_by_errors(d.code)),
+    );
+    LintReport {
+        path: location.to_owned(),
+        valid: errors.is_empty(),
+        errors,
+        warnings,
+    }
 }
 
 fn covered_by_errors(code: &str) -> bool {
     matches!(
         code,
-        "name_format" | "name_too_long" | "name_mismatch" | "missing_name" | "invalid_name" | "unknown_field"
-            | "description_too_long" | "compatibility_too_long" | "compatibility_not_string" | "colon_quoted" | "bom"
+        "name_format"
+            | "name_too_long"
+            | "name_mismatch"
+            | "missing_name"
+            | "invalid_name"
+            | "unknown_field"
+            | "description_too_long"
+            | "compatibility_too_long"
+            | "compatibility_not_string"
+            | "colon_quoted"
+            | "bom"
     )
 }
 
-fn errors_and_warnings(location: &str, text: &str, limits: &Limits) -> (Vec<String>, Vec<Diagnostic>) {
+fn errors_and_warnings(
+    location: &str,
+    text: &str,
+    limits: &Limits,
+) -> (Vec<String>, Vec<Diagnostic>) {
     let mut warnings = Vec::new();
     if text.len() > limits.max_skill_md_bytes {
-        return (vec![format!("SKILL.md exceeds {} bytes ({} bytes)", limits.max_skill_md_bytes, text.len())], warnings);
+        return (
+            vec![format!(
+                "SKILL.md exceeds {} bytes ({} bytes)",
+                limits.max_skill_md_bytes,
+                text.len()
+            )],
+            warnings,
+        );
     }
     let doc = match frontmatter::split(text) {
         Ok(doc) => doc,
         Err(e) => return (vec![e.message().to_owned()], warnings),
     };
     if doc.has_bom {
-        warnings.push(Diagnostic::warning("bom", "SKILL.md starts with a UTF-8 byte-order mark").at(1, Some(1)));
+        warnings.push(
+            Diagnostic::warning("bom", "SKILL.md starts with a UTF-8 byte-order mark")
+                .at(1, Some(1)),
+        );
     }
     if doc.yaml.len() > limits.max_frontmatter_bytes {
-        return (vec![format!("SKILL.md frontmatter exceeds {} bytes", limits.max_frontmatter_bytes)], warnings);
+        return (
+            vec![format!(
+                "SKILL.md frontmatter exceeds {} bytes",
+                limits.max_frontmatter_bytes
+            )],
+            warnings,
+        );
     }
     let root = match yaml::parse(&doc.yaml, limits.max_yaml_depth) {
         Ok(root) => root,
-        Err(e) => return (vec![format!("Invalid YAML in frontmatter: {}", yaml_detail(&e))], warnings),
+        Err(e) => {
+            return (
+                vec![format!("Invalid YAML in frontmatter: {}", yaml_detail(&e))],
+                warnings,
+            )
+        }
     };
     let Node::Map(fields) = root else {
-        return (vec!["SKILL.md frontmatter must be a YAML mapping".to_owned()], warnings);
+        return (
+            vec!["SKILL.md frontmatter must be a YAML mapping".to_owned()],
+            warnings,
+        );
     };
-    (validate_fields(&fields, location::directory_name(location)), warnings)
+    (
+        validate_fields(&fields, location::directory_name(location)),
+        warnings,
+    )
 }
 
 /// The parser's message with its position in the file (the YAML starts on line 2).
@@ -140,8 +212,11 @@ fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>) -> V
     let mut errors = Vec::new();
     let get = |key: &str| fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v);
 
-    let mut unexpected: Vec<&str> =
-        fields.iter().map(|(k, _)| k.as_str()).filter(|k| !STANDARD_FIELDS.contains(k)).collect();
+    let mut unexpected: Vec<&str> = fields
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !STANDARD_FIELDS.contains(k))
+        .collect();
     unexpected.sort_unstable();
     unexpected.dedup();
     if !unexpected.is_empty() {
@@ -157,7 +232,11 @@ fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>) -> V
         None => errors.push("Missing required field in frontmatter: name".to_owned()),
         Some(node) => match non_blank(node) {
             None => errors.push("Field 'name' must be a non-empty string".to_owned()),
-            Some(name) => errors.extend(check_name(name, directory_name).into_iter().map(|p| p.message)),
+            Some(name) => errors.extend(
+                check_name(name, directory_name)
+                    .into_iter()
+                    .map(|p| p.message),
+            ),
         },
     }
 
@@ -205,12 +284,18 @@ mod tests {
 
     #[test]
     fn valid_skill_has_no_errors() {
-        assert!(errors("my-skill", "---\nname: my-skill\ndescription: A test skill\n---\nBody\n").is_empty());
+        assert!(errors(
+            "my-skill",
+            "---\nname: my-skill\ndescription: A test skill\n---\nBody\n"
+        )
+        .is_empty());
     }
 
     #[test]
     fn reference_wording_and_order() {
-        let text = "---\nname: Bad--Name-\ndescription: ''\nfoo: 1\ncompatibility: ".to_owned() + &"c".repeat(501) + "\n---\nBody\n";
+        let text = "---\nname: Bad--Name-\ndescription: ''\nfoo: 1\ncompatibility: ".to_owned()
+            + &"c".repeat(501)
+            + "\n---\nBody\n";
         assert_eq!(
             errors("Bad--Name-", &text),
             vec![
@@ -228,22 +313,41 @@ mod tests {
     fn nfkc_and_unicode_names() {
         assert!(errors("caf\u{e9}", "---\nname: cafe\u{301}\ndescription: x\n---\n").is_empty());
         assert!(errors("技能", "---\nname: 技能\ndescription: x\n---\n").is_empty());
-        assert_eq!(errors("НАВЫК", "---\nname: НАВЫК\ndescription: x\n---\n"), vec!["Skill name 'НАВЫК' must be lowercase"]);
+        assert_eq!(
+            errors("НАВЫК", "---\nname: НАВЫК\ndescription: x\n---\n"),
+            vec!["Skill name 'НАВЫК' must be lowercase"]
+        );
     }
 
     #[test]
     fn lengths_count_characters_not_bytes() {
-        let ok = format!("---\nname: my-skill\ndescription: {}\n---\n", "é".repeat(1024));
+        let ok = format!(
+            "---\nname: my-skill\ndescription: {}\n---\n",
+            "é".repeat(1024)
+        );
         assert!(errors("my-skill", &ok).is_empty());
-        let long = format!("---\nname: my-skill\ndescription: {}\n---\n", "é".repeat(1025));
-        assert_eq!(errors("my-skill", &long), vec!["Description exceeds 1024 character limit (1025 chars)"]);
+        let long = format!(
+            "---\nname: my-skill\ndescription: {}\n---\n",
+            "é".repeat(1025)
+        );
+        assert_eq!(
+            errors("my-skill", &long),
+            vec!["Description exceeds 1024 character limit (1025 chars)"]
+        );
     }
 
     #[test]
     fn yaml_errors_carry_file_positions() {
-        let e = errors("my-skill", "---\nname: my-skill\ndescription: Use when: x\n---\n");
+        let e = errors(
+            "my-skill",
+            "---\nname: my-skill\ndescription: Use when: x\n---\n",
+        );
         assert_eq!(e.len(), 1);
-        assert!(e[0].starts_with("Invalid YAML in frontmatter: mapping values are not allowed"), "{}", e[0]);
+        assert!(
+            e[0].starts_with("Invalid YAML in frontmatter: mapping values are not allowed"),
+            "{}",
+            e[0]
+        );
         assert!(e[0].ends_with("(line 3, column 22)"), "{}", e[0]);
     }
 }

@@ -1,0 +1,490 @@
+//! The catalogue: the skills a host's sources hold, loaded, merged by name, gated and
+//! indexed once, so that each turn only looks things up.
+//!
+//! - **Merging.** Entries are taken in order: sources in the order given, each
+//!   source's entries in its list order. Two skills share a name when their names are
+//!   equal ignoring case and `-`/`_`. With [`Precedence::FirstWins`] the earliest
+//!   entry keeps the name, with [`Precedence::LastWins`] the latest; the others are
+//!   *shadowed*: reported, and still reachable by location.
+//! - **Gating.** A skill whose `requires` names an integration the host has not
+//!   declared available is *gated*: left out of the catalogue text and never injected.
+//!   A requirement `kind:name` (from `requires: {kind: [name]}`) is met by an available
+//!   `kind:name` or `name`; comparison ignores case.
+//! - **Order.** Skills are ordered by precedence (the winning source first), then by
+//!   name. The catalogue text follows this order, and a catalogue budget leaves out
+//!   entries from its end.
+
+use crate::diag::Diagnostic;
+use crate::limits::Limits;
+use crate::matching::{mention_key, Hit, MatchIndex};
+use crate::skill::{self, Skill};
+use crate::source::{SkillSource, SourceError};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Which skill keeps a name that several entries share.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precedence {
+    /// The earliest entry wins (a user's own skills listed before a shared pack).
+    #[default]
+    FirstWins,
+    /// The latest entry wins (later sources override earlier ones).
+    LastWins,
+}
+
+/// How a catalogue is built.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CatalogOptions {
+    /// Which entry keeps a shared name.
+    pub precedence: Precedence,
+    /// Integrations the host provides (for `requires`).
+    pub available: Vec<String>,
+    /// Input limits.
+    pub limits: Limits,
+}
+
+/// One entry handed to [`Catalog::build`]: the source it came from (its index, which
+/// ranks it for precedence), its location, and its SKILL.md text or why there is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogInput {
+    /// Index of the source in the host's list of sources.
+    pub source: usize,
+    /// The entry's location.
+    pub location: String,
+    /// The SKILL.md text, or the reason it could not be read.
+    pub text: Result<String, String>,
+}
+
+/// A skill in the catalogue, with the source it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogSkill {
+    /// The skill.
+    pub skill: Skill,
+    /// Index of its source.
+    pub source: usize,
+    /// Requirements the host has not declared available; non-empty means gated.
+    pub missing: Vec<String>,
+}
+
+impl CatalogSkill {
+    /// True when the skill's requirements are not all available.
+    pub fn gated(&self) -> bool {
+        !self.missing.is_empty()
+    }
+}
+
+/// An entry that did not become a skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The entry's location (empty for a source whose listing failed).
+    pub location: String,
+    /// Why, in one line.
+    pub reason: String,
+    /// Everything the loader found.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A skill that lost its name to another entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Shadowed {
+    /// The shared name.
+    pub name: String,
+    /// The shadowed skill's location.
+    pub location: String,
+    /// The location of the skill that kept the name.
+    pub by: String,
+}
+
+/// A skill left out because the host lacks an integration it requires.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Gated {
+    /// The skill's name.
+    pub name: String,
+    /// Its location.
+    pub location: String,
+    /// The requirements not met.
+    pub missing: Vec<String>,
+}
+
+/// A warning about a skill that loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// The skill's location.
+    pub location: String,
+    /// The warning.
+    pub diagnostic: Diagnostic,
+}
+
+/// What building the catalogue found.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CatalogReport {
+    /// Skills in the catalogue (gated ones included).
+    pub loaded: usize,
+    /// Entries that did not load.
+    pub skipped: Vec<Skipped>,
+    /// Skills that lost their name to another entry.
+    pub shadowed: Vec<Shadowed>,
+    /// Skills left out for missing integrations.
+    pub gated: Vec<Gated>,
+    /// Warnings about skills that loaded.
+    pub warnings: Vec<Warning>,
+}
+
+/// The indexed catalogue of skills.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    skills: Vec<CatalogSkill>,
+    shadowed: Vec<CatalogSkill>,
+    report: CatalogReport,
+    index: MatchIndex,
+    /// The skills alone, in catalogue order, for the index.
+    plain: Vec<Skill>,
+    limits: Limits,
+}
+
+impl Catalog {
+    /// Lists and loads every source's skills. A source whose listing fails, and an
+    /// entry that cannot be read, are reported as skipped.
+    pub fn from_sources<S: SkillSource>(sources: &[S], options: &CatalogOptions) -> Catalog {
+        let mut inputs = Vec::new();
+        let mut failures = Vec::new();
+        for (i, source) in sources.iter().enumerate() {
+            match source.list() {
+                Ok(entries) => {
+                    for entry in entries {
+                        let text = match entry.text {
+                            Some(text) => Ok(text),
+                            None => source.read(&entry.location).map_err(|SourceError(e)| e),
+                        };
+                        inputs.push(CatalogInput {
+                            source: i,
+                            location: entry.location,
+                            text,
+                        });
+                    }
+                }
+                Err(SourceError(e)) => failures.push(Skipped {
+                    location: String::new(),
+                    reason: format!("source {i} could not list its skills: {e}"),
+                    diagnostics: Vec::new(),
+                }),
+            }
+        }
+        let mut catalog = Catalog::build(inputs, options);
+        catalog.report.skipped.splice(0..0, failures);
+        catalog
+    }
+
+    /// Builds a catalogue from entries already read (the no-IO entry point that
+    /// every binding uses).
+    pub fn build(inputs: Vec<CatalogInput>, options: &CatalogOptions) -> Catalog {
+        let limits = &options.limits;
+        let mut report = CatalogReport::default();
+        let mut winners: Vec<CatalogSkill> = Vec::new();
+        let mut shadowed: Vec<CatalogSkill> = Vec::new();
+        let mut by_key: HashMap<String, usize> = HashMap::new();
+        let mut count = 0usize;
+        for input in inputs {
+            let text = match input.text {
+                Ok(text) => text,
+                Err(reason) => {
+                    report.skipped.push(Skipped {
+                        location: input.location,
+                        reason,
+                        diagnostics: Vec::new(),
+                    });
+                    continue;
+                }
+            };
+            if count >= limits.max_skills {
+                report.skipped.push(Skipped {
+                    location: input.location,
+                    reason: format!(
+                        "the catalogue already holds {} skills (the limit)",
+                        limits.max_skills
+                    ),
+                    diagnostics: Vec::new(),
+                });
+                continue;
+            }
+            let loaded = skill::load(&input.location, &text, limits);
+            let Some(skill) = loaded.skill else {
+                let reason = loaded
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map_or_else(|| "not loaded".to_owned(), |d| d.message.clone());
+                report.skipped.push(Skipped {
+                    location: input.location,
+                    reason,
+                    diagnostics: loaded.diagnostics,
+                });
+                continue;
+            };
+            count += 1;
+            report
+                .warnings
+                .extend(loaded.diagnostics.into_iter().map(|diagnostic| Warning {
+                    location: skill.location.clone(),
+                    diagnostic,
+                }));
+            let missing = missing_requirements(&skill.requires, &options.available);
+            let entry = CatalogSkill {
+                skill,
+                source: input.source,
+                missing,
+            };
+            let key = mention_key(&entry.skill.name);
+            match by_key.get(&key).copied() {
+                None => {
+                    by_key.insert(key, winners.len());
+                    winners.push(entry);
+                }
+                Some(i) => {
+                    let Some(slot) = winners.get_mut(i) else {
+                        continue;
+                    };
+                    match options.precedence {
+                        Precedence::FirstWins => shadowed.push(entry),
+                        Precedence::LastWins => shadowed.push(std::mem::replace(slot, entry)),
+                    }
+                }
+            }
+        }
+        // Who shadows whom, while `by_key` still indexes `winners`.
+        for s in &shadowed {
+            let by = by_key
+                .get(&mention_key(&s.skill.name))
+                .and_then(|&i| winners.get(i))
+                .map(|w| w.skill.location.clone())
+                .unwrap_or_default();
+            report.shadowed.push(Shadowed {
+                name: s.skill.name.clone(),
+                location: s.skill.location.clone(),
+                by,
+            });
+        }
+        // Precedence rank of a source: the winning side first.
+        let sources = winners
+            .iter()
+            .chain(&shadowed)
+            .map(|s| s.source)
+            .max()
+            .unwrap_or(0);
+        let rank = |source: usize| match options.precedence {
+            Precedence::FirstWins => source,
+            Precedence::LastWins => sources - source,
+        };
+        winners.sort_by(|a, b| {
+            rank(a.source)
+                .cmp(&rank(b.source))
+                .then_with(|| a.skill.name.cmp(&b.skill.name))
+        });
+        for s in winners.iter().filter(|s| s.gated()) {
+            report.gated.push(Gated {
+                name: s.skill.name.clone(),
+                location: s.skill.location.clone(),
+                missing: s.missing.clone(),
+            });
+        }
+        report.loaded = winners.len();
+        let plain: Vec<Skill> = winners.iter().map(|s| s.skill.clone()).collect();
+        let index = MatchIndex::build(&plain);
+        Catalog {
+            skills: winners,
+            shadowed,
+            report,
+            index,
+            plain,
+            limits: limits.clone(),
+        }
+    }
+
+    /// The skills that kept their names, in catalogue order (gated ones included).
+    pub fn skills(&self) -> &[CatalogSkill] {
+        &self.skills
+    }
+
+    /// The limits the catalogue was built with (they also bound each turn).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The skills that lost their names to another entry.
+    pub fn shadowed(&self) -> &[CatalogSkill] {
+        &self.shadowed
+    }
+
+    /// What building found: skipped, shadowed and gated skills, warnings.
+    pub fn report(&self) -> &CatalogReport {
+        &self.report
+    }
+
+    /// The skill named `name` (ignoring case and `-`/`_`).
+    pub fn get(&self, name: &str) -> Option<&CatalogSkill> {
+        self.index
+            .by_mention(&mention_key(name))
+            .and_then(|i| self.skills.get(i))
+    }
+
+    /// The skill at `location`, shadowed or not.
+    pub fn get_by_location(&self, location: &str) -> Option<&CatalogSkill> {
+        self.skills
+            .iter()
+            .chain(&self.shadowed)
+            .find(|s| s.skill.location == location)
+    }
+
+    /// Every skill `message` refers to, in DESIGN order, before eligibility is applied.
+    pub(crate) fn hits(&self, message: &str) -> Vec<Hit> {
+        self.index.find(&self.plain, message)
+    }
+}
+
+/// The requirements in `requires` that `available` does not meet.
+fn missing_requirements(requires: &[String], available: &[String]) -> Vec<String> {
+    let has = |name: &str| {
+        available
+            .iter()
+            .any(|a| a.trim().eq_ignore_ascii_case(name))
+    };
+    requires
+        .iter()
+        .filter(|req| {
+            let bare = req.split_once(':').map(|(_, n)| n);
+            !(has(req) || bare.is_some_and(has))
+        })
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::MemorySource;
+
+    fn md(name: &str, extra: &str) -> String {
+        format!("---\nname: {name}\ndescription: about {name}\n{extra}---\nBody of {name}\n")
+    }
+
+    #[test]
+    fn precedence_first_and_last_wins_with_shadowing() {
+        let a: MemorySource = [
+            ("a/pdf/SKILL.md", md("pdf", "")),
+            ("a/x/SKILL.md", md("x-y", "")),
+        ]
+        .into_iter()
+        .collect();
+        let b: MemorySource = [
+            ("b/pdf/SKILL.md", md("PDF", "")),
+            ("b/z/SKILL.md", md("x_y", "")),
+        ]
+        .into_iter()
+        .collect();
+        let first = Catalog::from_sources(&[&a, &b], &CatalogOptions::default());
+        assert_eq!(first.get("pdf").unwrap().skill.location, "a/pdf/SKILL.md");
+        assert_eq!(first.report().shadowed.len(), 2);
+        assert_eq!(first.report().shadowed[0].by, "a/pdf/SKILL.md");
+        assert_eq!(
+            first.get_by_location("b/pdf/SKILL.md").unwrap().skill.name,
+            "PDF"
+        );
+
+        let opts = CatalogOptions {
+            precedence: Precedence::LastWins,
+            ..CatalogOptions::default()
+        };
+        let last = Catalog::from_sources(&[&a, &b], &opts);
+        assert_eq!(last.get("pdf").unwrap().skill.location, "b/pdf/SKILL.md");
+        assert_eq!(last.get("x-y").unwrap().skill.location, "b/z/SKILL.md");
+        // The winning source comes first in catalogue order.
+        let order: Vec<_> = last
+            .skills()
+            .iter()
+            .map(|s| s.skill.location.as_str())
+            .collect();
+        assert_eq!(order, vec!["b/pdf/SKILL.md", "b/z/SKILL.md"]);
+    }
+
+    #[test]
+    fn gating_by_requires() {
+        let src: MemorySource = [
+            ("s/a/SKILL.md", md("a", "requires: {mcp: [rube]}\n")),
+            ("s/b/SKILL.md", md("b", "requires: github, slack\n")),
+        ]
+        .into_iter()
+        .collect();
+        let none = Catalog::from_sources(&[&src], &CatalogOptions::default());
+        assert_eq!(none.report().gated.len(), 2);
+        assert_eq!(none.report().gated[0].missing, vec!["mcp:rube"]);
+        let opts = CatalogOptions {
+            available: vec!["Rube".into(), "github".into()],
+            ..CatalogOptions::default()
+        };
+        let some = Catalog::from_sources(&[&src], &opts);
+        assert!(!some.get("a").unwrap().gated());
+        assert_eq!(some.get("b").unwrap().missing, vec!["slack"]);
+    }
+
+    #[test]
+    fn failures_are_reported_not_fatal() {
+        let inputs = vec![
+            CatalogInput {
+                source: 0,
+                location: "x/SKILL.md".into(),
+                text: Err("permission denied".into()),
+            },
+            CatalogInput {
+                source: 0,
+                location: "y/SKILL.md".into(),
+                text: Ok("no frontmatter".into()),
+            },
+            CatalogInput {
+                source: 0,
+                location: "z/SKILL.md".into(),
+                text: Ok(md("z", "")),
+            },
+        ];
+        let c = Catalog::build(inputs, &CatalogOptions::default());
+        assert_eq!(c.skills().len(), 1);
+        let reasons: Vec<_> = c
+            .report()
+            .skipped
+            .iter()
+            .map(|s| s.reason.as_str())
+            .collect();
+        assert_eq!(
+            reasons,
+            vec![
+                "permission denied",
+                "SKILL.md must start with YAML frontmatter (---)"
+            ]
+        );
+    }
+
+    #[test]
+    fn skill_count_limit() {
+        let limits = Limits {
+            max_skills: 1,
+            ..Limits::default()
+        };
+        let inputs = (0..3)
+            .map(|i| CatalogInput {
+                source: 0,
+                location: format!("s{i}/SKILL.md"),
+                text: Ok(md(&format!("s{i}"), "")),
+            })
+            .collect();
+        let c = Catalog::build(
+            inputs,
+            &CatalogOptions {
+                limits,
+                ..CatalogOptions::default()
+            },
+        );
+        assert_eq!(c.skills().len(), 1);
+        assert_eq!(c.report().skipped.len(), 2);
+    }
+}

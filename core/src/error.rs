@@ -1,0 +1,36 @@
+//! The errors a turn can return. Problems with individual skills are never errors:
+//! they are skipped skills or decisions with a reason.
+
+/// A call the core refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The user message is longer than [`Limits::max_message_bytes`](crate::Limits).
+    MessageTooLarge {
+        /// The message's length in bytes.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl Error {
+    /// A stable code for bindings (`message_too_large`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::MessageTooLarge { .. } => "message_too_large",
+        }
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::MessageTooLarge { bytes, limit } => {
+                write!(f, "the message is {bytes} bytes; the limit is {limit}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,389 @@
+//! Which skills a user message calls for: the matching rules of DESIGN.md.
+//!
+//! 1. **Mentions.** `@name` names a skill: case-insensitive, `-` and `_` equivalent.
+//!    An `@` right after a letter, digit or `.` is part of an e-mail address, not a
+//!    mention. Trailing `.`, `:`, `-`, `_` are dropped until a name is found, so
+//!    `@pdf.` at the end of a sentence mentions `pdf`.
+//! 2. **Automatic rules**, for skills that don't opt out: the description appears in
+//!    the message (case-insensitive, whitespace runs equal); a tag appears as a whole
+//!    word; the name appears as a whole word. Words are runs of letters, digits, `-`
+//!    and `_`. Texts of 2 characters or fewer never match automatically. An occurrence
+//!    inside an e-mail address or an `@mention` (`bob@pdf.com`, `@pdf-tools`) does not
+//!    count. When several rules fire, the reason is the strongest: description, then
+//!    tag, then name.
+//! 3. **Order.** Mentions by position; then automatic matches by description length
+//!    (longest first), then name.
+//!
+//! The index is built once per catalogue: a map of normalised names for mentions and
+//! one Aho-Corasick automaton over every folded description, tag and name. A turn
+//! folds the message once and runs the automaton once, so its cost follows the
+//! message's length, not the number of skills.
+
+use crate::skill::Skill;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Why a skill matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// `@name` in the message.
+    Mention,
+    /// The description appears in the message.
+    Description,
+    /// A tag appears as a whole word.
+    Tag,
+    /// The name appears as a whole word.
+    Name,
+}
+
+impl Reason {
+    /// The reason's name as it appears in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Mention => "mention",
+            Reason::Description => "description",
+            Reason::Tag => "tag",
+            Reason::Name => "name",
+        }
+    }
+}
+
+/// One skill a message refers to, before eligibility (gating, opt-outs) is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    /// Index of the skill in the catalogue.
+    pub skill: usize,
+    /// The strongest rule that fired.
+    pub reason: Reason,
+    /// Byte offset in the message of the occurrence that fired (the `@` of a mention).
+    pub position: usize,
+}
+
+/// A byte range `(start, end)` of the message.
+type Span = (usize, usize);
+
+/// Texts of this many characters or fewer never match automatically.
+const MIN_AUTO_CHARS: usize = 3;
+
+/// The per-catalogue lookup structures.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MatchIndex {
+    by_name: HashMap<String, usize>,
+    automaton: Option<AhoCorasick>,
+    /// For each automaton pattern, the skills and rules it stands for.
+    targets: Vec<Vec<(usize, Reason)>>,
+}
+
+/// The key a mention is looked up by: lowercase, `_` as `-`.
+pub(crate) fn mention_key(name: &str) -> String {
+    name.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == '_' { '-' } else { c })
+        .collect()
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '-' || c == '_'
+}
+
+/// Lowercases `text` and collapses each whitespace run to one space. With `offsets`,
+/// records for every byte of the folded text the byte offset of the original
+/// character it came from (plus one entry for the end).
+fn fold(text: &str, mut offsets: Option<&mut Vec<usize>>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_space = false;
+    for (i, c) in text.char_indices() {
+        let before = out.len();
+        if c.is_whitespace() {
+            if !in_space {
+                out.push(' ');
+            }
+            in_space = true;
+        } else {
+            in_space = false;
+            out.extend(c.to_lowercase());
+        }
+        if let Some(map) = offsets.as_deref_mut() {
+            map.extend(std::iter::repeat_n(i, out.len() - before));
+        }
+    }
+    if let Some(map) = offsets {
+        map.push(text.len());
+    }
+    out
+}
+
+impl MatchIndex {
+    /// Indexes `skills` (all of them: eligibility is decided per turn).
+    pub(crate) fn build(skills: &[Skill]) -> Self {
+        let mut by_name = HashMap::with_capacity(skills.len());
+        let mut pattern_ids: HashMap<String, usize> = HashMap::new();
+        let mut patterns: Vec<String> = Vec::new();
+        let mut targets: Vec<Vec<(usize, Reason)>> = Vec::new();
+        let mut add = |text: &str, skill: usize, reason: Reason| {
+            let folded = fold(text.trim(), None);
+            if folded.chars().count() < MIN_AUTO_CHARS {
+                return;
+            }
+            let id = *pattern_ids.entry(folded.clone()).or_insert_with(|| {
+                patterns.push(folded);
+                targets.push(Vec::new());
+                patterns.len() - 1
+            });
+            if let Some(t) = targets.get_mut(id) {
+                if !t.contains(&(skill, reason)) {
+                    t.push((skill, reason));
+                }
+            }
+        };
+        for (i, skill) in skills.iter().enumerate() {
+            by_name.entry(mention_key(&skill.name)).or_insert(i);
+            add(&skill.description, i, Reason::Description);
+            for tag in &skill.tags {
+                add(tag, i, Reason::Tag);
+            }
+            add(&skill.name, i, Reason::Name);
+        }
+        let automaton = if patterns.is_empty() {
+            None
+        } else {
+            // Standard semantics: overlapping search reports every pattern that occurs.
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::Standard)
+                .build(&patterns)
+                .ok()
+        };
+        MatchIndex {
+            by_name,
+            automaton,
+            targets,
+        }
+    }
+
+    /// The skill a mention key names.
+    pub(crate) fn by_mention(&self, key: &str) -> Option<usize> {
+        self.by_name.get(key).copied()
+    }
+
+    /// Every skill `message` refers to, in DESIGN order. `skills` is the slice the
+    /// index was built from.
+    pub(crate) fn find(&self, skills: &[Skill], message: &str) -> Vec<Hit> {
+        let (mentions, at_spans) = self.mentions(message);
+        let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
+        if let Some(automaton) = &self.automaton {
+            let mut offsets = Vec::with_capacity(message.len() + 1);
+            let folded = fold(message, Some(&mut offsets));
+            for m in automaton.find_overlapping_iter(&folded) {
+                let Some(targets) = self.targets.get(m.pattern().as_usize()) else {
+                    continue;
+                };
+                let start = offsets.get(m.start()).copied().unwrap_or(0);
+                let end = offsets.get(m.end()).copied().unwrap_or(message.len());
+                let in_at_span = at_spans.iter().any(|&(s, e)| start < e && end > s);
+                let whole_word = !folded
+                    .get(..m.start())
+                    .and_then(|t| t.chars().next_back())
+                    .is_some_and(is_word_char)
+                    && !folded
+                        .get(m.end()..)
+                        .and_then(|t| t.chars().next())
+                        .is_some_and(is_word_char);
+                for &(skill, reason) in targets {
+                    let fires = match reason {
+                        Reason::Description => !in_at_span,
+                        Reason::Tag | Reason::Name => whole_word && !in_at_span,
+                        Reason::Mention => false,
+                    };
+                    if fires {
+                        let entry = best.entry(skill).or_insert((reason, start));
+                        if (reason, start) < *entry {
+                            *entry = (reason, start);
+                        }
+                    }
+                }
+            }
+        }
+        let mut hits: Vec<Hit> = Vec::with_capacity(mentions.len() + best.len());
+        for &(skill, position) in &mentions {
+            if !hits.iter().any(|h| h.skill == skill) {
+                hits.push(Hit {
+                    skill,
+                    reason: Reason::Mention,
+                    position,
+                });
+            }
+        }
+        let mut automatic: Vec<Hit> = best
+            .into_iter()
+            .filter(|(skill, _)| !mentions.iter().any(|(m, _)| m == skill))
+            .map(|(skill, (reason, position))| Hit {
+                skill,
+                reason,
+                position,
+            })
+            .collect();
+        automatic.sort_by(|a, b| {
+            let (sa, sb) = (skills.get(a.skill), skills.get(b.skill));
+            let len = |s: Option<&Skill>| s.map_or(0, |s| s.description.chars().count());
+            len(sb)
+                .cmp(&len(sa))
+                .then_with(|| sa.map(|s| &s.name).cmp(&sb.map(|s| &s.name)))
+                .then(a.skill.cmp(&b.skill))
+        });
+        hits.extend(automatic);
+        hits
+    }
+
+    /// The mentions in `message` as (skill, byte offset of `@`), and the byte spans
+    /// of every e-mail address or `@word`, where automatic rules don't look.
+    fn mentions(&self, message: &str) -> (Vec<(usize, usize)>, Vec<Span>) {
+        let mut mentions = Vec::new();
+        let mut spans = Vec::new();
+        for (at, _) in message.match_indices('@') {
+            let before = message.get(..at).unwrap_or("");
+            let after = message.get(at + 1..).unwrap_or("");
+            let left = before
+                .char_indices()
+                .rev()
+                .take_while(|&(_, c)| c.is_alphanumeric() || "._%+-".contains(c))
+                .last()
+                .map_or(at, |(i, _)| i);
+            let token_len: usize = after
+                .chars()
+                .take_while(|&c| is_word_char(c) || c == '.' || c == ':')
+                .map(char::len_utf8)
+                .sum();
+            spans.push((left, at + 1 + token_len));
+            let glued = before
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '.');
+            if glued {
+                continue;
+            }
+            let mut token = after.get(..token_len).unwrap_or("");
+            while !token.is_empty() {
+                if let Some(skill) = self.by_mention(&mention_key(token)) {
+                    mentions.push((skill, at));
+                    break;
+                }
+                match token.strip_suffix(['.', ':', '-', '_']) {
+                    Some(shorter) => token = shorter,
+                    None => break,
+                }
+            }
+        }
+        (mentions, spans)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    fn skill(name: &str, description: &str, tags: &[&str]) -> Skill {
+        let tags = if tags.is_empty() {
+            String::new()
+        } else {
+            format!("tags: [{}]\n", tags.join(", "))
+        };
+        let text = format!("---\nname: {name}\ndescription: {description}\n{tags}---\nbody\n");
+        crate::skill::load(&format!("{name}/SKILL.md"), &text, &Limits::default())
+            .skill
+            .unwrap()
+    }
+
+    fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {
+        let index = MatchIndex::build(skills);
+        index
+            .find(skills, message)
+            .into_iter()
+            .map(|h| (skills[h.skill].name.clone(), h.reason))
+            .collect()
+    }
+
+    fn catalogue() -> Vec<Skill> {
+        vec![
+            skill("pdf", "Work with PDF files", &["documents"]),
+            skill("my_tool", "A tool", &[]),
+            skill("go", "Go language help", &[]),
+            skill(
+                "git-worktrees",
+                "Create isolated git worktrees for feature work",
+                &["git"],
+            ),
+        ]
+    }
+
+    #[test]
+    fn mentions_are_case_and_separator_insensitive_in_message_order() {
+        let s = catalogue();
+        assert_eq!(
+            names(&s, "use @My-Tool then @PDF."),
+            vec![
+                ("my_tool".into(), Reason::Mention),
+                ("pdf".into(), Reason::Mention)
+            ]
+        );
+    }
+
+    #[test]
+    fn email_addresses_are_not_mentions_and_hide_names() {
+        let s = catalogue();
+        assert_eq!(names(&s, "mail bob@pdf.com or a.b@pdf"), vec![]);
+        assert_eq!(names(&s, "write to pdf@example.org"), vec![]);
+    }
+
+    #[test]
+    fn names_and_tags_match_whole_words_only() {
+        let s = catalogue();
+        assert_eq!(
+            names(&s, "convert this PDF please"),
+            vec![("pdf".into(), Reason::Name)]
+        );
+        assert_eq!(names(&s, "my pdfs and pdf-tools"), vec![]);
+        assert_eq!(
+            names(&s, "scan the documents"),
+            vec![("pdf".into(), Reason::Tag)]
+        );
+        // Two-character names never match automatically, but can be mentioned.
+        assert_eq!(names(&s, "go home"), vec![]);
+        assert_eq!(names(&s, "@go"), vec![("go".into(), Reason::Mention)]);
+    }
+
+    #[test]
+    fn description_wins_and_orders_by_length() {
+        let s = catalogue();
+        let got = names(
+            &s,
+            "I want to WORK WITH PDF  FILES and create isolated git worktrees for feature work",
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("git-worktrees".into(), Reason::Description),
+                ("pdf".into(), Reason::Description)
+            ]
+        );
+    }
+
+    #[test]
+    fn mentioned_skills_are_not_repeated() {
+        let s = catalogue();
+        assert_eq!(
+            names(&s, "@pdf the pdf"),
+            vec![("pdf".into(), Reason::Mention)]
+        );
+    }
+
+    #[test]
+    fn positions_are_byte_offsets_in_the_original_message() {
+        let s = catalogue();
+        let index = MatchIndex::build(&s);
+        let hits = index.find(&s, "Ünïcode  text: PDF");
+        assert_eq!(hits[0].position, "Ünïcode  text: ".len());
+    }
+}
