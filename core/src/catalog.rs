@@ -158,11 +158,7 @@ impl Catalog {
                             Some(text) => Ok(text),
                             None => source.read(&entry.location).map_err(|SourceError(e)| e),
                         };
-                        inputs.push(CatalogInput {
-                            source: i,
-                            location: entry.location,
-                            text,
-                        });
+                        inputs.push(CatalogInput { source: i, location: entry.location, text });
                     }
                 }
                 Err(SourceError(e)) => failures.push(Skipped {
@@ -190,21 +186,14 @@ impl Catalog {
             let text = match input.text {
                 Ok(text) => text,
                 Err(reason) => {
-                    report.skipped.push(Skipped {
-                        location: input.location,
-                        reason,
-                        diagnostics: Vec::new(),
-                    });
+                    report.skipped.push(Skipped { location: input.location, reason, diagnostics: Vec::new() });
                     continue;
                 }
             };
             if count >= limits.max_skills {
                 report.skipped.push(Skipped {
                     location: input.location,
-                    reason: format!(
-                        "the catalogue already holds {} skills (the limit)",
-                        limits.max_skills
-                    ),
+                    reason: format!("the catalogue already holds {} skills (the limit)", limits.max_skills),
                     diagnostics: Vec::new(),
                 });
                 continue;
@@ -216,26 +205,18 @@ impl Catalog {
                     .iter()
                     .find(|d| d.is_error())
                     .map_or_else(|| "not loaded".to_owned(), |d| d.message.clone());
-                report.skipped.push(Skipped {
-                    location: input.location,
-                    reason,
-                    diagnostics: loaded.diagnostics,
-                });
+                report.skipped.push(Skipped { location: input.location, reason, diagnostics: loaded.diagnostics });
                 continue;
             };
             count += 1;
-            report
-                .warnings
-                .extend(loaded.diagnostics.into_iter().map(|diagnostic| Warning {
-                    location: skill.location.clone(),
-                    diagnostic,
-                }));
+            report.warnings.extend(
+                loaded
+                    .diagnostics
+                    .into_iter()
+                    .map(|diagnostic| Warning { location: skill.location.clone(), diagnostic }),
+            );
             let missing = missing_requirements(&skill.requires, &options.available);
-            let entry = CatalogSkill {
-                skill,
-                source: input.source,
-                missing,
-            };
+            let entry = CatalogSkill { skill, source: input.source, missing };
             let key = mention_key(&entry.skill.name);
             match by_key.get(&key).copied() {
                 None => {
@@ -260,28 +241,15 @@ impl Catalog {
                 .and_then(|&i| winners.get(i))
                 .map(|w| w.skill.location.clone())
                 .unwrap_or_default();
-            report.shadowed.push(Shadowed {
-                name: s.skill.name.clone(),
-                location: s.skill.location.clone(),
-                by,
-            });
+            report.shadowed.push(Shadowed { name: s.skill.name.clone(), location: s.skill.location.clone(), by });
         }
         // Precedence rank of a source: the winning side first.
-        let sources = winners
-            .iter()
-            .chain(&shadowed)
-            .map(|s| s.source)
-            .max()
-            .unwrap_or(0);
+        let sources = winners.iter().chain(&shadowed).map(|s| s.source).max().unwrap_or(0);
         let rank = |source: usize| match options.precedence {
             Precedence::FirstWins => source,
             Precedence::LastWins => sources - source,
         };
-        winners.sort_by(|a, b| {
-            rank(a.source)
-                .cmp(&rank(b.source))
-                .then_with(|| a.skill.name.cmp(&b.skill.name))
-        });
+        winners.sort_by(|a, b| rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name)));
         for s in winners.iter().filter(|s| s.gated()) {
             report.gated.push(Gated {
                 name: s.skill.name.clone(),
@@ -292,14 +260,7 @@ impl Catalog {
         report.loaded = winners.len();
         let plain: Vec<Skill> = winners.iter().map(|s| s.skill.clone()).collect();
         let index = MatchIndex::build(&plain);
-        Catalog {
-            skills: winners,
-            shadowed,
-            report,
-            index,
-            plain,
-            limits: limits.clone(),
-        }
+        Catalog { skills: winners, shadowed, report, index, plain, limits: limits.clone() }
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
@@ -324,17 +285,12 @@ impl Catalog {
 
     /// The skill named `name` (ignoring case and `-`/`_`).
     pub fn get(&self, name: &str) -> Option<&CatalogSkill> {
-        self.index
-            .by_mention(&mention_key(name))
-            .and_then(|i| self.skills.get(i))
+        self.index.by_mention(&mention_key(name)).and_then(|i| self.skills.get(i))
     }
 
     /// The skill at `location`, shadowed or not.
     pub fn get_by_location(&self, location: &str) -> Option<&CatalogSkill> {
-        self.skills
-            .iter()
-            .chain(&self.shadowed)
-            .find(|s| s.skill.location == location)
+        self.skills.iter().chain(&self.shadowed).find(|s| s.skill.location == location)
     }
 
     /// Every skill `message` refers to, in DESIGN order, before eligibility is applied.
@@ -345,11 +301,7 @@ impl Catalog {
 
 /// The requirements in `requires` that `available` does not meet.
 fn missing_requirements(requires: &[String], available: &[String]) -> Vec<String> {
-    let has = |name: &str| {
-        available
-            .iter()
-            .any(|a| a.trim().eq_ignore_ascii_case(name))
-    };
+    let has = |name: &str| available.iter().any(|a| a.trim().eq_ignore_ascii_case(name));
     requires
         .iter()
         .filter(|req| {
@@ -371,40 +323,22 @@ mod tests {
 
     #[test]
     fn precedence_first_and_last_wins_with_shadowing() {
-        let a: MemorySource = [
-            ("a/pdf/SKILL.md", md("pdf", "")),
-            ("a/x/SKILL.md", md("x-y", "")),
-        ]
-        .into_iter()
-        .collect();
-        let b: MemorySource = [
-            ("b/pdf/SKILL.md", md("PDF", "")),
-            ("b/z/SKILL.md", md("x_y", "")),
-        ]
-        .into_iter()
-        .collect();
+        let a: MemorySource =
+            [("a/pdf/SKILL.md", md("pdf", "")), ("a/x/SKILL.md", md("x-y", ""))].into_iter().collect();
+        let b: MemorySource =
+            [("b/pdf/SKILL.md", md("PDF", "")), ("b/z/SKILL.md", md("x_y", ""))].into_iter().collect();
         let first = Catalog::from_sources(&[&a, &b], &CatalogOptions::default());
         assert_eq!(first.get("pdf").unwrap().skill.location, "a/pdf/SKILL.md");
         assert_eq!(first.report().shadowed.len(), 2);
         assert_eq!(first.report().shadowed[0].by, "a/pdf/SKILL.md");
-        assert_eq!(
-            first.get_by_location("b/pdf/SKILL.md").unwrap().skill.name,
-            "PDF"
-        );
+        assert_eq!(first.get_by_location("b/pdf/SKILL.md").unwrap().skill.name, "PDF");
 
-        let opts = CatalogOptions {
-            precedence: Precedence::LastWins,
-            ..CatalogOptions::default()
-        };
+        let opts = CatalogOptions { precedence: Precedence::LastWins, ..CatalogOptions::default() };
         let last = Catalog::from_sources(&[&a, &b], &opts);
         assert_eq!(last.get("pdf").unwrap().skill.location, "b/pdf/SKILL.md");
         assert_eq!(last.get("x-y").unwrap().skill.location, "b/z/SKILL.md");
         // The winning source comes first in catalogue order.
-        let order: Vec<_> = last
-            .skills()
-            .iter()
-            .map(|s| s.skill.location.as_str())
-            .collect();
+        let order: Vec<_> = last.skills().iter().map(|s| s.skill.location.as_str()).collect();
         assert_eq!(order, vec!["b/pdf/SKILL.md", "b/z/SKILL.md"]);
     }
 
@@ -419,10 +353,7 @@ mod tests {
         let none = Catalog::from_sources(&[&src], &CatalogOptions::default());
         assert_eq!(none.report().gated.len(), 2);
         assert_eq!(none.report().gated[0].missing, vec!["mcp:rube"]);
-        let opts = CatalogOptions {
-            available: vec!["Rube".into(), "github".into()],
-            ..CatalogOptions::default()
-        };
+        let opts = CatalogOptions { available: vec!["Rube".into(), "github".into()], ..CatalogOptions::default() };
         let some = Catalog::from_sources(&[&src], &opts);
         assert!(!some.get("a").unwrap().gated());
         assert_eq!(some.get("b").unwrap().missing, vec!["slack"]);
@@ -431,59 +362,23 @@ mod tests {
     #[test]
     fn failures_are_reported_not_fatal() {
         let inputs = vec![
-            CatalogInput {
-                source: 0,
-                location: "x/SKILL.md".into(),
-                text: Err("permission denied".into()),
-            },
-            CatalogInput {
-                source: 0,
-                location: "y/SKILL.md".into(),
-                text: Ok("no frontmatter".into()),
-            },
-            CatalogInput {
-                source: 0,
-                location: "z/SKILL.md".into(),
-                text: Ok(md("z", "")),
-            },
+            CatalogInput { source: 0, location: "x/SKILL.md".into(), text: Err("permission denied".into()) },
+            CatalogInput { source: 0, location: "y/SKILL.md".into(), text: Ok("no frontmatter".into()) },
+            CatalogInput { source: 0, location: "z/SKILL.md".into(), text: Ok(md("z", "")) },
         ];
         let c = Catalog::build(inputs, &CatalogOptions::default());
         assert_eq!(c.skills().len(), 1);
-        let reasons: Vec<_> = c
-            .report()
-            .skipped
-            .iter()
-            .map(|s| s.reason.as_str())
-            .collect();
-        assert_eq!(
-            reasons,
-            vec![
-                "permission denied",
-                "SKILL.md must start with YAML frontmatter (---)"
-            ]
-        );
+        let reasons: Vec<_> = c.report().skipped.iter().map(|s| s.reason.as_str()).collect();
+        assert_eq!(reasons, vec!["permission denied", "SKILL.md must start with YAML frontmatter (---)"]);
     }
 
     #[test]
     fn skill_count_limit() {
-        let limits = Limits {
-            max_skills: 1,
-            ..Limits::default()
-        };
+        let limits = Limits { max_skills: 1, ..Limits::default() };
         let inputs = (0..3)
-            .map(|i| CatalogInput {
-                source: 0,
-                location: format!("s{i}/SKILL.md"),
-                text: Ok(md(&format!("s{i}"), "")),
-            })
+            .map(|i| CatalogInput { source: 0, location: format!("s{i}/SKILL.md"), text: Ok(md(&format!("s{i}"), "")) })
             .collect();
-        let c = Catalog::build(
-            inputs,
-            &CatalogOptions {
-                limits,
-                ..CatalogOptions::default()
-            },
-        );
+        let c = Catalog::build(inputs, &CatalogOptions { limits, ..CatalogOptions::default() });
         assert_eq!(c.skills().len(), 1);
         assert_eq!(c.report().skipped.len(), 2);
     }

@@ -57,39 +57,21 @@ struct Entry<'a> {
 }
 
 /// Writes `catalog` in `format`, within `budget` bytes when one is given.
-pub fn render_catalog(
-    catalog: &Catalog,
-    format: CatalogFormat,
-    budget: Option<usize>,
-) -> CatalogText {
+pub fn render_catalog(catalog: &Catalog, format: CatalogFormat, budget: Option<usize>) -> CatalogText {
     let entries: Vec<Entry<'_>> = catalog
         .skills()
         .iter()
         .filter(|s| !s.gated())
-        .map(|s| Entry {
-            name: &s.skill.name,
-            description: &s.skill.description,
-            location: &s.skill.location,
-        })
+        .map(|s| Entry { name: &s.skill.name, description: &s.skill.description, location: &s.skill.location })
         .collect();
     let full = write(format, &entries, None);
     let Some(budget) = budget else {
-        return CatalogText {
-            text: full,
-            ..CatalogText::default()
-        };
+        return CatalogText { text: full, ..CatalogText::default() };
     };
     if full.len() <= budget {
-        return CatalogText {
-            text: full,
-            ..CatalogText::default()
-        };
+        return CatalogText { text: full, ..CatalogText::default() };
     }
-    let longest = entries
-        .iter()
-        .map(|e| e.description.chars().count())
-        .max()
-        .unwrap_or(0);
+    let longest = entries.iter().map(|e| e.description.chars().count()).max().unwrap_or(0);
     // Largest cap that fits: fitting is monotonic in the cap, so bisect.
     let fits = |cap: usize| write(format, &entries, Some(cap)).len() <= budget;
     let floor = MIN_DESCRIPTION_CHARS.min(longest);
@@ -106,9 +88,7 @@ pub fn render_catalog(
         }
         lo
     } else {
-        while kept > 0
-            && write(format, entries.get(..kept).unwrap_or(&[]), Some(floor)).len() > budget
-        {
+        while kept > 0 && write(format, entries.get(..kept).unwrap_or(&[]), Some(floor)).len() > budget {
             kept -= 1;
         }
         floor
@@ -120,17 +100,8 @@ pub fn render_catalog(
     }
     CatalogText {
         text,
-        shortened: shown
-            .iter()
-            .filter(|e| e.description.chars().count() > cap)
-            .map(|e| e.name.to_owned())
-            .collect(),
-        omitted: entries
-            .get(kept..)
-            .unwrap_or(&[])
-            .iter()
-            .map(|e| e.name.to_owned())
-            .collect(),
+        shortened: shown.iter().filter(|e| e.description.chars().count() > cap).map(|e| e.name.to_owned()).collect(),
+        omitted: entries.get(kept..).unwrap_or(&[]).iter().map(|e| e.name.to_owned()).collect(),
     }
 }
 
@@ -195,11 +166,7 @@ fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> St
             }
             let list: Vec<JsonEntry<'_>> = entries
                 .iter()
-                .map(|e| JsonEntry {
-                    name: e.name,
-                    description: capped(e.description, cap),
-                    location: e.location,
-                })
+                .map(|e| JsonEntry { name: e.name, description: capped(e.description, cap), location: e.location })
                 .collect();
             out = serde_json::to_string(&list).unwrap_or_default();
         }

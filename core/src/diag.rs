@@ -33,24 +33,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error without a position.
     pub fn error(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Error,
-            code,
-            message: message.into(),
-            line: None,
-            column: None,
-        }
+        Diagnostic { severity: Severity::Error, code, message: message.into(), line: None, column: None }
     }
 
     /// A warning without a position.
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            code,
-            message: message.into(),
-            line: None,
-            column: None,
-        }
+        Diagnostic { severity: Severity::Warning, code, message: message.into(), line: None, column: None }
     }
 
     /// The same diagnostic placed at `line` (and `column` when known).

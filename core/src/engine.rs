@@ -35,11 +35,7 @@ impl<S: SkillSource> Engine<S> {
     /// Lists and loads every source. Failures are in [`Catalog::report`].
     pub fn new(sources: Vec<S>, options: Options) -> Self {
         let catalog = Catalog::from_sources(&sources, &options.catalog);
-        Engine {
-            sources,
-            options,
-            catalog,
-        }
+        Engine { sources, options, catalog }
     }
 
     /// Lists and loads the sources again (after skills changed).
@@ -69,13 +65,9 @@ impl<S: SkillSource> Engine<S> {
 
     /// Runs a turn with other render options.
     pub fn inject_with(&self, message: &str, render: &RenderOptions) -> Result<Injection, Error> {
-        self.catalog.inject(message, render, |entry| {
-            match self.sources.get(entry.source) {
-                Some(source) => source
-                    .read(&entry.skill.location)
-                    .map_err(|SourceError(e)| e),
-                None => Err(format!("no source {}", entry.source)),
-            }
+        self.catalog.inject(message, render, |entry| match self.sources.get(entry.source) {
+            Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
+            None => Err(format!("no source {}", entry.source)),
         })
     }
 

@@ -64,23 +64,11 @@ fn line_at(text: &str, start: usize) -> Option<Line<'_>> {
         return None;
     }
     match rest.find(['\n', '\r']) {
-        None => Some(Line {
-            content: rest,
-            next: text.len(),
-            terminated: false,
-        }),
+        None => Some(Line { content: rest, next: text.len(), terminated: false }),
         Some(i) => {
             let bytes = rest.as_bytes();
-            let width = if bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) == Some(&b'\n') {
-                2
-            } else {
-                1
-            };
-            Some(Line {
-                content: rest.get(..i).unwrap_or(""),
-                next: start + i + width,
-                terminated: true,
-            })
+            let width = if bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+            Some(Line { content: rest.get(..i).unwrap_or(""), next: start + i + width, terminated: true })
         }
     }
 }
@@ -107,12 +95,7 @@ pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
     let mut line_no = 2;
     while let Some(line) = line_at(text, pos) {
         if is_delimiter(line.content) {
-            return Ok(Document {
-                has_bom,
-                yaml,
-                body: text.get(line.next..).unwrap_or(""),
-                body_line: line_no + 1,
-            });
+            return Ok(Document { has_bom, yaml, body: text.get(line.next..).unwrap_or(""), body_line: line_no + 1 });
         }
         yaml.push_str(line.content);
         yaml.push('\n');
@@ -134,11 +117,7 @@ mod tests {
 
     #[test]
     fn lf_crlf_and_lone_cr_split_the_same() {
-        for text in [
-            "---\nname: a\n---\nBody\n",
-            "---\r\nname: a\r\n---\r\nBody\n",
-            "---\rname: a\r---\rBody\n",
-        ] {
+        for text in ["---\nname: a\n---\nBody\n", "---\r\nname: a\r\n---\r\nBody\n", "---\rname: a\r---\rBody\n"] {
             let doc = split(text).unwrap();
             assert_eq!(doc.yaml, "name: a\n");
             assert_eq!(doc.body, "Body\n");
@@ -163,24 +142,15 @@ mod tests {
     #[test]
     fn trailing_spaces_allowed_on_delimiters_but_not_text() {
         assert!(split("---  \nname: a\n--- \t\nB").is_ok());
-        assert_eq!(
-            split("---\nname: a\n--- trailing\nB\n"),
-            Err(SplitError::Unclosed)
-        );
-        assert_eq!(
-            split("----\nname: a\n---\n"),
-            Err(SplitError::NoFrontmatter)
-        );
+        assert_eq!(split("---\nname: a\n--- trailing\nB\n"), Err(SplitError::Unclosed));
+        assert_eq!(split("----\nname: a\n---\n"), Err(SplitError::NoFrontmatter));
         assert_eq!(split("---name: a\n---\n"), Err(SplitError::NoFrontmatter));
     }
 
     #[test]
     fn missing_and_unclosed() {
         assert_eq!(split(""), Err(SplitError::NoFrontmatter));
-        assert_eq!(
-            split("\n---\nname: a\n---\n"),
-            Err(SplitError::NoFrontmatter)
-        );
+        assert_eq!(split("\n---\nname: a\n---\n"), Err(SplitError::NoFrontmatter));
         assert_eq!(split("# title"), Err(SplitError::NoFrontmatter));
         assert_eq!(split("---"), Err(SplitError::Unclosed));
         assert_eq!(split("---\nname: a\n"), Err(SplitError::Unclosed));

@@ -24,14 +24,7 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 /// Longest compatibility text the standard allows, in characters.
 pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 /// The frontmatter fields the standard defines, sorted.
-pub const STANDARD_FIELDS: [&str; 6] = [
-    "allowed-tools",
-    "compatibility",
-    "description",
-    "license",
-    "metadata",
-    "name",
-];
+pub const STANDARD_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
 
 /// The outcome of linting one SKILL.md.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -64,28 +57,16 @@ pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProbl
     let mut push = |code, message: String| out.push(NameProblem { code, message });
     let chars = name.chars().count();
     if chars > MAX_NAME_CHARS {
-        push(
-            "name_too_long",
-            format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({chars} chars)"),
-        );
+        push("name_too_long", format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({chars} chars)"));
     }
     if name != name.to_lowercase() {
-        push(
-            "name_format",
-            format!("Skill name '{name}' must be lowercase"),
-        );
+        push("name_format", format!("Skill name '{name}' must be lowercase"));
     }
     if name.starts_with('-') || name.ends_with('-') {
-        push(
-            "name_format",
-            "Skill name cannot start or end with a hyphen".to_owned(),
-        );
+        push("name_format", "Skill name cannot start or end with a hyphen".to_owned());
     }
     if name.contains("--") {
-        push(
-            "name_format",
-            "Skill name cannot contain consecutive hyphens".to_owned(),
-        );
+        push("name_format", "Skill name cannot contain consecutive hyphens".to_owned());
     }
     if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
         push(
@@ -96,33 +77,41 @@ pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProbl
     if let Some(dir) = directory_name {
         let normalised: String = dir.nfkc().collect();
         if normalised != name {
-            push(
-                "name_mismatch",
-                format!("Directory name '{dir}' must match skill name '{name}'"),
-            );
+            push("name_mismatch", format!("Directory name '{dir}' must match skill name '{name}'"));
         }
     }
     out
 }
 
-/// Lints one SKILL.md given by its location and text.
+/// How strict [`lint_with`] is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct LintOptions {
+    /// Input limits.
+    pub limits: Limits,
+    /// Accept the fields skillwire honours beyond the standard
+    /// ([`EXTENSION_FIELDS`](crate::skill::EXTENSION_FIELDS)) instead of reporting them
+    /// as unexpected.
+    pub extensions: bool,
+}
+
+/// Lints one SKILL.md given by its location and text, as the reference validator
+/// would (every field outside the standard is an error).
 pub fn lint(location: &str, text: &str, limits: &Limits) -> LintReport {
-    let (errors, mut warnings) = errors_and_warnings(location, text, limits);
+    lint_with(location, text, &LintOptions { limits: limits.clone(), extensions: false })
+}
+
+/// Lints one SKILL.md with options.
+pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintReport {
+    let limits = &options.limits;
+    let (errors, mut warnings) = errors_and_warnings(location, text, options);
     // skillwire's own findings: the lenient loader's warnings that the standard's
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
     warnings.extend(
-        loaded
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.severity == Severity::Warning && !covered_by_errors(d.code)),
+        loaded.diagnostics.into_iter().filter(|d| d.severity == Severity::Warning && !covered_by_errors(d.code)),
     );
-    LintReport {
-        path: location.to_owned(),
-        valid: errors.is_empty(),
-        errors,
-        warnings,
-    }
+    LintReport { path: location.to_owned(), valid: errors.is_empty(), errors, warnings }
 }
 
 fn covered_by_errors(code: &str) -> bool {
@@ -142,19 +131,12 @@ fn covered_by_errors(code: &str) -> bool {
     )
 }
 
-fn errors_and_warnings(
-    location: &str,
-    text: &str,
-    limits: &Limits,
-) -> (Vec<String>, Vec<Diagnostic>) {
+fn errors_and_warnings(location: &str, text: &str, options: &LintOptions) -> (Vec<String>, Vec<Diagnostic>) {
+    let limits = &options.limits;
     let mut warnings = Vec::new();
     if text.len() > limits.max_skill_md_bytes {
         return (
-            vec![format!(
-                "SKILL.md exceeds {} bytes ({} bytes)",
-                limits.max_skill_md_bytes,
-                text.len()
-            )],
+            vec![format!("SKILL.md exceeds {} bytes ({} bytes)", limits.max_skill_md_bytes, text.len())],
             warnings,
         );
     }
@@ -163,39 +145,19 @@ fn errors_and_warnings(
         Err(e) => return (vec![e.message().to_owned()], warnings),
     };
     if doc.has_bom {
-        warnings.push(
-            Diagnostic::warning("bom", "SKILL.md starts with a UTF-8 byte-order mark")
-                .at(1, Some(1)),
-        );
+        warnings.push(Diagnostic::warning("bom", "SKILL.md starts with a UTF-8 byte-order mark").at(1, Some(1)));
     }
     if doc.yaml.len() > limits.max_frontmatter_bytes {
-        return (
-            vec![format!(
-                "SKILL.md frontmatter exceeds {} bytes",
-                limits.max_frontmatter_bytes
-            )],
-            warnings,
-        );
+        return (vec![format!("SKILL.md frontmatter exceeds {} bytes", limits.max_frontmatter_bytes)], warnings);
     }
     let root = match yaml::parse(&doc.yaml, limits.max_yaml_depth) {
         Ok(root) => root,
-        Err(e) => {
-            return (
-                vec![format!("Invalid YAML in frontmatter: {}", yaml_detail(&e))],
-                warnings,
-            )
-        }
+        Err(e) => return (vec![format!("Invalid YAML in frontmatter: {}", yaml_detail(&e))], warnings),
     };
     let Node::Map(fields) = root else {
-        return (
-            vec!["SKILL.md frontmatter must be a YAML mapping".to_owned()],
-            warnings,
-        );
+        return (vec!["SKILL.md frontmatter must be a YAML mapping".to_owned()], warnings);
     };
-    (
-        validate_fields(&fields, location::directory_name(location)),
-        warnings,
-    )
+    (validate_fields(&fields, location::directory_name(location), options.extensions), warnings)
 }
 
 /// The parser's message with its position in the file (the YAML starts on line 2).
@@ -208,14 +170,14 @@ pub(crate) fn yaml_detail(e: &yaml::YamlError) -> String {
 }
 
 /// The reference's `validate_metadata`: field set, name, description, compatibility.
-fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>) -> Vec<String> {
+fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>, extensions: bool) -> Vec<String> {
     let mut errors = Vec::new();
     let get = |key: &str| fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v);
 
     let mut unexpected: Vec<&str> = fields
         .iter()
         .map(|(k, _)| k.as_str())
-        .filter(|k| !STANDARD_FIELDS.contains(k))
+        .filter(|k| !(STANDARD_FIELDS.contains(k) || (extensions && skill::EXTENSION_FIELDS.contains(k))))
         .collect();
     unexpected.sort_unstable();
     unexpected.dedup();
@@ -232,11 +194,7 @@ fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>) -> V
         None => errors.push("Missing required field in frontmatter: name".to_owned()),
         Some(node) => match non_blank(node) {
             None => errors.push("Field 'name' must be a non-empty string".to_owned()),
-            Some(name) => errors.extend(
-                check_name(name, directory_name)
-                    .into_iter()
-                    .map(|p| p.message),
-            ),
+            Some(name) => errors.extend(check_name(name, directory_name).into_iter().map(|p| p.message)),
         },
     }
 
@@ -259,8 +217,9 @@ fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>) -> V
             Some(text) => {
                 let chars = text.chars().count();
                 if chars > MAX_COMPATIBILITY_CHARS {
-                    errors
-                        .push(format!("Compatibility exceeds {MAX_COMPATIBILITY_CHARS} character limit ({chars} chars)"));
+                    errors.push(format!(
+                        "Compatibility exceeds {MAX_COMPATIBILITY_CHARS} character limit ({chars} chars)"
+                    ));
                 }
             }
         }
@@ -284,11 +243,7 @@ mod tests {
 
     #[test]
     fn valid_skill_has_no_errors() {
-        assert!(errors(
-            "my-skill",
-            "---\nname: my-skill\ndescription: A test skill\n---\nBody\n"
-        )
-        .is_empty());
+        assert!(errors("my-skill", "---\nname: my-skill\ndescription: A test skill\n---\nBody\n").is_empty());
     }
 
     #[test]
@@ -321,33 +276,17 @@ mod tests {
 
     #[test]
     fn lengths_count_characters_not_bytes() {
-        let ok = format!(
-            "---\nname: my-skill\ndescription: {}\n---\n",
-            "é".repeat(1024)
-        );
+        let ok = format!("---\nname: my-skill\ndescription: {}\n---\n", "é".repeat(1024));
         assert!(errors("my-skill", &ok).is_empty());
-        let long = format!(
-            "---\nname: my-skill\ndescription: {}\n---\n",
-            "é".repeat(1025)
-        );
-        assert_eq!(
-            errors("my-skill", &long),
-            vec!["Description exceeds 1024 character limit (1025 chars)"]
-        );
+        let long = format!("---\nname: my-skill\ndescription: {}\n---\n", "é".repeat(1025));
+        assert_eq!(errors("my-skill", &long), vec!["Description exceeds 1024 character limit (1025 chars)"]);
     }
 
     #[test]
     fn yaml_errors_carry_file_positions() {
-        let e = errors(
-            "my-skill",
-            "---\nname: my-skill\ndescription: Use when: x\n---\n",
-        );
+        let e = errors("my-skill", "---\nname: my-skill\ndescription: Use when: x\n---\n");
         assert_eq!(e.len(), 1);
-        assert!(
-            e[0].starts_with("Invalid YAML in frontmatter: mapping values are not allowed"),
-            "{}",
-            e[0]
-        );
+        assert!(e[0].starts_with("Invalid YAML in frontmatter: mapping values are not allowed"), "{}", e[0]);
         assert!(e[0].ends_with("(line 3, column 22)"), "{}", e[0]);
     }
 }

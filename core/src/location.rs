@@ -37,10 +37,7 @@ mod tests {
     #[test]
     fn directories_of_files_and_folders() {
         assert_eq!(directory("/a/b/pdf/SKILL.md"), "/a/b/pdf");
-        assert_eq!(
-            directory("https://x.org/skills/pdf/skill.md"),
-            "https://x.org/skills/pdf"
-        );
+        assert_eq!(directory("https://x.org/skills/pdf/skill.md"), "https://x.org/skills/pdf");
         assert_eq!(directory("C:\\skills\\pdf\\SKILL.md"), "C:\\skills\\pdf");
         assert_eq!(directory("skills/pdf/"), "skills/pdf");
         assert_eq!(directory("pdf"), "pdf");

@@ -78,10 +78,7 @@ pub(crate) struct MatchIndex {
 
 /// The key a mention is looked up by: lowercase, `_` as `-`.
 pub(crate) fn mention_key(name: &str) -> String {
-    name.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| if c == '_' { '-' } else { c })
-        .collect()
+    name.chars().flat_map(char::to_lowercase).map(|c| if c == '_' { '-' } else { c }).collect()
 }
 
 fn is_word_char(c: char) -> bool {
@@ -150,16 +147,9 @@ impl MatchIndex {
             None
         } else {
             // Standard semantics: overlapping search reports every pattern that occurs.
-            AhoCorasickBuilder::new()
-                .match_kind(MatchKind::Standard)
-                .build(&patterns)
-                .ok()
+            AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).ok()
         };
-        MatchIndex {
-            by_name,
-            automaton,
-            targets,
-        }
+        MatchIndex { by_name, automaton, targets }
     }
 
     /// The skill a mention key names.
@@ -182,14 +172,8 @@ impl MatchIndex {
                 let start = offsets.get(m.start()).copied().unwrap_or(0);
                 let end = offsets.get(m.end()).copied().unwrap_or(message.len());
                 let in_at_span = at_spans.iter().any(|&(s, e)| start < e && end > s);
-                let whole_word = !folded
-                    .get(..m.start())
-                    .and_then(|t| t.chars().next_back())
-                    .is_some_and(is_word_char)
-                    && !folded
-                        .get(m.end()..)
-                        .and_then(|t| t.chars().next())
-                        .is_some_and(is_word_char);
+                let whole_word = !folded.get(..m.start()).and_then(|t| t.chars().next_back()).is_some_and(is_word_char)
+                    && !folded.get(m.end()..).and_then(|t| t.chars().next()).is_some_and(is_word_char);
                 for &(skill, reason) in targets {
                     let fires = match reason {
                         Reason::Description => !in_at_span,
@@ -208,21 +192,13 @@ impl MatchIndex {
         let mut hits: Vec<Hit> = Vec::with_capacity(mentions.len() + best.len());
         for &(skill, position) in &mentions {
             if !hits.iter().any(|h| h.skill == skill) {
-                hits.push(Hit {
-                    skill,
-                    reason: Reason::Mention,
-                    position,
-                });
+                hits.push(Hit { skill, reason: Reason::Mention, position });
             }
         }
         let mut automatic: Vec<Hit> = best
             .into_iter()
             .filter(|(skill, _)| !mentions.iter().any(|(m, _)| m == skill))
-            .map(|(skill, (reason, position))| Hit {
-                skill,
-                reason,
-                position,
-            })
+            .map(|(skill, (reason, position))| Hit { skill, reason, position })
             .collect();
         automatic.sort_by(|a, b| {
             let (sa, sb) = (skills.get(a.skill), skills.get(b.skill));
@@ -250,16 +226,10 @@ impl MatchIndex {
                 .take_while(|&(_, c)| c.is_alphanumeric() || "._%+-".contains(c))
                 .last()
                 .map_or(at, |(i, _)| i);
-            let token_len: usize = after
-                .chars()
-                .take_while(|&c| is_word_char(c) || c == '.' || c == ':')
-                .map(char::len_utf8)
-                .sum();
+            let token_len: usize =
+                after.chars().take_while(|&c| is_word_char(c) || c == '.' || c == ':').map(char::len_utf8).sum();
             spans.push((left, at + 1 + token_len));
-            let glued = before
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '.');
+            let glued = before.chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '.');
             if glued {
                 continue;
             }
@@ -285,24 +255,14 @@ mod tests {
     use crate::limits::Limits;
 
     fn skill(name: &str, description: &str, tags: &[&str]) -> Skill {
-        let tags = if tags.is_empty() {
-            String::new()
-        } else {
-            format!("tags: [{}]\n", tags.join(", "))
-        };
+        let tags = if tags.is_empty() { String::new() } else { format!("tags: [{}]\n", tags.join(", ")) };
         let text = format!("---\nname: {name}\ndescription: {description}\n{tags}---\nbody\n");
-        crate::skill::load(&format!("{name}/SKILL.md"), &text, &Limits::default())
-            .skill
-            .unwrap()
+        crate::skill::load(&format!("{name}/SKILL.md"), &text, &Limits::default()).skill.unwrap()
     }
 
     fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {
         let index = MatchIndex::build(skills);
-        index
-            .find(skills, message)
-            .into_iter()
-            .map(|h| (skills[h.skill].name.clone(), h.reason))
-            .collect()
+        index.find(skills, message).into_iter().map(|h| (skills[h.skill].name.clone(), h.reason)).collect()
     }
 
     fn catalogue() -> Vec<Skill> {
@@ -310,11 +270,7 @@ mod tests {
             skill("pdf", "Work with PDF files", &["documents"]),
             skill("my_tool", "A tool", &[]),
             skill("go", "Go language help", &[]),
-            skill(
-                "git-worktrees",
-                "Create isolated git worktrees for feature work",
-                &["git"],
-            ),
+            skill("git-worktrees", "Create isolated git worktrees for feature work", &["git"]),
         ]
     }
 
@@ -323,10 +279,7 @@ mod tests {
         let s = catalogue();
         assert_eq!(
             names(&s, "use @My-Tool then @PDF."),
-            vec![
-                ("my_tool".into(), Reason::Mention),
-                ("pdf".into(), Reason::Mention)
-            ]
+            vec![("my_tool".into(), Reason::Mention), ("pdf".into(), Reason::Mention)]
         );
     }
 
@@ -340,15 +293,9 @@ mod tests {
     #[test]
     fn names_and_tags_match_whole_words_only() {
         let s = catalogue();
-        assert_eq!(
-            names(&s, "convert this PDF please"),
-            vec![("pdf".into(), Reason::Name)]
-        );
+        assert_eq!(names(&s, "convert this PDF please"), vec![("pdf".into(), Reason::Name)]);
         assert_eq!(names(&s, "my pdfs and pdf-tools"), vec![]);
-        assert_eq!(
-            names(&s, "scan the documents"),
-            vec![("pdf".into(), Reason::Tag)]
-        );
+        assert_eq!(names(&s, "scan the documents"), vec![("pdf".into(), Reason::Tag)]);
         // Two-character names never match automatically, but can be mentioned.
         assert_eq!(names(&s, "go home"), vec![]);
         assert_eq!(names(&s, "@go"), vec![("go".into(), Reason::Mention)]);
@@ -357,26 +304,14 @@ mod tests {
     #[test]
     fn description_wins_and_orders_by_length() {
         let s = catalogue();
-        let got = names(
-            &s,
-            "I want to WORK WITH PDF  FILES and create isolated git worktrees for feature work",
-        );
-        assert_eq!(
-            got,
-            vec![
-                ("git-worktrees".into(), Reason::Description),
-                ("pdf".into(), Reason::Description)
-            ]
-        );
+        let got = names(&s, "I want to WORK WITH PDF  FILES and create isolated git worktrees for feature work");
+        assert_eq!(got, vec![("git-worktrees".into(), Reason::Description), ("pdf".into(), Reason::Description)]);
     }
 
     #[test]
     fn mentioned_skills_are_not_repeated() {
         let s = catalogue();
-        assert_eq!(
-            names(&s, "@pdf the pdf"),
-            vec![("pdf".into(), Reason::Mention)]
-        );
+        assert_eq!(names(&s, "@pdf the pdf"), vec![("pdf".into(), Reason::Mention)]);
     }
 
     #[test]

@@ -60,12 +60,7 @@ pub struct RenderOptions {
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        RenderOptions {
-            format: InjectFormat::Bracket,
-            budget: 8192,
-            base_dir: false,
-            min_truncated_bytes: 64,
-        }
+        RenderOptions { format: InjectFormat::Bracket, budget: 8192, base_dir: false, min_truncated_bytes: 64 }
     }
 }
 
@@ -112,15 +107,7 @@ impl Frame {
 
 /// A name safe inside a delimiter: letters, digits and `-_.:` kept, others `_`.
 fn delimiter_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.:".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    name.chars().map(|c| if c.is_alphanumeric() || "-_.:".contains(c) { c } else { '_' }).collect()
 }
 
 /// Prepares a body for injection: trims, substitutes `{baseDir}`, neutralises
@@ -153,11 +140,7 @@ fn neutralise_lines(body: &str, format: InjectFormat) -> String {
         let Some(sep) = tail.chars().next() else {
             break;
         };
-        let width = if tail.starts_with("\r\n") {
-            2
-        } else {
-            sep.len_utf8()
-        };
+        let width = if tail.starts_with("\r\n") { 2 } else { sep.len_utf8() };
         out.push_str(tail.get(..width).unwrap_or(""));
         rest = tail.get(width..).unwrap_or("");
     }
@@ -165,15 +148,12 @@ fn neutralise_lines(body: &str, format: InjectFormat) -> String {
 }
 
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
-    text.get(..prefix.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+    text.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
 fn looks_like_delimiter(text: &str, format: InjectFormat) -> bool {
     match format {
-        InjectFormat::Bracket => {
-            starts_with_ignore_case(text, "[skill") || starts_with_ignore_case(text, "[/skill")
-        }
+        InjectFormat::Bracket => starts_with_ignore_case(text, "[skill") || starts_with_ignore_case(text, "[/skill"),
         InjectFormat::Markdown => text.strip_prefix("<!--").is_some_and(|rest| {
             let rest = rest.trim_start();
             starts_with_ignore_case(rest, "skill") || starts_with_ignore_case(rest, "/skill")
@@ -223,12 +203,7 @@ pub struct ParsedBlock {
 pub fn parse_blocks(injection: &str, format: InjectFormat) -> Option<Vec<ParsedBlock>> {
     let (open_prefix, open_suffix, close, close_truncated) = match format {
         InjectFormat::Bracket => ("[SKILL:", "]", "[/SKILL]", "[/SKILL:truncated]"),
-        InjectFormat::Markdown => (
-            "<!-- skill:",
-            " -->",
-            "<!-- /skill -->",
-            "<!-- /skill:truncated -->",
-        ),
+        InjectFormat::Markdown => ("<!-- skill:", " -->", "<!-- /skill -->", "<!-- /skill:truncated -->"),
         InjectFormat::Xml => return None,
     };
     let mut blocks = Vec::new();
@@ -247,19 +222,12 @@ pub fn parse_blocks(injection: &str, format: InjectFormat) -> Option<Vec<ParsedB
             if next == close_truncated {
                 break true;
             }
-            if next
-                .strip_prefix(open_prefix)
-                .is_some_and(|r| r.ends_with(open_suffix))
-            {
+            if next.strip_prefix(open_prefix).is_some_and(|r| r.ends_with(open_suffix)) {
                 return None;
             }
             body.push(next);
         };
-        blocks.push(ParsedBlock {
-            name: name.to_owned(),
-            body: body.join("\n"),
-            truncated,
-        });
+        blocks.push(ParsedBlock { name: name.to_owned(), body: body.join("\n"), truncated });
     }
     Some(blocks)
 }
@@ -272,46 +240,27 @@ mod tests {
     fn bracket_delimiters_in_bodies_are_escaped() {
         let body = "a\n[/SKILL]\n  [skill:evil]\r\n[/SKILL:truncated]\rz";
         let out = prepare_body(body, InjectFormat::Bracket, None);
-        assert_eq!(
-            out,
-            "a\n\\[/SKILL]\n  \\[skill:evil]\r\n\\[/SKILL:truncated]\rz"
-        );
+        assert_eq!(out, "a\n\\[/SKILL]\n  \\[skill:evil]\r\n\\[/SKILL:truncated]\rz");
     }
 
     #[test]
     fn markdown_and_xml_delimiters_are_escaped() {
-        assert_eq!(
-            prepare_body("<!--  /SKILL -->", InjectFormat::Markdown, None),
-            "\\<!--  /SKILL -->"
-        );
-        assert_eq!(
-            prepare_body("x </Skill> <b> <skills>", InjectFormat::Xml, None),
-            "x &lt;/Skill> <b> &lt;skills>"
-        );
+        assert_eq!(prepare_body("<!--  /SKILL -->", InjectFormat::Markdown, None), "\\<!--  /SKILL -->");
+        assert_eq!(prepare_body("x </Skill> <b> <skills>", InjectFormat::Xml, None), "x &lt;/Skill> <b> &lt;skills>");
     }
 
     #[test]
     fn body_trim_and_base_dir() {
         assert_eq!(
-            prepare_body(
-                "\n\n  run {baseDir}/x.sh\n\n",
-                InjectFormat::Bracket,
-                Some("/s/pdf")
-            ),
+            prepare_body("\n\n  run {baseDir}/x.sh\n\n", InjectFormat::Bracket, Some("/s/pdf")),
             "  run /s/pdf/x.sh"
         );
     }
 
     #[test]
     fn names_in_delimiters_are_made_safe() {
-        assert_eq!(
-            Frame::new(InjectFormat::Bracket, "a]\n[b").open,
-            "[SKILL:a___b]\n"
-        );
-        assert_eq!(
-            Frame::new(InjectFormat::Xml, "a\"<").open,
-            "<skill name=\"a&quot;&lt;\">\n"
-        );
+        assert_eq!(Frame::new(InjectFormat::Bracket, "a]\n[b").open, "[SKILL:a___b]\n");
+        assert_eq!(Frame::new(InjectFormat::Xml, "a\"<").open, "<skill name=\"a&quot;&lt;\">\n");
     }
 
     #[test]

@@ -16,6 +16,22 @@ use crate::yaml::{self, Node};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// Fields beyond the standard that skillwire reads, in every spelling it accepts.
+pub const EXTENSION_FIELDS: [&str; 12] = [
+    "allowed_tools",
+    "tags",
+    "requires",
+    "user-invocable",
+    "user_invocable",
+    "userInvocable",
+    "disable-model-invocation",
+    "disable_model_invocation",
+    "disableModelInvocation",
+    "max_turns",
+    "max-turns",
+    "maxTurns",
+];
+
 /// Lowest and highest `max_turns` accepted.
 pub const MAX_TURNS_RANGE: (u8, u8) = (1, 10);
 
@@ -86,26 +102,14 @@ pub struct Loaded {
 pub fn load(location: &str, text: &str, limits: &Limits) -> Loaded {
     let mut diags = Vec::new();
     let skill = load_inner(location, text, limits, &mut diags);
-    Loaded {
-        skill,
-        diagnostics: diags,
-    }
+    Loaded { skill, diagnostics: diags }
 }
 
-fn load_inner(
-    location: &str,
-    text: &str,
-    limits: &Limits,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Skill> {
+fn load_inner(location: &str, text: &str, limits: &Limits, diags: &mut Vec<Diagnostic>) -> Option<Skill> {
     if text.len() > limits.max_skill_md_bytes {
         diags.push(Diagnostic::error(
             "too_large",
-            format!(
-                "SKILL.md is {} bytes; the limit is {}",
-                text.len(),
-                limits.max_skill_md_bytes
-            ),
+            format!("SKILL.md is {} bytes; the limit is {}", text.len(), limits.max_skill_md_bytes),
         ));
         return None;
     }
@@ -117,20 +121,13 @@ fn load_inner(
         }
     };
     if doc.has_bom {
-        diags.push(
-            Diagnostic::warning("bom", "SKILL.md starts with a UTF-8 byte-order mark")
-                .at(1, Some(1)),
-        );
+        diags.push(Diagnostic::warning("bom", "SKILL.md starts with a UTF-8 byte-order mark").at(1, Some(1)));
     }
     if doc.yaml.len() > limits.max_frontmatter_bytes {
         diags.push(
             Diagnostic::error(
                 "frontmatter_too_large",
-                format!(
-                    "frontmatter is {} bytes; the limit is {}",
-                    doc.yaml.len(),
-                    limits.max_frontmatter_bytes
-                ),
+                format!("frontmatter is {} bytes; the limit is {}", doc.yaml.len(), limits.max_frontmatter_bytes),
             )
             .at(2, None),
         );
@@ -140,8 +137,7 @@ fn load_inner(
         Ok(parsed) => parsed,
         Err(e) => {
             let code = if e.limit { "yaml_limit" } else { "yaml_syntax" };
-            let mut d =
-                Diagnostic::error(code, format!("Invalid YAML in frontmatter: {}", e.message));
+            let mut d = Diagnostic::error(code, format!("Invalid YAML in frontmatter: {}", e.message));
             if let Some(line) = e.line {
                 d = d.at(line + 1, e.column);
             }
@@ -159,13 +155,7 @@ fn load_inner(
         );
     }
     let Node::Map(fields) = parsed.root else {
-        diags.push(
-            Diagnostic::error(
-                "not_a_mapping",
-                "SKILL.md frontmatter must be a YAML mapping",
-            )
-            .at(2, None),
-        );
+        diags.push(Diagnostic::error("not_a_mapping", "SKILL.md frontmatter must be a YAML mapping").at(2, None));
         return None;
     };
     let at = |key: &str| key_line(&doc.yaml, key).map(|l| l + 1);
@@ -176,8 +166,7 @@ fn load_inner(
 fn key_line(yaml: &str, key: &str) -> Option<usize> {
     yaml.split('\n')
         .position(|line| {
-            line.strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'))
+            line.strip_prefix(key).is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'))
         })
         .map(|i| i + 1)
 }
@@ -204,12 +193,7 @@ impl Fields<'_> {
         self.diags.push(d);
     }
 
-    fn build(
-        &mut self,
-        location: &str,
-        fields: Vec<(String, Node)>,
-        limits: &Limits,
-    ) -> Option<Skill> {
+    fn build(&mut self, location: &str, fields: Vec<(String, Node)>, limits: &Limits) -> Option<Skill> {
         let dir_name = location::directory_name(location);
         let mut skill = Skill {
             name: String::new(),
@@ -238,33 +222,29 @@ impl Fields<'_> {
                     if let Some(c) = &skill.compatibility {
                         let chars = c.chars().count();
                         if chars > MAX_COMPATIBILITY_CHARS {
-                            self.warn(&key, "compatibility_too_long", format!("Compatibility exceeds {MAX_COMPATIBILITY_CHARS} character limit ({chars} chars)"));
+                            self.warn(
+                                &key,
+                                "compatibility_too_long",
+                                format!(
+                                    "Compatibility exceeds {MAX_COMPATIBILITY_CHARS} character limit ({chars} chars)"
+                                ),
+                            );
                         }
                     }
                 }
                 "metadata" => self.metadata(&key, node, &mut skill),
-                "allowed-tools" | "allowed_tools" => {
-                    skill.allowed_tools = self.list(&key, &node, split_tools)
-                }
+                "allowed-tools" | "allowed_tools" => skill.allowed_tools = self.list(&key, &node, split_tools),
                 "tags" => skill.tags = self.list(&key, &node, split_commas),
                 "requires" => skill.requires = self.requires(&key, &node),
                 "user-invocable" | "user_invocable" | "userInvocable" => {
                     skill.user_invocable = self.boolean(&key, &node, true);
                 }
-                "disable-model-invocation"
-                | "disable_model_invocation"
-                | "disableModelInvocation" => {
+                "disable-model-invocation" | "disable_model_invocation" | "disableModelInvocation" => {
                     skill.disable_model_invocation = self.boolean(&key, &node, false);
                 }
-                "max_turns" | "max-turns" | "maxTurns" => {
-                    skill.max_turns = self.max_turns(&key, &node)
-                }
+                "max_turns" | "max-turns" | "maxTurns" => skill.max_turns = self.max_turns(&key, &node),
                 _ => {
-                    self.warn(
-                        &key,
-                        "unknown_field",
-                        format!("unknown field '{key}' kept under extra"),
-                    );
+                    self.warn(&key, "unknown_field", format!("unknown field '{key}' kept under extra"));
                     skill.extra.insert(key, node);
                 }
             }
@@ -296,19 +276,13 @@ impl Fields<'_> {
             self.warn(
                 "description",
                 "description_too_long",
-                format!(
-                    "Description exceeds {MAX_DESCRIPTION_CHARS} character limit ({chars} chars)"
-                ),
+                format!("Description exceeds {MAX_DESCRIPTION_CHARS} character limit ({chars} chars)"),
             );
         }
         skill.description = truncate_chars(description, limits.max_description_bytes).to_owned();
 
         // Name: falls back to the folder's name.
-        let given = name_node
-            .as_ref()
-            .and_then(|n| n.as_str())
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
+        let given = name_node.as_ref().and_then(|n| n.as_str()).map(str::trim).filter(|s| !s.is_empty());
         skill.name = match (given, &name_node) {
             (Some(name), _) => name.to_owned(),
             (None, node) => {
@@ -319,16 +293,8 @@ impl Fields<'_> {
                     ));
                     return None;
                 };
-                let why = if node.is_some() {
-                    "'name' is not a non-empty string"
-                } else {
-                    "no 'name' field"
-                };
-                self.warn(
-                    "name",
-                    "missing_name",
-                    format!("{why}; using the folder name '{dir}'"),
-                );
+                let why = if node.is_some() { "'name' is not a non-empty string" } else { "no 'name' field" };
+                self.warn("name", "missing_name", format!("{why}; using the folder name '{dir}'"));
                 dir.to_owned()
             }
         };
@@ -336,11 +302,7 @@ impl Fields<'_> {
             self.error(
                 "name",
                 "name_too_long",
-                format!(
-                    "name is {} bytes; the limit is {}",
-                    skill.name.len(),
-                    limits.max_name_bytes
-                ),
+                format!("name is {} bytes; the limit is {}", skill.name.len(), limits.max_name_bytes),
             );
             return None;
         }
@@ -356,30 +318,12 @@ impl Fields<'_> {
         match node {
             Node::Scalar(s) => Some(s.text.trim().to_owned()),
             Node::Seq(items) if items.iter().all(|i| i.as_str().is_some()) => {
-                self.warn(
-                    key,
-                    "not_a_string",
-                    format!("'{key}' should be a string; list items joined with ', '"),
-                );
-                Some(
-                    items
-                        .iter()
-                        .filter_map(Node::as_str)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                )
+                self.warn(key, "not_a_string", format!("'{key}' should be a string; list items joined with ', '"));
+                Some(items.iter().filter_map(Node::as_str).collect::<Vec<_>>().join(", "))
             }
             other => {
-                let code = if key == "compatibility" {
-                    "compatibility_not_string"
-                } else {
-                    "not_a_string"
-                };
-                self.warn(
-                    key,
-                    code,
-                    format!("'{key}' should be a string; kept as its YAML text"),
-                );
+                let code = if key == "compatibility" { "compatibility_not_string" } else { "not_a_string" };
+                self.warn(key, code, format!("'{key}' should be a string; kept as its YAML text"));
                 Some(other.to_flow_text())
             }
         }
@@ -405,11 +349,7 @@ impl Fields<'_> {
             }
             n if n.is_null() => {}
             other => {
-                self.warn(
-                    key,
-                    "metadata_not_mapping",
-                    "'metadata' should be a mapping; kept under extra".to_owned(),
-                );
+                self.warn(key, "metadata_not_mapping", "'metadata' should be a mapping; kept under extra".to_owned());
                 skill.extra.insert(key.to_owned(), other);
             }
         }
@@ -428,11 +368,7 @@ impl Fields<'_> {
                 .filter(|s| !s.is_empty())
                 .collect(),
             Node::Map(_) => {
-                self.warn(
-                    key,
-                    "invalid_value",
-                    format!("'{key}' should be a list or a string; ignored"),
-                );
+                self.warn(key, "invalid_value", format!("'{key}' should be a list or a string; ignored"));
                 Vec::new()
             }
         }
@@ -461,11 +397,7 @@ impl Fields<'_> {
             Some("false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF") => false,
             _ if node.is_null() => default,
             _ => {
-                self.warn(
-                    key,
-                    "invalid_value",
-                    format!("'{key}' should be true or false; using {default}"),
-                );
+                self.warn(key, "invalid_value", format!("'{key}' should be true or false; using {default}"));
                 default
             }
         }
@@ -473,29 +405,15 @@ impl Fields<'_> {
 
     fn max_turns(&mut self, key: &str, node: &Node) -> u8 {
         let (lo, hi) = MAX_TURNS_RANGE;
-        match node
-            .as_str()
-            .map(str::trim)
-            .and_then(|s| s.parse::<i64>().ok())
-        {
-            Some(n) if (i64::from(lo)..=i64::from(hi)).contains(&n) => {
-                u8::try_from(n).unwrap_or(lo)
-            }
+        match node.as_str().map(str::trim).and_then(|s| s.parse::<i64>().ok()) {
+            Some(n) if (i64::from(lo)..=i64::from(hi)).contains(&n) => u8::try_from(n).unwrap_or(lo),
             Some(n) => {
                 let clamped = if n < i64::from(lo) { lo } else { hi };
-                self.warn(
-                    key,
-                    "invalid_value",
-                    format!("'{key}' must be {lo}–{hi}; using {clamped}"),
-                );
+                self.warn(key, "invalid_value", format!("'{key}' must be {lo}–{hi}; using {clamped}"));
                 clamped
             }
             None => {
-                self.warn(
-                    key,
-                    "invalid_value",
-                    format!("'{key}' must be a whole number {lo}–{hi}; using {lo}"),
-                );
+                self.warn(key, "invalid_value", format!("'{key}' must be a whole number {lo}–{hi}; using {lo}"));
                 lo
             }
         }
@@ -542,18 +460,11 @@ pub fn split_tools(text: &str) -> Vec<String> {
 }
 
 fn split_commas(text: &str) -> Vec<String> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect()
+    text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
 }
 
 fn split_commas_and_spaces(text: &str) -> Vec<String> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect()
+    text.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).map(str::to_owned).collect()
 }
 
 #[cfg(test)]
@@ -563,12 +474,7 @@ mod tests {
 
     fn ok(location: &str, text: &str) -> (Skill, Vec<Diagnostic>) {
         let loaded = load(location, text, &Limits::default());
-        (
-            loaded
-                .skill
-                .unwrap_or_else(|| panic!("skipped: {:?}", loaded.diagnostics)),
-            loaded.diagnostics,
-        )
+        (loaded.skill.unwrap_or_else(|| panic!("skipped: {:?}", loaded.diagnostics)), loaded.diagnostics)
     }
 
     fn codes(diags: &[Diagnostic]) -> Vec<&str> {
@@ -600,24 +506,16 @@ mod tests {
 
     #[test]
     fn unknown_fields_are_kept_with_a_warning() {
-        let (s, d) = ok(
-            "a/SKILL.md",
-            "---\nname: a\ndescription: d\nzeta:\n  k: [1, 2]\n---\n",
-        );
-        assert_eq!(
-            s.extra.get("zeta").map(Node::to_flow_text).as_deref(),
-            Some("{k: [1, 2]}")
-        );
+        let (s, d) = ok("a/SKILL.md", "---\nname: a\ndescription: d\nzeta:\n  k: [1, 2]\n---\n");
+        assert_eq!(s.extra.get("zeta").map(Node::to_flow_text).as_deref(), Some("{k: [1, 2]}"));
         assert_eq!(codes(&d), vec!["unknown_field"]);
         assert_eq!(d[0].line, Some(4));
     }
 
     #[test]
     fn metadata_values_keep_their_text() {
-        let (s, d) = ok(
-            "a/SKILL.md",
-            "---\nname: a\ndescription: d\nmetadata:\n  version: 1.10\n  nested: {b: c}\n---\n",
-        );
+        let (s, d) =
+            ok("a/SKILL.md", "---\nname: a\ndescription: d\nmetadata:\n  version: 1.10\n  nested: {b: c}\n---\n");
         assert_eq!(s.metadata.get("version").map(String::as_str), Some("1.10"));
         assert_eq!(s.metadata.get("nested").map(String::as_str), Some("{b: c}"));
         assert_eq!(codes(&d), vec!["metadata_not_string"]);
@@ -625,10 +523,7 @@ mod tests {
 
     #[test]
     fn colon_in_description_loads_with_a_warning() {
-        let (s, d) = ok(
-            "a/SKILL.md",
-            "---\nname: a\ndescription: Use when: the user asks\n---\n",
-        );
+        let (s, d) = ok("a/SKILL.md", "---\nname: a\ndescription: Use when: the user asks\n---\n");
         assert_eq!(s.description, "Use when: the user asks");
         assert_eq!(codes(&d), vec!["colon_quoted"]);
         assert_eq!(d[0].line, Some(3));
@@ -639,10 +534,7 @@ mod tests {
         let (s, d) = ok("packs/my-skill/SKILL.md", "---\ndescription: d\n---\n");
         assert_eq!(s.name, "my-skill");
         assert_eq!(codes(&d), vec!["missing_name"]);
-        let (s, d) = ok(
-            "packs/other/SKILL.md",
-            "---\nname: Mine\ndescription: d\n---\n",
-        );
+        let (s, d) = ok("packs/other/SKILL.md", "---\nname: Mine\ndescription: d\n---\n");
         assert_eq!(s.name, "Mine");
         assert_eq!(codes(&d), vec!["name_format", "name_mismatch"]);
         assert!(d.iter().all(|d| d.severity == Severity::Warning));
@@ -652,10 +544,7 @@ mod tests {
     fn skipped_skills_say_why() {
         for (text, code) in [
             ("---\nname: a\n---\n", "missing_description"),
-            (
-                "---\nname: a\ndescription: '  '\n---\n",
-                "empty_description",
-            ),
+            ("---\nname: a\ndescription: '  '\n---\n", "empty_description"),
             ("---\nname: [a\n---\n", "yaml_syntax"),
             ("# nothing", "no_frontmatter"),
             ("---\n- a\n---\n", "not_a_mapping"),
@@ -663,20 +552,13 @@ mod tests {
         ] {
             let loaded = load("a/SKILL.md", text, &Limits::default());
             assert!(loaded.skill.is_none(), "{text}");
-            assert_eq!(
-                loaded.diagnostics.last().map(|d| d.code),
-                Some(code),
-                "{text}"
-            );
+            assert_eq!(loaded.diagnostics.last().map(|d| d.code), Some(code), "{text}");
         }
     }
 
     #[test]
     fn limits_skip_huge_files() {
-        let limits = Limits {
-            max_skill_md_bytes: 100,
-            ..Limits::default()
-        };
+        let limits = Limits { max_skill_md_bytes: 100, ..Limits::default() };
         let text = format!("---\nname: a\ndescription: d\n---\n{}", "x".repeat(200));
         let loaded = load("a/SKILL.md", &text, &limits);
         assert!(loaded.skill.is_none());
@@ -685,10 +567,7 @@ mod tests {
 
     #[test]
     fn max_turns_is_clamped() {
-        let (s, d) = ok(
-            "a/SKILL.md",
-            "---\nname: a\ndescription: d\nmax_turns: 50\n---\n",
-        );
+        let (s, d) = ok("a/SKILL.md", "---\nname: a\ndescription: d\nmax_turns: 50\n---\n");
         assert_eq!(s.max_turns, 10);
         assert_eq!(codes(&d), vec!["invalid_value"]);
     }

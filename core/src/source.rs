@@ -89,14 +89,7 @@ impl<L: Into<String>, T: Into<String>> FromIterator<(L, T)> for MemorySource {
 
 impl SkillSource for MemorySource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
-        Ok(self
-            .skills
-            .iter()
-            .map(|(l, t)| SkillEntry {
-                location: l.clone(),
-                text: Some(t.clone()),
-            })
-            .collect())
+        Ok(self.skills.iter().map(|(l, t)| SkillEntry { location: l.clone(), text: Some(t.clone()) }).collect())
     }
 
     fn read(&self, location: &str) -> Result<String, SourceError> {

@@ -27,6 +27,13 @@ pub struct Match {
     pub position: usize,
 }
 
+/// The matches of one message, as the `match` command prints them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Matches {
+    /// The skills selected, in order.
+    pub matches: Vec<Match>,
+}
+
 /// Why a candidate was not injected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -92,10 +99,7 @@ impl Catalog {
     fn check_message(&self, message: &str) -> Result<(), Error> {
         let limit = self.limits().max_message_bytes;
         if message.len() > limit {
-            return Err(Error::MessageTooLarge {
-                bytes: message.len(),
-                limit,
-            });
+            return Err(Error::MessageTooLarge { bytes: message.len(), limit });
         }
         Ok(())
     }
@@ -135,12 +139,7 @@ impl Catalog {
 
     /// Runs a turn. `read` returns a skill's SKILL.md text; it is called only for
     /// skills that will be rendered, in order.
-    pub fn inject<F>(
-        &self,
-        message: &str,
-        options: &RenderOptions,
-        mut read: F,
-    ) -> Result<Injection, Error>
+    pub fn inject<F>(&self, message: &str, options: &RenderOptions, mut read: F) -> Result<Injection, Error>
     where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
     {
@@ -157,8 +156,7 @@ impl Catalog {
                 injected_bytes: 0,
                 truncated: false,
                 skipped: skip,
-                detail: (skip == Some(Skip::Gated))
-                    .then(|| format!("requires {}", entry.missing.join(", "))),
+                detail: (skip == Some(Skip::Gated)).then(|| format!("requires {}", entry.missing.join(", "))),
             };
             if skip.is_none() {
                 summary.matched += 1;
@@ -168,17 +166,8 @@ impl Catalog {
             decisions.push(decision);
         }
         summary.injected_bytes = text.len();
-        let user_message = if text.is_empty() {
-            message.to_owned()
-        } else {
-            format!("{text}\n\n{message}")
-        };
-        Ok(Injection {
-            text,
-            user_message,
-            decisions,
-            summary,
-        })
+        let user_message = if text.is_empty() { message.to_owned() } else { format!("{text}\n\n{message}") };
+        Ok(Injection { text, user_message, decisions, summary })
     }
 
     fn render_one<F>(
@@ -202,10 +191,7 @@ impl Catalog {
         let source_text = match read(entry) {
             Ok(t) if t.len() > self.limits().max_skill_md_bytes => {
                 decision.skipped = Some(Skip::BodyUnavailable);
-                decision.detail = Some(format!(
-                    "SKILL.md is over {} bytes",
-                    self.limits().max_skill_md_bytes
-                ));
+                decision.detail = Some(format!("SKILL.md is over {} bytes", self.limits().max_skill_md_bytes));
                 return;
             }
             Ok(t) => t,

@@ -149,12 +149,7 @@ pub fn parse_lenient(text: &str, max_depth: usize) -> Result<Lenient, YamlError>
     let mut repaired_lines = Vec::new();
     loop {
         match parse(&current, max_depth) {
-            Ok(root) => {
-                return Ok(Lenient {
-                    root,
-                    repaired_lines,
-                })
-            }
+            Ok(root) => return Ok(Lenient { root, repaired_lines }),
             Err(err) => {
                 let Some(line) = err.line else {
                     return Err(err);
@@ -210,10 +205,9 @@ fn convert_error(err: serde_norway::Error) -> YamlError {
     let location = err.location();
     let mut message = err.to_string();
     if let Some(loc) = &location {
-        for suffix in [
-            format!(" at line {} column {}", loc.line(), loc.column()),
-            format!(" at position {}", loc.index()),
-        ] {
+        for suffix in
+            [format!(" at line {} column {}", loc.line(), loc.column()), format!(" at position {}", loc.index())]
+        {
             if let Some(stripped) = message.strip_suffix(&suffix) {
                 message = stripped.to_owned();
                 break;
@@ -235,9 +229,7 @@ fn has_resolved_scalars(value: &Value) -> bool {
         Value::Null | Value::Bool(_) | Value::Number(_) => true,
         Value::String(_) => false,
         Value::Sequence(items) => items.iter().any(has_resolved_scalars),
-        Value::Mapping(map) => map
-            .iter()
-            .any(|(k, v)| has_resolved_scalars(k) || has_resolved_scalars(v)),
+        Value::Mapping(map) => map.iter().any(|(k, v)| has_resolved_scalars(k) || has_resolved_scalars(v)),
         Value::Tagged(tagged) => has_resolved_scalars(&tagged.value),
     }
 }
@@ -245,19 +237,12 @@ fn has_resolved_scalars(value: &Value) -> bool {
 /// Converts a resolved value; numbers and booleans get their canonical text.
 fn from_value(value: &Value) -> Node {
     match value {
-        Value::Null => Node::Scalar(Scalar {
-            text: String::new(),
-            null: true,
-        }),
+        Value::Null => Node::Scalar(Scalar { text: String::new(), null: true }),
         Value::Bool(b) => scalar(b.to_string()),
         Value::Number(n) => scalar(n.to_string()),
         Value::String(s) => scalar(s.clone()),
         Value::Sequence(items) => Node::Seq(items.iter().map(from_value).collect()),
-        Value::Mapping(map) => Node::Map(
-            map.iter()
-                .map(|(k, v)| (key_text(&from_value(k)), from_value(v)))
-                .collect(),
-        ),
+        Value::Mapping(map) => Node::Map(map.iter().map(|(k, v)| (key_text(&from_value(k)), from_value(v))).collect()),
         Value::Tagged(tagged) => from_value(&tagged.value),
     }
 }
@@ -286,15 +271,10 @@ impl<'de> DeserializeSeed<'de> for RawSeed<'_> {
         match self.shape {
             Value::Sequence(items) => deserializer.deserialize_seq(SeqShape { items }),
             Value::Mapping(map) => deserializer.deserialize_map(MapShape { map }),
-            Value::Tagged(tagged) => RawSeed {
-                shape: &tagged.value,
-            }
-            .deserialize(deserializer),
+            Value::Tagged(tagged) => RawSeed { shape: &tagged.value }.deserialize(deserializer),
             other => {
                 let null = matches!(other, Value::Null);
-                deserializer
-                    .deserialize_str(ScalarText)
-                    .map(|text| Node::Scalar(Scalar { text, null }))
+                deserializer.deserialize_str(ScalarText).map(|text| Node::Scalar(Scalar { text, null }))
             }
         }
     }
@@ -373,11 +353,9 @@ fn quote_colon_value(text: &str, error_line: usize) -> Option<(String, usize)> {
         // A continuation line of a plain multi-line value: its entry is the nearest
         // line above that is indented less.
         let err_indent = indent_of(err_line);
-        let owner = (0..err_idx).rev().find(|&i| {
-            lines
-                .get(i)
-                .is_some_and(|l| !l.trim().is_empty() && indent_of(l) < err_indent)
-        })?;
+        let owner = (0..err_idx)
+            .rev()
+            .find(|&i| lines.get(i).is_some_and(|l| !l.trim().is_empty() && indent_of(l) < err_indent))?;
         let (_, value) = split_entry(lines.get(owner)?)?;
         if !is_plain_start(value) {
             return None;
@@ -429,10 +407,7 @@ fn indent_of(line: &str) -> usize {
 fn split_entry(line: &str) -> Option<(&str, &str)> {
     let trimmed = line.trim_start_matches(' ');
     let first = trimmed.chars().next()?;
-    if matches!(
-        first,
-        '#' | '-' | '[' | '{' | '"' | '\'' | '?' | '&' | '*' | '!' | '|' | '>'
-    ) {
+    if matches!(first, '#' | '-' | '[' | '{' | '"' | '\'' | '?' | '&' | '*' | '!' | '|' | '>') {
         return None;
     }
     let colon = line.find(": ")?;
@@ -447,10 +422,7 @@ fn split_entry(line: &str) -> Option<(&str, &str)> {
 fn is_plain_start(value: &str) -> bool {
     match value.trim_start().chars().next() {
         None => false,
-        Some(c) => !matches!(
-            c,
-            '"' | '\'' | '[' | '{' | '|' | '>' | '&' | '*' | '!' | '#' | '@' | '`'
-        ),
+        Some(c) => !matches!(c, '"' | '\'' | '[' | '{' | '|' | '>' | '&' | '*' | '!' | '#' | '@' | '`'),
     }
 }
 
@@ -504,7 +476,9 @@ mod tests {
         let mut text = String::from("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
         let mut prev = 'a';
         for name in ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] {
-            text.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+            text.push_str(&format!(
+                "{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"
+            ));
             prev = name;
         }
         let err = parse(&text, 32).unwrap_err();
@@ -521,43 +495,25 @@ mod tests {
 
     #[test]
     fn errors_carry_positions() {
-        let err = parse(
-            "name: my-skill\ndescription: Use this skill when: the user asks\n",
-            32,
-        )
-        .unwrap_err();
+        let err = parse("name: my-skill\ndescription: Use this skill when: the user asks\n", 32).unwrap_err();
         assert_eq!(err.line, Some(2));
-        assert!(
-            err.message.contains("mapping values are not allowed"),
-            "{}",
-            err.message
-        );
+        assert!(err.message.contains("mapping values are not allowed"), "{}", err.message);
         assert!(!err.message.contains("at line"), "{}", err.message);
     }
 
     #[test]
     fn lenient_quotes_values_with_a_colon() {
         let out = parse_lenient("name: a\ndescription: Use when: x, or y's\n", 32).unwrap();
-        assert_eq!(
-            get(&out.root, "description").as_str(),
-            Some("Use when: x, or y's")
-        );
+        assert_eq!(get(&out.root, "description").as_str(), Some("Use when: x, or y's"));
         assert_eq!(out.repaired_lines, vec![2]);
     }
 
     #[test]
     fn lenient_handles_continuation_lines_and_several_entries() {
-        let text =
-            "description: Use this\n  when: the user asks\nname: a\nmetadata:\n  note: see: here\n";
+        let text = "description: Use this\n  when: the user asks\nname: a\nmetadata:\n  note: see: here\n";
         let out = parse_lenient(text, 32).unwrap();
-        assert_eq!(
-            get(&out.root, "description").as_str(),
-            Some("Use this when: the user asks")
-        );
-        assert_eq!(
-            get(get(&out.root, "metadata"), "note").as_str(),
-            Some("see: here")
-        );
+        assert_eq!(get(&out.root, "description").as_str(), Some("Use this when: the user asks"));
+        assert_eq!(get(get(&out.root, "metadata"), "note").as_str(), Some("see: here"));
         assert_eq!(out.repaired_lines, vec![1, 5]);
     }
 

@@ -1,0 +1,127 @@
+//! Hosts for skillwire: the filesystem [`FsSource`] (used by the `skillwire` command)
+//! and the discovery rules it follows.
+//!
+//! Discovery of one path:
+//! - a file is taken as a SKILL.md;
+//! - a folder holding `SKILL.md` (or `skill.md`) is one skill;
+//! - any other folder is a root searched for `SKILL.md`/`skill.md` up to
+//!   [`MAX_DEPTH`] folders deep, hidden folders included (packs keep skills under
+//!   `.curated/`, `.system/`), skipping `.git` and `node_modules`. Symbolic links are
+//!   followed only while they stay inside the root, and each folder is visited once, so
+//!   links cannot loop. Within a folder `SKILL.md` is preferred over `skill.md`.
+//!
+//! Locations are absolute, canonical paths of the SKILL.md files, sorted.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use skillwire::{SkillEntry, SkillSource, SourceError};
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// How many folders below a root the search goes.
+pub const MAX_DEPTH: usize = 8;
+
+/// The names a skill file may have, preferred first.
+const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
+
+/// Folders never searched.
+const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
+
+/// Skills on the local filesystem.
+#[derive(Debug, Clone)]
+pub struct FsSource {
+    files: Vec<PathBuf>,
+}
+
+impl FsSource {
+    /// Discovers the skills under `path` (see the module docs). Fails when the path
+    /// does not exist or cannot be read.
+    pub fn discover(path: &Path) -> io::Result<FsSource> {
+        let root = fs::canonicalize(path)?;
+        let mut files = Vec::new();
+        if root.is_file() {
+            files.push(root);
+        } else if let Some(file) = skill_file_in(&root) {
+            files.push(file);
+        } else {
+            let mut visited = HashSet::new();
+            walk(&root, &root, 0, &mut visited, &mut files)?;
+        }
+        files.sort();
+        files.dedup();
+        Ok(FsSource { files })
+    }
+
+    /// The SKILL.md files found.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+}
+
+/// The skill file in `dir`, if it has one.
+pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
+    SKILL_FILE_NAMES.iter().map(|name| dir.join(name)).find(|p| p.is_file())
+}
+
+fn walk(
+    root: &Path,
+    dir: &Path,
+    depth: usize,
+    visited: &mut HashSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) -> io::Result<()> {
+    if !visited.insert(dir.to_path_buf()) {
+        return Ok(());
+    }
+    if let Some(file) = skill_file_in(dir) {
+        match fs::canonicalize(&file) {
+            Ok(real) if real.starts_with(root) => out.push(real),
+            _ => {}
+        }
+    }
+    if depth >= MAX_DEPTH {
+        return Ok(());
+    }
+    let mut children = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let Ok(entry) = entry else { continue };
+        let name = entry.file_name();
+        if SKIPPED_DIRS.iter().any(|s| name == *s) {
+            continue;
+        }
+        // Resolve links; keep only folders that stay inside the root.
+        let Ok(real) = fs::canonicalize(entry.path()) else { continue };
+        if real.is_dir() && real.starts_with(root) {
+            children.push(real);
+        }
+    }
+    children.sort();
+    for child in children {
+        // An unreadable subfolder is skipped, not fatal.
+        let _ = walk(root, &child, depth + 1, visited, out);
+    }
+    Ok(())
+}
+
+/// Reads a SKILL.md as UTF-8 text.
+pub fn read_skill_file(path: &Path) -> Result<String, String> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes)
+        .map_err(|e| format!("{}: not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
+impl SkillSource for FsSource {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        Ok(self.files.iter().map(|p| SkillEntry { location: p.to_string_lossy().into_owned(), text: None }).collect())
+    }
+
+    fn read(&self, location: &str) -> Result<String, SourceError> {
+        let path = Path::new(location);
+        // Only the files this source listed can be read through it.
+        if !self.files.iter().any(|f| f == path) {
+            return Err(SourceError(format!("{location}: not a skill of this source")));
+        }
+        read_skill_file(path).map_err(SourceError)
+    }
+}

@@ -1,0 +1,321 @@
+//! The `skillwire` command: Agent Skills from folders on disk, injected into a message,
+//! matched, catalogued or linted. Argument parsing and printing only; every rule lives
+//! in the `skillwire` core crate.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use skillwire::{
+    lint_with, render_catalog, Catalog, CatalogFormat, CatalogOptions, Engine, InjectFormat, Limits, LintOptions,
+    LintReport, Matches, Options, Precedence, RenderOptions,
+};
+use skillwire_host::{read_skill_file, skill_file_in, FsSource};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "skillwire",
+    version,
+    about = "Agent Skills (SKILL.md folders) for LLM agents: inject the skills a message calls for, list them, lint them.",
+    long_about = "Agent Skills (SKILL.md folders) for LLM agents.\n\n\
+        skillwire reads skill folders, decides which skills a user message calls for \
+        (@name mentions, descriptions, tags, names), and prepends their instructions to \
+        the message under a byte budget.\n\n\
+        Examples:\n  \
+        skillwire inject --skills ./skills \"merge these PDFs\"\n  \
+        skillwire match --skills ./skills --json \"@pdf please\"\n  \
+        skillwire catalog --skills ./skills --format markdown\n  \
+        skillwire lint ./skills/pdf\n\n\
+        Exit codes: 0 ok, 1 lint found errors, 2 usage or input error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print MESSAGE with the skills it calls for prepended.
+    Inject {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Most bytes the injected skills may take.
+        #[arg(long, default_value_t = 8192, value_name = "BYTES")]
+        budget: usize,
+        /// How injected skills are delimited.
+        #[arg(long, value_enum, default_value_t = InjectFormatArg::Bracket)]
+        format: InjectFormatArg,
+        /// Replace {baseDir} in skill bodies with the skill's folder.
+        #[arg(long)]
+        base_dir: bool,
+        /// Print the injection, every decision and a summary as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The user message, or - to read it from standard input.
+        message: String,
+    },
+    /// List the skills MESSAGE calls for, in order, with why (reads no skill bodies).
+    Match {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Print {"matches": [{"skill", "reason", "position"}]}.
+        #[arg(long)]
+        json: bool,
+        /// The user message, or - to read it from standard input.
+        message: String,
+    },
+    /// Print the skill catalogue for a system prompt.
+    Catalog {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CatalogFormatArg::Agentskills)]
+        format: CatalogFormatArg,
+        /// Most bytes the catalogue may take (long descriptions are shortened first).
+        #[arg(long, value_name = "BYTES")]
+        budget: Option<usize>,
+    },
+    /// Check skills against the Agent Skills standard (the reference validator's rules).
+    Lint {
+        /// Skill folders, SKILL.md files, or folders of skills.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = LintFormatArg::Human)]
+        format: LintFormatArg,
+        /// Accept the fields skillwire reads beyond the standard (tags, requires,
+        /// user-invocable, disable-model-invocation, max_turns).
+        #[arg(long)]
+        extensions: bool,
+    },
+}
+
+#[derive(Args)]
+struct SkillArgs {
+    /// A skill folder, a SKILL.md, or a folder searched for skills. Repeat for more.
+    #[arg(long = "skills", value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    /// Integrations this host provides, for skills that `requires` them (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    available: Vec<String>,
+    /// Which skill keeps a name that several --skills paths share.
+    #[arg(long, value_enum, default_value_t = PrecedenceArg::FirstWins)]
+    precedence: PrecedenceArg,
+    /// Report skipped, shadowed and gated skills and warnings on standard error.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum InjectFormatArg {
+    Bracket,
+    Xml,
+    Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CatalogFormatArg {
+    Agentskills,
+    SkillsRef,
+    Markdown,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LintFormatArg {
+    Human,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PrecedenceArg {
+    FirstWins,
+    LastWins,
+}
+
+/// A failure to report with exit code 2.
+struct InputError(String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(InputError(message)) => {
+            eprintln!("skillwire: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, InputError> {
+    let mut out = String::new();
+    let code = match cli.command {
+        Command::Inject { skills, budget, format, base_dir, json, message } => {
+            let message = read_message(&message)?;
+            let format = match format {
+                InjectFormatArg::Bracket => InjectFormat::Bracket,
+                InjectFormatArg::Xml => InjectFormat::Xml,
+                InjectFormatArg::Markdown => InjectFormat::Markdown,
+            };
+            let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
+            let engine = engine(&skills, render)?;
+            let turn = engine.inject(&message).map_err(|e| InputError(e.to_string()))?;
+            if json {
+                out = to_json(&turn)?;
+            } else {
+                out.push_str(&turn.user_message);
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Match { skills, json, message } => {
+            let message = read_message(&message)?;
+            let engine = engine(&skills, RenderOptions::default())?;
+            let matches = engine.matches(&message).map_err(|e| InputError(e.to_string()))?;
+            if json {
+                out = to_json(&Matches { matches: matches.clone() })?;
+            } else {
+                let lines: Vec<String> =
+                    matches.iter().map(|m| format!("{}\t{}\t{}", m.skill, m.reason.as_str(), m.position)).collect();
+                out = lines.join("\n");
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Catalog { skills, format, budget } => {
+            let engine = engine(&skills, RenderOptions::default())?;
+            let format = match format {
+                CatalogFormatArg::Agentskills => CatalogFormat::AgentSkills,
+                CatalogFormatArg::SkillsRef => CatalogFormat::SkillsRef,
+                CatalogFormatArg::Markdown => CatalogFormat::Markdown,
+                CatalogFormatArg::Json => CatalogFormat::Json,
+            };
+            let text = render_catalog(engine.catalog(), format, budget);
+            if !text.shortened.is_empty() {
+                eprintln!("skillwire: shortened to fit the budget: {}", text.shortened.join(", "));
+            }
+            if !text.omitted.is_empty() {
+                eprintln!("skillwire: left out to fit the budget: {}", text.omitted.join(", "));
+            }
+            out = text.text;
+            ExitCode::SUCCESS
+        }
+        Command::Lint { paths, format, extensions } => {
+            let options = LintOptions { limits: Limits::default(), extensions };
+            let reports: Vec<LintReport> = paths.iter().flat_map(|p| lint_path(p, &options)).collect();
+            let failed = reports.iter().any(|r| !r.valid);
+            match format {
+                LintFormatArg::Json => out = to_json(&reports)?,
+                LintFormatArg::Human => {
+                    let mut lines = Vec::new();
+                    for r in &reports {
+                        if r.valid {
+                            lines.push(format!("Valid skill: {}", r.path));
+                        } else {
+                            eprintln!("Validation failed for {}:", r.path);
+                            for e in &r.errors {
+                                eprintln!("  - {e}");
+                            }
+                        }
+                        for w in &r.warnings {
+                            eprintln!("  {} ({})", w, r.path);
+                        }
+                    }
+                    out = lines.join("\n");
+                }
+            }
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+    };
+    if !out.is_empty() {
+        let mut stdout = std::io::stdout().lock();
+        // A closed pipe (`skillwire … | head`) is not an error worth a message.
+        let _ = writeln!(stdout, "{out}");
+    }
+    Ok(code)
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, InputError> {
+    serde_json::to_string_pretty(value).map_err(|e| InputError(format!("could not write JSON: {e}")))
+}
+
+fn read_message(arg: &str) -> Result<String, InputError> {
+    if arg != "-" {
+        return Ok(arg.to_owned());
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).map_err(|e| InputError(format!("could not read standard input: {e}")))?;
+    String::from_utf8(bytes).map_err(|_| InputError("standard input is not valid UTF-8".to_owned()))
+}
+
+fn engine(args: &SkillArgs, render: RenderOptions) -> Result<Engine<FsSource>, InputError> {
+    let mut sources = Vec::new();
+    for path in &args.paths {
+        let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
+        sources.push(source);
+    }
+    let precedence = match args.precedence {
+        PrecedenceArg::FirstWins => Precedence::FirstWins,
+        PrecedenceArg::LastWins => Precedence::LastWins,
+    };
+    let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();
+    let options = Options { catalog: CatalogOptions { precedence, available, limits: Limits::default() }, render };
+    let engine = Engine::new(sources, options);
+    if args.verbose {
+        report(engine.catalog());
+    }
+    Ok(engine)
+}
+
+fn report(catalog: &Catalog) {
+    let r = catalog.report();
+    eprintln!("skillwire: {} skills loaded", r.loaded);
+    for s in &r.skipped {
+        eprintln!("skipped {}: {}", s.location, s.reason);
+    }
+    for s in &r.shadowed {
+        eprintln!("shadowed {} ({}) by {}", s.name, s.location, s.by);
+    }
+    for g in &r.gated {
+        eprintln!("gated {} ({}): requires {}", g.name, g.location, g.missing.join(", "));
+    }
+    for w in &r.warnings {
+        eprintln!("{} ({})", w.diagnostic, w.location);
+    }
+}
+
+/// Lints one command-line path: a SKILL.md file, a skill folder, or a folder of
+/// skills (each linted). Missing paths and folders get the reference's messages.
+fn lint_path(path: &Path, options: &LintOptions) -> Vec<LintReport> {
+    let display = path.display().to_string();
+    let failed =
+        |error: String| LintReport { path: display.clone(), valid: false, errors: vec![error], warnings: Vec::new() };
+    if !path.exists() {
+        return vec![failed(format!("Path does not exist: {display}"))];
+    }
+    let is_skill_file = path.is_file() && path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("skill.md"));
+    let (dir, file) = if is_skill_file {
+        (path.parent().unwrap_or(Path::new(".")).to_path_buf(), Some(path.to_path_buf()))
+    } else if !path.is_dir() {
+        return vec![failed(format!("Not a directory: {display}"))];
+    } else {
+        (path.to_path_buf(), skill_file_in(path))
+    };
+    let Some(file) = file else {
+        // A folder of skills: lint each one found below it.
+        let found = FsSource::discover(path).map(|s| s.files().to_vec()).unwrap_or_default();
+        if found.is_empty() {
+            return vec![failed("Missing required file: SKILL.md".to_owned())];
+        }
+        return found.iter().flat_map(|f| lint_path(f, options)).collect();
+    };
+    let shown = if is_skill_file { dir.display().to_string() } else { display.clone() };
+    let mut report = match read_skill_file(&file) {
+        Ok(text) => lint_with(&file.to_string_lossy(), &text, options),
+        Err(e) => LintReport { path: String::new(), valid: false, errors: vec![e], warnings: Vec::new() },
+    };
+    report.path = shown;
+    vec![report]
+}
