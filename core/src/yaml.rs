@@ -203,17 +203,7 @@ fn check_flow_depth(text: &str, max_depth: usize) -> Result<(), YamlError> {
 
 fn convert_error(err: serde_norway::Error) -> YamlError {
     let location = err.location();
-    let mut message = err.to_string();
-    if let Some(loc) = &location {
-        for suffix in
-            [format!(" at line {} column {}", loc.line(), loc.column()), format!(" at position {}", loc.index())]
-        {
-            if let Some(stripped) = message.strip_suffix(&suffix) {
-                message = stripped.to_owned();
-                break;
-            }
-        }
-    }
+    let message = strip_positions(&err.to_string());
     let limit = message.contains("limit exceeded");
     YamlError {
         message,
@@ -221,6 +211,49 @@ fn convert_error(err: serde_norway::Error) -> YamlError {
         column: location.as_ref().map(|l| l.column()),
         limit,
     }
+}
+
+/// Removes the parser's ` at line N column M` / ` at position N` fragments: they count
+/// lines of the frontmatter alone, and the caller reports the position in the file.
+fn strip_positions(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find(" at ") {
+        let (head, tail) = rest.split_at(i);
+        out.push_str(head);
+        let after = tail.get(4..).unwrap_or("");
+        let skip = position_len(after);
+        if skip > 0 {
+            rest = after.get(skip..).unwrap_or("");
+        } else {
+            out.push_str(" at ");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Length of a leading `line N column M` or `position N`, or 0.
+fn position_len(text: &str) -> usize {
+    let digits = |t: &str| t.bytes().take_while(u8::is_ascii_digit).count();
+    if let Some(t) = text.strip_prefix("line ") {
+        let n = digits(t);
+        if n > 0 {
+            if let Some(c) = t.get(n..).and_then(|r| r.strip_prefix(" column ")) {
+                let m = digits(c);
+                if m > 0 {
+                    return "line ".len() + n + " column ".len() + m;
+                }
+            }
+        }
+    } else if let Some(t) = text.strip_prefix("position ") {
+        let n = digits(t);
+        if n > 0 {
+            return "position ".len() + n;
+        }
+    }
+    0
 }
 
 /// True when some scalar was resolved to a number, boolean or null.
@@ -499,6 +532,9 @@ mod tests {
         assert_eq!(err.line, Some(2));
         assert!(err.message.contains("mapping values are not allowed"), "{}", err.message);
         assert!(!err.message.contains("at line"), "{}", err.message);
+        let err = parse("name: [invalid\ndescription: broken\n", 32).unwrap_err();
+        assert_eq!(err.message, "did not find expected ',' or ']', while parsing a flow sequence");
+        assert_eq!((err.line, err.column), (Some(2), Some(12)));
     }
 
     #[test]
