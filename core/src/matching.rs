@@ -5,7 +5,8 @@
 //!    mention. Trailing `.`, `:`, `-`, `_` are dropped until a name is found, so
 //!    `@pdf.` at the end of a sentence mentions `pdf`.
 //! 2. **Automatic rules**, for skills that don't opt out: the description appears in
-//!    the message (case-insensitive, whitespace runs equal); a tag appears as a whole
+//!    the message (case-insensitive, whitespace runs equal, closing punctuation of the
+//!    description optional); a tag appears as a whole
 //!    word; the name appears as a whole word. Words are runs of letters, digits, `-`
 //!    and `_`. Texts of 2 characters or fewer never match automatically. An occurrence
 //!    inside an e-mail address or an `@mention` (`bob@pdf.com`, `@pdf-tools`) does not
@@ -64,7 +65,7 @@ pub struct Hit {
 /// A byte range `(start, end)` of the message.
 type Span = (usize, usize);
 
-/// Texts of this many characters or fewer never match automatically.
+/// Texts shorter than this (in characters) never match automatically.
 const MIN_AUTO_CHARS: usize = 3;
 
 /// The per-catalogue lookup structures.
@@ -137,7 +138,8 @@ impl MatchIndex {
         };
         for (i, skill) in skills.iter().enumerate() {
             by_name.entry(mention_key(&skill.name)).or_insert(i);
-            add(&skill.description, i, Reason::Description);
+            // A user rarely types a description's closing punctuation.
+            add(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']), i, Reason::Description);
             for tag in &skill.tags {
                 add(tag, i, Reason::Tag);
             }
