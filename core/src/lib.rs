@@ -32,6 +32,11 @@
 //! blocks, [`turn`] runs a turn, [`engine`] binds a catalogue to its sources.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+// The README's examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod catalog;
 pub mod catalog_text;
 pub mod diag;

@@ -207,6 +207,9 @@ pub fn parse_blocks(injection: &str, format: InjectFormat) -> Option<Vec<ParsedB
         InjectFormat::Xml => return None,
     };
     let mut blocks = Vec::new();
+    if injection.is_empty() {
+        return Some(blocks);
+    }
     let mut lines = injection.split('\n');
     while let Some(line) = lines.next() {
         if !blocks.is_empty() && line.is_empty() {
@@ -271,5 +274,6 @@ mod tests {
         assert_eq!(blocks[0].body, "x\n\\[/SKILL]");
         assert!(blocks[1].truncated);
         assert!(parse_blocks("[SKILL:a]\n[SKILL:b]\n[/SKILL]", InjectFormat::Bracket).is_none());
+        assert_eq!(parse_blocks("", InjectFormat::Bracket), Some(vec![]));
     }
 }

@@ -1,6 +1,7 @@
 //! Runs `tests/vectors/conformance.json` (the reference validator's tests and probes)
 //! against the core: lint messages and the `skills-ref` catalogue, byte for byte.
 //! Cases that need a real folder (`fs_only`) run in `host/tests/cli.rs`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::disallowed_methods)] // test code: a failed unwrap is a failed test; tests read their vector files
 
 use serde_json::Value;
 use skillwire::{lint, render_catalog, Catalog, CatalogFormat, CatalogOptions, Limits, MemorySource};

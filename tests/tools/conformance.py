@@ -95,7 +95,7 @@ def write_files(root, files):
 def reference(root, c):
     out = {}
     if c["lint"] is not None:
-        out["validate"] = validate(root / c["lint"])
+        out["validate"] = [e.replace(str(root), "{ROOT}") for e in validate(root / c["lint"])]
     if c["prompt"] is not None:
         try:
             out["to_prompt"] = to_prompt([root / d for d in c["prompt"]]).replace(str(root), "{ROOT}")
@@ -108,7 +108,7 @@ def ours(root, c):
     if c["lint"] is not None:
         r = subprocess.run([CLI, "lint", "--format", "json", root / c["lint"]], capture_output=True, text=True)
         reports = json.loads(r.stdout)
-        out["validate"] = [e for rep in reports for e in rep["errors"]]
+        out["validate"] = [e.replace(str(root), "{ROOT}") for rep in reports for e in rep["errors"]]
     if c["prompt"] is not None:
         args = [CLI, "catalog", "--format", "skills-ref"]
         for d in c["prompt"]:

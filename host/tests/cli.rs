@@ -1,0 +1,311 @@
+//! The `skillwire` command end to end: every subcommand on the bundled examples, the
+//! real corpus and hostile input; exit codes; and the conformance cases that need a real
+//! folder (missing files, `skill.md`, non-directories).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // test code: a failed unwrap is a failed test
+
+use serde_json::Value;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn skillwire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skillwire")).args(args).current_dir(repo()).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skillwire-cli-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(path: &Path, text: &[u8]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+#[test]
+fn inject_prepends_matching_skills_to_the_message() {
+    let o = skillwire(&[
+        "inject",
+        "--skills",
+        "examples/skills",
+        "Review this SQL migration, then write the commit message",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("[SKILL:sql-review]\n# SQL review\n"), "{out}");
+    assert!(out.contains("[/SKILL]\n\n[SKILL:commit-message]\n"), "{out}");
+    assert!(out.ends_with("[/SKILL]\n\nReview this SQL migration, then write the commit message\n"), "{out}");
+}
+
+#[test]
+fn inject_json_reports_every_decision() {
+    let o = skillwire(&[
+        "inject",
+        "--skills",
+        "examples/skills",
+        "--budget",
+        "600",
+        "--json",
+        "@csv-cleanup @release-notes",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let at = |key: &str| out.find(&format!("\n  \"{key}\": ")).unwrap_or_else(|| panic!("no {key} in {out}"));
+    assert!(at("text") < at("user_message") && at("user_message") < at("decisions") && at("decisions") < at("summary"));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let d = &v["decisions"];
+    assert_eq!(d[0]["skill"], "csv-cleanup");
+    assert_eq!(d[0]["reason"], "mention");
+    assert_eq!(d[0]["truncated"], true);
+    assert_eq!(d[1]["skipped"], "budget_exhausted");
+    assert_eq!(v["summary"]["candidates"], 2);
+    assert!(v["summary"]["injected_bytes"].as_u64().unwrap() <= 600);
+    assert!(v["text"].as_str().unwrap().ends_with("[/SKILL:truncated]"));
+}
+
+#[test]
+fn message_from_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillwire"))
+        .args(["match", "--skills", "examples/skills", "--json", "-"])
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all("please write release notes and mail bob@sql-review.com".as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["matches"].as_array().unwrap().len(), 1);
+    assert_eq!(v["matches"][0]["skill"], "release-notes");
+    assert_eq!(v["matches"][0]["reason"], "tag");
+}
+
+#[test]
+fn catalog_formats_and_budget() {
+    let o = skillwire(&["catalog", "--skills", "examples/skills"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.starts_with("<available_skills>\n  <skill>\n    <name>commit-message</name>\n"), "{out}");
+    assert_eq!(out.matches("<skill>").count(), 4);
+    let o = skillwire(&["catalog", "--skills", "examples/skills", "--format", "json", "--budget", "400"]);
+    let list: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(stdout(&o).len() <= 401);
+    assert!(list.as_array().unwrap().len() < 4);
+    assert!(stderr(&o).contains("left out to fit the budget"), "{}", stderr(&o));
+}
+
+#[test]
+fn lint_speaks_the_reference_language() {
+    let o = skillwire(&["lint", "examples/skills/sql-review"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Validation failed for examples/skills/sql-review:\n  - Unexpected fields in frontmatter: tags. Only ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are allowed.\n"
+    );
+    let o = skillwire(&["lint", "--extensions", "examples/skills/sql-review/SKILL.md"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Valid skill: examples/skills/sql-review\n");
+    let o = skillwire(&["lint", "--format", "json", "--extensions", "examples/skills"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 4);
+    assert_eq!(v[0]["valid"], true);
+    assert_eq!(v[0]["errors"], Value::Array(vec![]));
+}
+
+#[test]
+fn usage_and_input_errors_exit_2_with_one_line() {
+    for args in [
+        vec!["inject", "--skills", "no/such/folder", "hi"],
+        vec!["inject", "--skills", "examples/skills"],
+        vec!["frobnicate"],
+        vec!["catalog", "--skills", "examples/skills", "--format", "yaml"],
+    ] {
+        let o = skillwire(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    let o = skillwire(&["inject", "--skills", "no/such/folder", "hi"]);
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillwire"))
+        .args(["match", "--skills", "examples/skills", "-"])
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all("x".repeat(300 * 1024).as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("skillwire: the message is 307200 bytes; the limit is 262144"));
+}
+
+#[test]
+fn help_explains_the_commands() {
+    let o = skillwire(&["--help"]);
+    let out = stdout(&o);
+    for word in ["inject", "match", "catalog", "lint", "Exit codes"] {
+        assert!(out.contains(word), "{out}");
+    }
+}
+
+#[test]
+fn discovery_searches_hidden_folders_skips_git_and_survives_link_loops() {
+    let root = temp_dir("discovery");
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: about {name}\n---\nbody\n");
+    write(&root.join(".curated/a/SKILL.md"), skill("a").as_bytes());
+    write(&root.join("plugins/x/skills/b/skill.md"), skill("b").as_bytes());
+    write(&root.join(".git/c/SKILL.md"), skill("c").as_bytes());
+    write(&root.join("node_modules/d/SKILL.md"), skill("d").as_bytes());
+    write(&root.join("1/2/3/4/5/6/7/8/9/deep/SKILL.md"), skill("deep").as_bytes());
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&root, root.join("plugins/loop")).unwrap();
+        let outside = temp_dir("outside");
+        write(&outside.join("e/SKILL.md"), skill("e").as_bytes());
+        std::os::unix::fs::symlink(&outside, root.join("out")).unwrap();
+    }
+    let o = skillwire(&["catalog", "--skills", root.to_str().unwrap(), "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let names: Vec<&str> = v.as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert_eq!(names, vec!["a", "b"]);
+}
+
+#[test]
+fn hostile_skills_are_skipped_not_fatal() {
+    let root = temp_dir("hostile");
+    let mut bomb = String::from("---\nname: bomb\ndescription: x\na: &a [x,x,x,x,x,x,x,x,x,x]\n");
+    let mut prev = 'a';
+    for n in ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] {
+        bomb.push_str(&format!(
+            "{n}: &{n} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"
+        ));
+        prev = n;
+    }
+    bomb.push_str("---\nbody\n");
+    write(&root.join("bomb/SKILL.md"), bomb.as_bytes());
+    write(
+        &root.join("deep/SKILL.md"),
+        format!("---\nname: deep\ndescription: {}{}\n---\n", "[".repeat(20_000), "]".repeat(20_000)).as_bytes(),
+    );
+    write(
+        &root.join("huge/SKILL.md"),
+        format!("---\nname: huge\ndescription: x\n---\n{}", "y".repeat(2 << 20)).as_bytes(),
+    );
+    write(&root.join("binary/SKILL.md"), b"---\nname: binary\ndescription: \xff\xfe\n---\n");
+    write(&root.join("good/SKILL.md"), b"---\nname: good\ndescription: A good skill.\n---\nGood body.\n");
+    let o = skillwire(&["inject", "-v", "--skills", root.to_str().unwrap(), "@good @bomb @deep @huge @binary"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "[SKILL:good]\nGood body.\n[/SKILL]\n\n@good @bomb @deep @huge @binary\n");
+    let err = stderr(&o);
+    assert!(err.contains("skillwire: 1 skills loaded"), "{err}");
+    for why in ["repetition limit exceeded", "flow nesting deeper than 32", "the limit is 1048576", "not valid UTF-8"] {
+        assert!(err.contains(why), "missing {why:?} in {err}");
+    }
+}
+
+/// Cases of `tests/vectors/conformance.json` that need real folders, run through
+/// `skillwire lint` and `skillwire catalog --format skills-ref`.
+#[test]
+fn filesystem_conformance_cases() {
+    let doc: Value =
+        serde_json::from_str(&fs::read_to_string(repo().join("tests/vectors/conformance.json")).unwrap()).unwrap();
+    let mut ran = 0;
+    for case in doc["cases"].as_array().unwrap().iter().filter(|c| c["fs_only"] == true) {
+        let name = case["case"].as_str().unwrap();
+        let root = temp_dir(&format!("conf-{ran}")).canonicalize().unwrap();
+        for (rel, text) in case["files"].as_object().unwrap() {
+            write(&root.join(rel), text.as_str().unwrap().as_bytes());
+        }
+        if let Some(target) = case["lint"].as_str() {
+            let path = root.join(target);
+            let o = skillwire(&["lint", "--format", "json", path.to_str().unwrap()]);
+            let reports: Value = serde_json::from_str(&stdout(&o)).unwrap();
+            let errors: Vec<Value> =
+                reports.as_array().unwrap().iter().flat_map(|r| r["errors"].as_array().unwrap().clone()).collect();
+            let want: Vec<Value> = case["skillwire"]["validate"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| Value::String(e.as_str().unwrap().replace("{ROOT}", root.to_str().unwrap())))
+                .collect();
+            assert_eq!(errors, want, "lint of {name}");
+        }
+        if let Some(dirs) = case["prompt"].as_array() {
+            let mut args = vec!["catalog".to_owned(), "--format".into(), "skills-ref".into()];
+            for d in dirs {
+                args.push("--skills".into());
+                args.push(root.join(d.as_str().unwrap()).to_str().unwrap().to_owned());
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = stdout(&skillwire(&args)).replace(root.to_str().unwrap(), "{ROOT}");
+            assert_eq!(
+                out.trim_end_matches('\n'),
+                case["skillwire"]["to_prompt"].as_str().unwrap(),
+                "to-prompt of {name}"
+            );
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, 9);
+}
+
+/// Every SKILL.md of the real public packs in `tests/corpus` loads, and every command
+/// runs over the whole corpus with the labelled messages of `tests/queries/dev.jsonl`.
+#[test]
+fn corpus_loads_and_commands_run_on_it() {
+    let corpus = repo().join("tests/corpus");
+    let source = skillwire_host::FsSource::discover(&corpus).unwrap();
+    assert_eq!(source.files().len(), 250);
+    for file in source.files() {
+        let text = skillwire_host::read_skill_file(file).unwrap();
+        let loaded = skillwire::load(&file.to_string_lossy(), &text, &skillwire::Limits::default());
+        assert!(loaded.skill.is_some(), "{} did not load: {:?}", file.display(), loaded.diagnostics);
+    }
+    let o = skillwire(&["catalog", "-v", "--skills", "tests/corpus", "--format", "json"]);
+    assert!(o.status.success());
+    let list: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 249, "250 files, one name shadowed");
+    assert!(stderr(&o).contains("shadowed skill-creator"), "{}", stderr(&o));
+    for format in ["agentskills", "skills-ref", "markdown"] {
+        let o = skillwire(&["catalog", "--skills", "tests/corpus", "--format", format, "--budget", "8000"]);
+        assert!(o.status.success());
+        assert!(stdout(&o).len() <= 8001, "{format}");
+    }
+    let o = skillwire(&["lint", "--format", "json", "tests/corpus"]);
+    let reports: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(reports.as_array().unwrap().len(), 250);
+
+    let dev = fs::read_to_string(repo().join("tests/queries/dev.jsonl")).unwrap();
+    for line in dev.lines().filter(|l| !l.trim().is_empty()) {
+        let q: Value = serde_json::from_str(line).unwrap();
+        let message = q["q"].as_str().unwrap();
+        let o = skillwire(&["inject", "--skills", "tests/corpus", "--json", message]);
+        assert!(o.status.success(), "{message}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert!(v["summary"]["injected_bytes"].as_u64().unwrap() <= 8192, "{message}");
+        let blocks = skillwire::parse_blocks(v["text"].as_str().unwrap(), skillwire::InjectFormat::Bracket)
+            .unwrap_or_else(|| panic!("injection for {message:?} does not parse back"));
+        let injected =
+            v["decisions"].as_array().unwrap().iter().filter(|d| d["injected_bytes"].as_u64() > Some(0)).count();
+        assert_eq!(blocks.len(), injected, "{message}");
+    }
+}
