@@ -139,8 +139,6 @@ pub struct Catalog {
     shadowed: Vec<CatalogSkill>,
     report: CatalogReport,
     index: MatchIndex,
-    /// The skills alone, in catalogue order, for the index.
-    plain: Vec<Skill>,
     limits: Limits,
 }
 
@@ -258,9 +256,8 @@ impl Catalog {
             });
         }
         report.loaded = winners.len();
-        let plain: Vec<Skill> = winners.iter().map(|s| s.skill.clone()).collect();
-        let index = MatchIndex::build(&plain);
-        Catalog { skills: winners, shadowed, report, index, plain, limits: limits.clone() }
+        let index = MatchIndex::build(winners.iter().map(|s| &s.skill));
+        Catalog { skills: winners, shadowed, report, index, limits: limits.clone() }
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
@@ -295,7 +292,7 @@ impl Catalog {
 
     /// Every skill `message` refers to, in DESIGN order, before eligibility is applied.
     pub(crate) fn hits(&self, message: &str) -> Vec<Hit> {
-        self.index.find(&self.plain, message)
+        self.index.find(message)
     }
 }
 

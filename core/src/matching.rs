@@ -75,6 +75,9 @@ pub(crate) struct MatchIndex {
     automaton: Option<AhoCorasick>,
     /// For each automaton pattern, the skills and rules it stands for.
     targets: Vec<Vec<(usize, Reason)>>,
+    /// For each skill, what orders automatic matches: description length in
+    /// characters, then name.
+    order_keys: Vec<(usize, String)>,
 }
 
 /// The key a mention is looked up by: lowercase, `_` as `-`.
@@ -115,8 +118,9 @@ fn fold(text: &str, mut offsets: Option<&mut Vec<usize>>) -> String {
 
 impl MatchIndex {
     /// Indexes `skills` (all of them: eligibility is decided per turn).
-    pub(crate) fn build(skills: &[Skill]) -> Self {
-        let mut by_name = HashMap::with_capacity(skills.len());
+    pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> Self {
+        let mut by_name = HashMap::new();
+        let mut order_keys = Vec::new();
         let mut pattern_ids: HashMap<String, usize> = HashMap::new();
         let mut patterns: Vec<String> = Vec::new();
         let mut targets: Vec<Vec<(usize, Reason)>> = Vec::new();
@@ -136,7 +140,8 @@ impl MatchIndex {
                 }
             }
         };
-        for (i, skill) in skills.iter().enumerate() {
+        for (i, skill) in skills.into_iter().enumerate() {
+            order_keys.push((skill.description.chars().count(), skill.name.clone()));
             by_name.entry(mention_key(&skill.name)).or_insert(i);
             // A user rarely types a description's closing punctuation.
             add(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']), i, Reason::Description);
@@ -151,7 +156,7 @@ impl MatchIndex {
             // Standard semantics: overlapping search reports every pattern that occurs.
             AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).ok()
         };
-        MatchIndex { by_name, automaton, targets }
+        MatchIndex { by_name, automaton, targets, order_keys }
     }
 
     /// The skill a mention key names.
@@ -159,9 +164,8 @@ impl MatchIndex {
         self.by_name.get(key).copied()
     }
 
-    /// Every skill `message` refers to, in DESIGN order. `skills` is the slice the
-    /// index was built from.
-    pub(crate) fn find(&self, skills: &[Skill], message: &str) -> Vec<Hit> {
+    /// Every skill `message` refers to, in DESIGN order.
+    pub(crate) fn find(&self, message: &str) -> Vec<Hit> {
         let (mentions, at_spans) = self.mentions(message);
         let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
         if let Some(automaton) = &self.automaton {
@@ -203,12 +207,9 @@ impl MatchIndex {
             .map(|(skill, (reason, position))| Hit { skill, reason, position })
             .collect();
         automatic.sort_by(|a, b| {
-            let (sa, sb) = (skills.get(a.skill), skills.get(b.skill));
-            let len = |s: Option<&Skill>| s.map_or(0, |s| s.description.chars().count());
-            len(sb)
-                .cmp(&len(sa))
-                .then_with(|| sa.map(|s| &s.name).cmp(&sb.map(|s| &s.name)))
-                .then(a.skill.cmp(&b.skill))
+            let (ka, kb) = (self.order_keys.get(a.skill), self.order_keys.get(b.skill));
+            let len = |k: Option<&(usize, String)>| k.map_or(0, |k| k.0);
+            len(kb).cmp(&len(ka)).then_with(|| ka.map(|k| &k.1).cmp(&kb.map(|k| &k.1))).then(a.skill.cmp(&b.skill))
         });
         hits.extend(automatic);
         hits
@@ -264,7 +265,7 @@ mod tests {
 
     fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {
         let index = MatchIndex::build(skills);
-        index.find(skills, message).into_iter().map(|h| (skills[h.skill].name.clone(), h.reason)).collect()
+        index.find(message).into_iter().map(|h| (skills[h.skill].name.clone(), h.reason)).collect()
     }
 
     fn catalogue() -> Vec<Skill> {
@@ -320,7 +321,7 @@ mod tests {
     fn positions_are_byte_offsets_in_the_original_message() {
         let s = catalogue();
         let index = MatchIndex::build(&s);
-        let hits = index.find(&s, "Ünïcode  text: PDF");
+        let hits = index.find("Ünïcode  text: PDF");
         assert_eq!(hits[0].position, "Ünïcode  text: ".len());
     }
 }
