@@ -19,7 +19,7 @@ pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
     /// A stable machine-readable code such as `yaml_syntax` or `name_mismatch`.
-    pub code: &'static str,
+    pub code: String,
     /// A sentence for a person.
     pub message: String,
     /// 1-based line in the SKILL.md file, when the finding has a place.
@@ -33,12 +33,24 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error without a position.
     pub fn error(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Error, code, message: message.into(), line: None, column: None }
+        Diagnostic {
+            severity: Severity::Error,
+            code: code.to_owned(),
+            message: message.into(),
+            line: None,
+            column: None,
+        }
     }
 
     /// A warning without a position.
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, code, message: message.into(), line: None, column: None }
+        Diagnostic {
+            severity: Severity::Warning,
+            code: code.to_owned(),
+            message: message.into(),
+            line: None,
+            column: None,
+        }
     }
 
     /// The same diagnostic placed at `line` (and `column` when known).

@@ -109,7 +109,7 @@ pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintRepor
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
     warnings.extend(
-        loaded.diagnostics.into_iter().filter(|d| d.severity == Severity::Warning && !covered_by_errors(d.code)),
+        loaded.diagnostics.into_iter().filter(|d| d.severity == Severity::Warning && !covered_by_errors(&d.code)),
     );
     LintReport { path: location.to_owned(), valid: errors.is_empty(), errors, warnings }
 }

@@ -478,7 +478,7 @@ mod tests {
     }
 
     fn codes(diags: &[Diagnostic]) -> Vec<&str> {
-        diags.iter().map(|d| d.code).collect()
+        diags.iter().map(|d| d.code.as_str()).collect()
     }
 
     #[test]
@@ -552,7 +552,7 @@ mod tests {
         ] {
             let loaded = load("a/SKILL.md", text, &Limits::default());
             assert!(loaded.skill.is_none(), "{text}");
-            assert_eq!(loaded.diagnostics.last().map(|d| d.code), Some(code), "{text}");
+            assert_eq!(loaded.diagnostics.last().map(|d| d.code.as_str()), Some(code), "{text}");
         }
     }
 

@@ -13,6 +13,8 @@
 //! Locations are absolute, canonical paths of the SKILL.md files, sorted.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod wasm;
+
 use skillwire::{SkillEntry, SkillSource, SourceError};
 use std::collections::HashSet;
 use std::fs;

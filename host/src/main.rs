@@ -4,13 +4,15 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
-    lint_with, render_catalog, Catalog, CatalogFormat, CatalogOptions, Engine, InjectFormat, Limits, LintOptions,
-    LintReport, Matches, Options, Precedence, RenderOptions,
+    lint_with, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Engine, InjectFormat, Injection, Limits,
+    LintOptions, LintReport, Match, Matches, Options, Precedence, RenderOptions, SkillSource,
 };
+use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -29,8 +31,18 @@ use std::process::ExitCode;
         Exit codes: 0 ok, 1 lint found errors, 2 usage or input error."
 )]
 struct Cli {
+    /// Where the core runs: `wasm`, the sandboxed WebAssembly component (default), or
+    /// `native`. Both print the same bytes.
+    #[arg(long, global = true, value_enum, default_value_t = EngineArg::Wasm)]
+    engine: EngineArg,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    Wasm,
+    Native,
 }
 
 #[derive(Subcommand)]
@@ -149,6 +161,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, InputError> {
     let mut out = String::new();
+    let kind = cli.engine;
     let code = match cli.command {
         Command::Inject { skills, budget, format, base_dir, json, message } => {
             let message = read_message(&message)?;
@@ -158,8 +171,8 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                 InjectFormatArg::Markdown => InjectFormat::Markdown,
             };
             let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
-            let engine = engine(&skills, render)?;
-            let turn = engine.inject(&message).map_err(|e| InputError(e.to_string()))?;
+            let mut engine = backend(kind, &skills, render)?;
+            let turn = engine.inject(&message)?;
             if json {
                 out = to_json(&turn)?;
             } else {
@@ -169,8 +182,8 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
         }
         Command::Match { skills, json, message } => {
             let message = read_message(&message)?;
-            let engine = engine(&skills, RenderOptions::default())?;
-            let matches = engine.matches(&message).map_err(|e| InputError(e.to_string()))?;
+            let mut engine = backend(kind, &skills, RenderOptions::default())?;
+            let matches = engine.matches(&message)?;
             if json {
                 out = to_json(&Matches { matches: matches.clone() })?;
             } else {
@@ -181,14 +194,14 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             ExitCode::SUCCESS
         }
         Command::Catalog { skills, format, budget } => {
-            let engine = engine(&skills, RenderOptions::default())?;
+            let mut engine = backend(kind, &skills, RenderOptions::default())?;
             let format = match format {
                 CatalogFormatArg::Agentskills => CatalogFormat::AgentSkills,
                 CatalogFormatArg::SkillsRef => CatalogFormat::SkillsRef,
                 CatalogFormatArg::Markdown => CatalogFormat::Markdown,
                 CatalogFormatArg::Json => CatalogFormat::Json,
             };
-            let text = render_catalog(engine.catalog(), format, budget);
+            let text = engine.catalog_text(format, budget)?;
             if !text.shortened.is_empty() {
                 eprintln!("skillwire: shortened to fit the budget: {}", text.shortened.join(", "));
             }
@@ -200,7 +213,11 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
         }
         Command::Lint { paths, format, extensions } => {
             let options = LintOptions { limits: Limits::default(), extensions };
-            let reports: Vec<LintReport> = paths.iter().flat_map(|p| lint_path(p, &options)).collect();
+            let linter = Linter::new(kind)?;
+            let mut reports: Vec<LintReport> = Vec::new();
+            for path in &paths {
+                reports.extend(lint_path(path, &options, &linter)?);
+            }
             let failed = reports.iter().any(|r| !r.valid);
             match format {
                 LintFormatArg::Json => out = to_json(&reports)?,
@@ -250,7 +267,61 @@ fn read_message(arg: &str) -> Result<String, InputError> {
     String::from_utf8(bytes).map_err(|_| InputError("standard input is not valid UTF-8".to_owned()))
 }
 
-fn engine(args: &SkillArgs, render: RenderOptions) -> Result<Engine<FsSource>, InputError> {
+/// The core, native or in the component, behind one interface.
+enum Backend {
+    Native(Engine<FsSource>),
+    Wasm(WasmEngine),
+}
+
+impl Backend {
+    fn report(&mut self) -> Result<CatalogReport, InputError> {
+        match self {
+            Backend::Native(e) => Ok(e.catalog().report().clone()),
+            Backend::Wasm(e) => e.report().map_err(input),
+        }
+    }
+
+    fn matches(&mut self, message: &str) -> Result<Vec<Match>, InputError> {
+        match self {
+            Backend::Native(e) => e.matches(message).map_err(input),
+            Backend::Wasm(e) => e.matches(message).map_err(input),
+        }
+    }
+
+    fn inject(&mut self, message: &str) -> Result<Injection, InputError> {
+        match self {
+            Backend::Native(e) => e.inject(message).map_err(input),
+            Backend::Wasm(e) => e.inject(message).map_err(input),
+        }
+    }
+
+    fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, InputError> {
+        match self {
+            Backend::Native(e) => Ok(e.catalog_text(format, budget)),
+            Backend::Wasm(e) => e.catalog_text(format, budget).map_err(input),
+        }
+    }
+}
+
+fn input(e: impl std::fmt::Display) -> InputError {
+    InputError(e.to_string())
+}
+
+/// The component runtime, compiled once, or loaded from the user's cache folder
+/// (`$SKILLWIRE_CACHE_DIR`, else `$XDG_CACHE_HOME/skillwire`, else `~/.cache/skillwire`).
+fn runtime() -> Result<Arc<Runtime>, InputError> {
+    let dir = std::env::var_os("SKILLWIRE_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("skillwire")))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("skillwire")));
+    let runtime = match dir {
+        Some(dir) => Runtime::with_cache(&dir),
+        None => Runtime::new(),
+    };
+    runtime.map(Arc::new).map_err(input)
+}
+
+fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions) -> Result<Backend, InputError> {
     let mut sources = Vec::new();
     for path in &args.paths {
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
@@ -262,15 +333,43 @@ fn engine(args: &SkillArgs, render: RenderOptions) -> Result<Engine<FsSource>, I
     };
     let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();
     let options = Options { catalog: CatalogOptions { precedence, available, limits: Limits::default() }, render };
-    let engine = Engine::new(sources, options);
+    let mut engine = match kind {
+        EngineArg::Native => Backend::Native(Engine::new(sources, options)),
+        EngineArg::Wasm => {
+            let sources: Vec<Box<dyn SkillSource>> =
+                sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource>).collect();
+            Backend::Wasm(WasmEngine::new(runtime()?, sources, options, CallLimits::default()).map_err(input)?)
+        }
+    };
     if args.verbose {
-        report(engine.catalog());
+        report(&engine.report()?);
     }
     Ok(engine)
 }
 
-fn report(catalog: &Catalog) {
-    let r = catalog.report();
+/// Lints texts natively or inside the component.
+enum Linter {
+    Native,
+    Wasm(Arc<Runtime>),
+}
+
+impl Linter {
+    fn new(kind: EngineArg) -> Result<Linter, InputError> {
+        Ok(match kind {
+            EngineArg::Native => Linter::Native,
+            EngineArg::Wasm => Linter::Wasm(runtime()?),
+        })
+    }
+
+    fn lint(&self, location: &str, text: &str, options: &LintOptions) -> Result<LintReport, InputError> {
+        match self {
+            Linter::Native => Ok(lint_with(location, text, options)),
+            Linter::Wasm(rt) => rt.lint(location, text, options, CallLimits::default()).map_err(input),
+        }
+    }
+}
+
+fn report(r: &CatalogReport) {
     eprintln!("skillwire: {} skills loaded", r.loaded);
     for s in &r.skipped {
         eprintln!("skipped {}: {}", s.location, s.reason);
@@ -288,18 +387,18 @@ fn report(catalog: &Catalog) {
 
 /// Lints one command-line path: a SKILL.md file, a skill folder, or a folder of
 /// skills (each linted). Missing paths and folders get the reference's messages.
-fn lint_path(path: &Path, options: &LintOptions) -> Vec<LintReport> {
+fn lint_path(path: &Path, options: &LintOptions, linter: &Linter) -> Result<Vec<LintReport>, InputError> {
     let display = path.display().to_string();
     let failed =
         |error: String| LintReport { path: display.clone(), valid: false, errors: vec![error], warnings: Vec::new() };
     if !path.exists() {
-        return vec![failed(format!("Path does not exist: {display}"))];
+        return Ok(vec![failed(format!("Path does not exist: {display}"))]);
     }
     let is_skill_file = path.is_file() && path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("skill.md"));
     let (dir, file) = if is_skill_file {
         (path.parent().unwrap_or(Path::new(".")).to_path_buf(), Some(path.to_path_buf()))
     } else if !path.is_dir() {
-        return vec![failed(format!("Not a directory: {display}"))];
+        return Ok(vec![failed(format!("Not a directory: {display}"))]);
     } else {
         (path.to_path_buf(), skill_file_in(path))
     };
@@ -307,15 +406,19 @@ fn lint_path(path: &Path, options: &LintOptions) -> Vec<LintReport> {
         // A folder of skills: lint each one found below it.
         let found = FsSource::discover(path).map(|s| s.files().to_vec()).unwrap_or_default();
         if found.is_empty() {
-            return vec![failed("Missing required file: SKILL.md".to_owned())];
+            return Ok(vec![failed("Missing required file: SKILL.md".to_owned())]);
         }
-        return found.iter().flat_map(|f| lint_path(f, options)).collect();
+        let mut reports = Vec::new();
+        for f in &found {
+            reports.extend(lint_path(f, options, linter)?);
+        }
+        return Ok(reports);
     };
     let shown = if is_skill_file { dir.display().to_string() } else { display.clone() };
     let mut report = match read_skill_file(&file) {
-        Ok(text) => lint_with(&file.to_string_lossy(), &text, options),
+        Ok(text) => linter.lint(&file.to_string_lossy(), &text, options)?,
         Err(e) => LintReport { path: String::new(), valid: false, errors: vec![e], warnings: Vec::new() },
     };
     report.path = shown;
-    vec![report]
+    Ok(vec![report])
 }

@@ -13,8 +13,16 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// The command, with the compiled component cached under `target/` (the first call
+/// compiles it, the others load it).
+fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skillwire"));
+    c.current_dir(repo()).env("SKILLWIRE_CACHE_DIR", repo().join("target").join("test-component-cache"));
+    c
+}
+
 fn skillwire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillwire")).args(args).current_dir(repo()).output().unwrap()
+    command().args(args).output().unwrap()
 }
 
 fn stdout(o: &Output) -> String {
@@ -80,9 +88,8 @@ fn inject_json_reports_every_decision() {
 
 #[test]
 fn message_from_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skillwire"))
+    let mut child = command()
         .args(["match", "--skills", "examples/skills", "--json", "-"])
-        .current_dir(repo())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -143,9 +150,8 @@ fn usage_and_input_errors_exit_2_with_one_line() {
     }
     let o = skillwire(&["inject", "--skills", "no/such/folder", "hi"]);
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skillwire"))
+    let mut child = command()
         .args(["match", "--skills", "examples/skills", "-"])
-        .current_dir(repo())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -307,5 +313,47 @@ fn corpus_loads_and_commands_run_on_it() {
         let injected =
             v["decisions"].as_array().unwrap().iter().filter(|d| d["injected_bytes"].as_u64() > Some(0)).count();
         assert_eq!(blocks.len(), injected, "{message}");
+    }
+}
+
+/// `--engine wasm` (the component, the default) and `--engine native` print the same
+/// bytes for every command: on the corpus with every labelled message, on the
+/// examples, and on the conformance cases.
+#[test]
+fn wasm_and_native_engines_agree_byte_for_byte() {
+    let both = |args: &[&str]| {
+        let mut wasm = vec!["--engine", "wasm"];
+        wasm.extend_from_slice(args);
+        let mut native = vec!["--engine", "native"];
+        native.extend_from_slice(args);
+        let (w, n) = (skillwire(&wasm), skillwire(&native));
+        assert_eq!(w.status.code(), n.status.code(), "{args:?}: {}", stderr(&w));
+        assert_eq!(stdout(&w), stdout(&n), "{args:?}");
+        assert_eq!(stderr(&w), stderr(&n), "{args:?}");
+    };
+    let dev = fs::read_to_string(repo().join("tests/queries/dev.jsonl")).unwrap();
+    for line in dev.lines().filter(|l| !l.trim().is_empty()) {
+        let q: Value = serde_json::from_str(line).unwrap();
+        let message = q["q"].as_str().unwrap();
+        both(&["inject", "--skills", "tests/corpus", "--json", message]);
+        both(&["match", "--skills", "tests/corpus", "--json", message]);
+    }
+    for format in ["agentskills", "skills-ref", "markdown", "json"] {
+        both(&["catalog", "-v", "--skills", "tests/corpus", "--format", format]);
+        both(&["catalog", "--skills", "tests/corpus", "--format", format, "--budget", "5000"]);
+    }
+    both(&["lint", "--format", "json", "tests/corpus"]);
+    both(&["lint", "examples/skills"]);
+    for format in ["bracket", "xml", "markdown"] {
+        both(&[
+            "inject",
+            "--skills",
+            "examples/skills",
+            "--format",
+            format,
+            "--budget",
+            "700",
+            "sql and csv, @release-notes",
+        ]);
     }
 }

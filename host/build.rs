@@ -1,0 +1,85 @@
+//! Builds skillwire's WebAssembly component and hands it to the host crate.
+//!
+//! Every build of `skillwire-host` runs this (cargo reruns it whenever the core, the
+//! component glue or the WIT world change), so the embedded component is never stale:
+//! 1. make sure the `wasm32-unknown-unknown` target is installed (`rustup target add`);
+//! 2. build `wasm/component` for it with the `component` profile, in a target folder
+//!    of its own (sharing the outer build's would wait on its lock forever);
+//! 3. wrap the core module into a component with `wit-component`: it then imports
+//!    only what the WIT world declares (a `wasm32-wasip2` build would drag in WASI);
+//! 4. write it to `$OUT_DIR/skillwire.component.wasm` for `include_bytes!`.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARGET: &str = "wasm32-unknown-unknown";
+
+fn main() {
+    if let Err(message) = build() {
+        // A build script reports failure by exiting non-zero with a message.
+        eprintln!("error: building the skillwire component failed: {message}");
+        std::process::exit(1);
+    }
+}
+
+fn build() -> Result<(), String> {
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
+    let root = manifest.parent().ok_or("no workspace root")?.to_path_buf();
+    for watched in
+        ["core/src", "core/Cargo.toml", "wasm/component/src", "wasm/component/Cargo.toml", "wit", "Cargo.lock"]
+    {
+        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    }
+
+    if Command::new("rustup").arg("--version").output().is_ok() {
+        let status =
+            Command::new("rustup").args(["target", "add", TARGET]).status().map_err(|e| format!("rustup: {e}"))?;
+        if !status.success() {
+            return Err(format!("`rustup target add {TARGET}` failed"));
+        }
+    }
+
+    let target_dir = root.join("target").join("component-build");
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut build = Command::new(cargo);
+    build
+        .current_dir(&root)
+        .args(["build", "--package", "skillwire-component", "--target", TARGET, "--profile", "component"])
+        .env("CARGO_TARGET_DIR", &target_dir);
+    // The outer build's settings are for the host, not for the guest.
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_BUILD_TARGET",
+        "CARGO_MAKEFLAGS",
+        "MAKEFLAGS",
+        "MFLAGS",
+        "CARGO_PRIMARY_PACKAGE",
+    ] {
+        build.env_remove(var);
+    }
+    let status = build.status().map_err(|e| format!("cargo: {e}"))?;
+    if !status.success() {
+        return Err("cargo build of wasm/component failed (see above)".to_owned());
+    }
+
+    let module_path = target_dir.join(TARGET).join("component").join("skillwire_component.wasm");
+    let module = std::fs::read(&module_path).map_err(|e| format!("{}: {e}", module_path.display()))?;
+    let component = wit_component::ComponentEncoder::default()
+        .module(&module)
+        .map_err(|e| format!("reading the core module: {e:#}"))?
+        .validate(true)
+        .encode()
+        .map_err(|e| format!("encoding the component: {e:#}"))?;
+    let out = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?).join("skillwire.component.wasm");
+    write_if_changed(&out, &component)
+}
+
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}

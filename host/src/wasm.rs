@@ -1,0 +1,509 @@
+//! skillwire's core as a sandboxed WebAssembly component under wasmtime.
+//!
+//! The component (built by `build.rs` from `wasm/component`, embedded in this crate)
+//! imports only the host's skill sources (`wit/skillwire.wit`): no files, clocks,
+//! randomness or network. [`Runtime`] compiles it once per process (or loads a
+//! precompiled copy from a cache folder); [`WasmEngine`] mirrors the core's
+//! [`Engine`](skillwire::Engine) and returns the core's own types, so a host can swap
+//! one for the other and get the same bytes.
+//!
+//! **Limits.** Every call runs with a fuel budget and a memory cap ([`CallLimits`]).
+//! When a call hits one, it returns [`WasmError::OutOfFuel`] or
+//! [`WasmError::OutOfMemory`], the instance is thrown away, and a fresh one rebuilds the
+//! catalogue from the sources (with unlimited-looking but still capped resources), so
+//! the next call works. A source's `read` that returns more than
+//! [`Limits::max_skill_md_bytes`](skillwire::Limits) is refused on the host side,
+//! before it reaches the guest: the skill is skipped with a reason.
+
+use skillwire::{
+    CatalogFormat, CatalogReport, CatalogText, Decision, Diagnostic, Injection, LintOptions, LintReport, Match,
+    Options, Reason, Severity, SkillSource, Skip, Summary,
+};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wasmtime::component::{Component, Linker, ResourceAny};
+use wasmtime::{Config, Store, StoreLimits, StoreLimitsBuilder};
+
+/// Bindings generated from `wit/skillwire.wit`. (In a module of their own: the WIT
+/// package's namespace, `skillwire`, would shadow the core crate's name.)
+mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "skillwire-component",
+    });
+}
+
+use bindings::skillwire::engine::types as wit;
+
+/// The component, as built from this source tree.
+pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/skillwire.component.wasm"));
+
+/// Resources one call may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallLimits {
+    /// WebAssembly fuel (about one unit per instruction) per call. The default,
+    /// 20 billion, builds a catalogue of tens of thousands of skills; a turn uses a
+    /// tiny fraction of it.
+    pub fuel: u64,
+    /// Largest linear memory the guest may grow to, in bytes (default 1 GiB).
+    pub memory_bytes: usize,
+}
+
+impl Default for CallLimits {
+    fn default() -> Self {
+        CallLimits { fuel: 20_000_000_000, memory_bytes: 1 << 30 }
+    }
+}
+
+/// Why a call into the component failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WasmError {
+    /// The call used up its fuel. The instance was replaced; the next call works.
+    OutOfFuel,
+    /// The guest tried to grow its memory past the cap. The instance was replaced.
+    OutOfMemory,
+    /// The guest trapped for another reason. The instance was replaced.
+    Trap(String),
+    /// The component could not be compiled, loaded or instantiated.
+    Setup(String),
+    /// The engine refused the call (the same errors as the core's).
+    Engine(skillwire::Error),
+}
+
+impl std::fmt::Display for WasmError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WasmError::OutOfFuel => f.write_str("the call ran out of fuel (CallLimits::fuel)"),
+            WasmError::OutOfMemory => f.write_str("the call hit the memory cap (CallLimits::memory_bytes)"),
+            WasmError::Trap(m) => write!(f, "the component trapped: {m}"),
+            WasmError::Setup(m) => write!(f, "could not start the component: {m}"),
+            WasmError::Engine(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WasmError {}
+
+/// What the store holds: the host's sources and the memory limiter.
+struct HostState {
+    sources: Vec<Box<dyn SkillSource>>,
+    limits: StoreLimits,
+    max_text_bytes: usize,
+}
+
+impl wit::Host for HostState {}
+
+impl bindings::skillwire::engine::skill_source::Host for HostState {
+    fn list(&mut self, source: u32) -> Result<Vec<wit::SkillEntry>, String> {
+        let max = self.max_text_bytes;
+        let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
+        let entries = source.list().map_err(|e| e.0)?;
+        Ok(entries
+            .into_iter()
+            .map(|e| wit::SkillEntry {
+                // Oversized inline text is dropped; the guest then reads it, and the
+                // read is refused below with a reason.
+                text: e.text.filter(|t| t.len() <= max),
+                location: e.location,
+            })
+            .collect())
+    }
+
+    fn read(&mut self, source: u32, location: String) -> Result<String, String> {
+        let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
+        let text = source.read(&location).map_err(|e| e.0)?;
+        if text.len() > self.max_text_bytes {
+            return Err(format!("SKILL.md is {} bytes; the limit is {}", text.len(), self.max_text_bytes));
+        }
+        Ok(text)
+    }
+}
+
+/// The compiled component, shared by every engine of a process.
+pub struct Runtime {
+    engine: wasmtime::Engine,
+    pre: bindings::SkillwireComponentPre<HostState>,
+}
+
+impl Runtime {
+    /// Compiles the embedded component (a few hundred milliseconds).
+    pub fn new() -> Result<Runtime, WasmError> {
+        let engine = new_engine()?;
+        let component = Component::new(&engine, COMPONENT).map_err(setup)?;
+        Runtime::from_component(engine, &component)
+    }
+
+    /// Loads the compiled component from `dir` if an earlier process left it there
+    /// for this exact component and wasmtime build, else compiles it and stores it.
+    /// Any cache problem falls back to compiling. The cache is trusted: keep it in a
+    /// folder only the user can write.
+    pub fn with_cache(dir: &Path) -> Result<Runtime, WasmError> {
+        let engine = new_engine()?;
+        let path = cache_path(&engine, dir);
+        if path.is_file() {
+            // SAFETY: wasmtime requires that the bytes were produced by
+            // `Component::serialize` of a compatible engine; it checks the version and
+            // configuration itself. The file is ours: written below, under a name that
+            // hashes the component and the engine's compatibility settings.
+            #[allow(unsafe_code)]
+            let loaded = unsafe { Component::deserialize_file(&engine, &path) };
+            if let Ok(component) = loaded {
+                return Runtime::from_component(engine, &component);
+            }
+        }
+        let component = Component::new(&engine, COMPONENT).map_err(setup)?;
+        if let Ok(bytes) = component.serialize() {
+            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&tmp, bytes).is_ok() {
+                let _ = std::fs::rename(&tmp, &path);
+            }
+        }
+        Runtime::from_component(engine, &component)
+    }
+
+    fn from_component(engine: wasmtime::Engine, component: &Component) -> Result<Runtime, WasmError> {
+        let mut linker = Linker::<HostState>::new(&engine);
+        bindings::SkillwireComponent::add_to_linker::<_, wasmtime::component::HasSelf<_>>(&mut linker, |s| s)
+            .map_err(setup)?;
+        let pre = linker.instantiate_pre(component).map_err(setup)?;
+        let pre = bindings::SkillwireComponentPre::new(pre).map_err(setup)?;
+        Ok(Runtime { engine, pre })
+    }
+
+    fn store(&self, sources: Vec<Box<dyn SkillSource>>, options: &Options, limits: CallLimits) -> Store<HostState> {
+        let state = HostState {
+            sources,
+            limits: StoreLimitsBuilder::new().memory_size(limits.memory_bytes).trap_on_grow_failure(true).build(),
+            max_text_bytes: options.catalog.limits.max_skill_md_bytes,
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|s| &mut s.limits);
+        store
+    }
+
+    /// Lints one SKILL.md text inside a fresh instance.
+    pub fn lint(
+        &self,
+        location: &str,
+        text: &str,
+        options: &LintOptions,
+        limits: CallLimits,
+    ) -> Result<LintReport, WasmError> {
+        let mut store = self.store(Vec::new(), &Options::default(), limits);
+        store.set_fuel(limits.fuel).map_err(setup)?;
+        let instance = self.pre.instantiate(&mut store).map_err(trap)?;
+        let report = instance
+            .skillwire_engine_api()
+            .call_lint(&mut store, location, text, options.extensions, Some(limits_to_wit(&options.limits)))
+            .map_err(trap)?;
+        Ok(lint_report(report))
+    }
+}
+
+fn new_engine() -> Result<wasmtime::Engine, WasmError> {
+    let mut config = Config::new();
+    config.consume_fuel(true);
+    wasmtime::Engine::new(&config).map_err(setup)
+}
+
+fn cache_path(engine: &wasmtime::Engine, dir: &Path) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    COMPONENT.hash(&mut hasher);
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    dir.join(format!("skillwire-{}-{:016x}.cwasm", env!("CARGO_PKG_VERSION"), hasher.finish()))
+}
+
+fn setup(e: impl std::fmt::Display) -> WasmError {
+    WasmError::Setup(format!("{e:#}"))
+}
+
+/// Classifies a failed call.
+fn trap(e: wasmtime::Error) -> WasmError {
+    if let Some(t) = e.downcast_ref::<wasmtime::Trap>() {
+        if *t == wasmtime::Trap::OutOfFuel {
+            return WasmError::OutOfFuel;
+        }
+    }
+    let message = format!("{e:#}");
+    if message.contains("forcing trap when growing memory") || message.contains("memory") && message.contains("grow") {
+        return WasmError::OutOfMemory;
+    }
+    WasmError::Trap(message)
+}
+
+/// The core's [`Engine`](skillwire::Engine), running inside the component.
+pub struct WasmEngine {
+    runtime: Arc<Runtime>,
+    options: Options,
+    limits: CallLimits,
+    live: Option<Live>,
+    /// Kept here while no instance is live (between a trap and the rebuild).
+    idle_sources: Vec<Box<dyn SkillSource>>,
+}
+
+/// A live instance with its engine resource.
+struct Live {
+    store: Store<HostState>,
+    instance: bindings::SkillwireComponent,
+    engine: ResourceAny,
+}
+
+impl WasmEngine {
+    /// Builds the catalogue from `sources` inside a new instance.
+    pub fn new(
+        runtime: Arc<Runtime>,
+        sources: Vec<Box<dyn SkillSource>>,
+        options: Options,
+        limits: CallLimits,
+    ) -> Result<WasmEngine, WasmError> {
+        let mut engine = WasmEngine { runtime, options, limits, live: None, idle_sources: sources };
+        engine.start()?;
+        Ok(engine)
+    }
+
+    /// A fresh instance: the guest lists the sources and builds its catalogue.
+    fn start(&mut self) -> Result<(), WasmError> {
+        let sources = std::mem::take(&mut self.idle_sources);
+        let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
+        let mut store = self.runtime.store(sources, &self.options, self.limits);
+        let result = (|| {
+            store.set_fuel(self.limits.fuel).map_err(setup)?;
+            let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
+            let engine = instance
+                .skillwire_engine_api()
+                .engine()
+                .call_constructor(&mut store, count, &options_to_wit(&self.options))
+                .map_err(trap)?;
+            Ok((instance, engine))
+        })();
+        match result {
+            Ok((instance, engine)) => {
+                self.live = Some(Live { store, instance, engine });
+                Ok(())
+            }
+            Err(e) => {
+                self.idle_sources = store.into_data().sources;
+                Err(e)
+            }
+        }
+    }
+
+    /// Runs `f` on the live instance with fresh fuel; after a trap, replaces the
+    /// instance so the next call works.
+    fn call<T>(
+        &mut self,
+        f: impl FnOnce(&mut Store<HostState>, &bindings::SkillwireComponent, ResourceAny) -> wasmtime::Result<T>,
+    ) -> Result<T, WasmError> {
+        if self.live.is_none() {
+            self.start()?;
+        }
+        let Some(live) = self.live.as_mut() else { return Err(WasmError::Setup("no instance".to_owned())) };
+        live.store.set_fuel(self.limits.fuel).map_err(setup)?;
+        match f(&mut live.store, &live.instance, live.engine) {
+            Ok(value) => Ok(value),
+            Err(e) => {
+                let error = trap(e);
+                if let Some(dead) = self.live.take() {
+                    self.idle_sources = dead.store.into_data().sources;
+                }
+                // Rebuild now so the catalogue is ready for the next call; if that
+                // fails too, the next call tries again.
+                let _ = self.start();
+                Err(error)
+            }
+        }
+    }
+
+    /// Changes the limits of later calls (an instance that was stopped by a limit is
+    /// rebuilt with the new ones on the next call).
+    pub fn set_limits(&mut self, limits: CallLimits) {
+        self.limits = limits;
+        if let Some(live) = self.live.as_mut() {
+            live.store.data_mut().limits =
+                StoreLimitsBuilder::new().memory_size(limits.memory_bytes).trap_on_grow_failure(true).build();
+        }
+    }
+
+    /// Lists and loads the sources again.
+    pub fn refresh(&mut self) -> Result<(), WasmError> {
+        self.call(|store, instance, engine| instance.skillwire_engine_api().engine().call_refresh(store, engine))
+    }
+
+    /// What building the catalogue found.
+    pub fn report(&mut self) -> Result<CatalogReport, WasmError> {
+        let report = self.call(|store, i, e| i.skillwire_engine_api().engine().call_report(store, e))?;
+        Ok(catalog_report(report))
+    }
+
+    /// The skills the rules select for `message`. Reads nothing.
+    pub fn matches(&mut self, message: &str) -> Result<Vec<Match>, WasmError> {
+        let result = self.call(|store, i, e| i.skillwire_engine_api().engine().call_match(store, e, message))?;
+        let matches = result.map_err(engine_error)?;
+        Ok(matches
+            .into_iter()
+            .map(|m| Match { skill: m.skill, reason: reason(m.reason), position: m.position as usize })
+            .collect())
+    }
+
+    /// Runs a turn.
+    pub fn inject(&mut self, message: &str) -> Result<Injection, WasmError> {
+        let result = self.call(|store, i, e| i.skillwire_engine_api().engine().call_inject(store, e, message))?;
+        Ok(injection(result.map_err(engine_error)?))
+    }
+
+    /// The catalogue as text for the system prompt.
+    pub fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, WasmError> {
+        let format = match format {
+            CatalogFormat::AgentSkills => wit::CatalogFormat::Agentskills,
+            CatalogFormat::SkillsRef => wit::CatalogFormat::SkillsRef,
+            CatalogFormat::Markdown => wit::CatalogFormat::Markdown,
+            CatalogFormat::Json => wit::CatalogFormat::Json,
+        };
+        let budget = budget.map(|b| u32::try_from(b).unwrap_or(u32::MAX));
+        let t = self.call(|store, i, e| i.skillwire_engine_api().engine().call_catalog(store, e, format, budget))?;
+        Ok(CatalogText { text: t.text, shortened: t.shortened, omitted: t.omitted })
+    }
+}
+
+// Conversions between the WIT records and the core's types: field by field, no rules.
+
+fn clamp(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn limits_to_wit(l: &skillwire::Limits) -> wit::Limits {
+    wit::Limits {
+        max_skill_md_bytes: clamp(l.max_skill_md_bytes),
+        max_frontmatter_bytes: clamp(l.max_frontmatter_bytes),
+        max_yaml_depth: clamp(l.max_yaml_depth),
+        max_message_bytes: clamp(l.max_message_bytes),
+        max_skills: clamp(l.max_skills),
+        max_name_bytes: clamp(l.max_name_bytes),
+        max_description_bytes: clamp(l.max_description_bytes),
+    }
+}
+
+fn options_to_wit(o: &Options) -> wit::Options {
+    wit::Options {
+        precedence: match o.catalog.precedence {
+            skillwire::Precedence::FirstWins => wit::Precedence::FirstWins,
+            skillwire::Precedence::LastWins => wit::Precedence::LastWins,
+        },
+        available: o.catalog.available.clone(),
+        format: match o.render.format {
+            skillwire::InjectFormat::Bracket => wit::InjectFormat::Bracket,
+            skillwire::InjectFormat::Xml => wit::InjectFormat::Xml,
+            skillwire::InjectFormat::Markdown => wit::InjectFormat::Markdown,
+        },
+        budget: clamp(o.render.budget),
+        base_dir: o.render.base_dir,
+        min_truncated_bytes: clamp(o.render.min_truncated_bytes),
+        limits: Some(limits_to_wit(&o.catalog.limits)),
+    }
+}
+
+fn engine_error(e: wit::Error) -> WasmError {
+    match e {
+        wit::Error::MessageTooLarge((bytes, limit)) => WasmError::Engine(skillwire::Error::MessageTooLarge {
+            bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+        }),
+    }
+}
+
+fn reason(r: wit::Reason) -> Reason {
+    match r {
+        wit::Reason::Mention => Reason::Mention,
+        wit::Reason::Description => Reason::Description,
+        wit::Reason::Tag => Reason::Tag,
+        wit::Reason::Name => Reason::Name,
+    }
+}
+
+fn skip(s: wit::Skip) -> Skip {
+    match s {
+        wit::Skip::BudgetExhausted => Skip::BudgetExhausted,
+        wit::Skip::BodyUnavailable => Skip::BodyUnavailable,
+        wit::Skip::Gated => Skip::Gated,
+        wit::Skip::MentionOnly => Skip::MentionOnly,
+    }
+}
+
+fn diagnostic(d: wit::Diagnostic) -> Diagnostic {
+    Diagnostic {
+        severity: match d.severity {
+            wit::Severity::Error => Severity::Error,
+            wit::Severity::Warning => Severity::Warning,
+        },
+        code: d.code,
+        message: d.message,
+        line: d.line.map(|l| l as usize),
+        column: d.column.map(|c| c as usize),
+    }
+}
+
+fn injection(t: wit::Injection) -> Injection {
+    Injection {
+        text: t.text,
+        user_message: t.user_message,
+        decisions: t
+            .decisions
+            .into_iter()
+            .map(|d| Decision {
+                skill: d.skill,
+                matched: d.matched,
+                reason: reason(d.reason),
+                injected_bytes: d.injected_bytes as usize,
+                truncated: d.truncated,
+                skipped: d.skipped.map(skip),
+                detail: d.detail,
+            })
+            .collect(),
+        summary: Summary {
+            candidates: t.summary.candidates as usize,
+            matched: t.summary.matched as usize,
+            injected_bytes: t.summary.injected_bytes as usize,
+            truncated_any: t.summary.truncated_any,
+        },
+    }
+}
+
+fn lint_report(r: wit::LintReport) -> LintReport {
+    LintReport {
+        path: r.path,
+        valid: r.valid,
+        errors: r.errors,
+        warnings: r.warnings.into_iter().map(diagnostic).collect(),
+    }
+}
+
+fn catalog_report(r: wit::CatalogReport) -> CatalogReport {
+    CatalogReport {
+        loaded: r.loaded as usize,
+        skipped: r
+            .skipped
+            .into_iter()
+            .map(|s| skillwire::catalog::Skipped {
+                location: s.location,
+                reason: s.reason,
+                diagnostics: s.diagnostics.into_iter().map(diagnostic).collect(),
+            })
+            .collect(),
+        shadowed: r
+            .shadowed
+            .into_iter()
+            .map(|s| skillwire::catalog::Shadowed { name: s.name, location: s.location, by: s.by })
+            .collect(),
+        gated: r
+            .gated
+            .into_iter()
+            .map(|g| skillwire::catalog::Gated { name: g.name, location: g.location, missing: g.missing })
+            .collect(),
+        warnings: r
+            .warnings
+            .into_iter()
+            .map(|w| skillwire::catalog::Warning { location: w.location, diagnostic: diagnostic(w.diagnostic) })
+            .collect(),
+    }
+}

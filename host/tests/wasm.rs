@@ -1,0 +1,155 @@
+//! The component under wasmtime: the same vectors as the native core, byte for byte;
+//! limits that stop a call with a typed error and leave the engine working; sources
+//! that fail or return oversized text.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // test code
+
+#[path = "../../tests/rust/turn_vectors.rs"]
+mod turn_vectors;
+
+use serde_json::{json, Value};
+use skillwire::{CatalogFormat, LintOptions, Options, SkillEntry, SkillSource, SourceError};
+use skillwire_host::wasm::{CallLimits, Runtime as WasmRuntime, WasmEngine, WasmError};
+use skillwire_host::FsSource;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// One compiled component for the whole test binary.
+fn runtime() -> Arc<WasmRuntime> {
+    static RUNTIME: OnceLock<Arc<WasmRuntime>> = OnceLock::new();
+    RUNTIME.get_or_init(|| Arc::new(WasmRuntime::new().unwrap())).clone()
+}
+
+struct Wasm(WasmEngine);
+
+impl turn_vectors::Runtime for Wasm {
+    fn report(&mut self) -> Value {
+        serde_json::to_value(self.0.report().unwrap()).unwrap()
+    }
+    fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value {
+        serde_json::to_value(self.0.catalog_text(format, budget).unwrap()).unwrap()
+    }
+    fn matches(&mut self, message: &str) -> Value {
+        json!({ "matches": self.0.matches(message).unwrap() })
+    }
+    fn inject(&mut self, message: &str) -> Value {
+        serde_json::to_value(self.0.inject(message).unwrap()).unwrap()
+    }
+}
+
+fn boxed<S: SkillSource + 'static>(sources: Vec<S>) -> Vec<Box<dyn SkillSource>> {
+    sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource>).collect()
+}
+
+#[test]
+fn turn_vectors_through_the_component() {
+    let rt = runtime();
+    turn_vectors::run_all(false, &mut |sources, options| {
+        Box::new(Wasm(WasmEngine::new(rt.clone(), boxed(sources), options, CallLimits::default()).unwrap()))
+    });
+}
+
+#[test]
+fn conformance_lint_through_the_component() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/conformance.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let rt = runtime();
+    let mut ran = 0;
+    for case in doc["cases"].as_array().unwrap().iter().filter(|c| c["fs_only"] == false && c["lint"].is_string()) {
+        let dir = case["lint"].as_str().unwrap();
+        let rel = format!("{dir}/SKILL.md");
+        let text = case["files"][&rel].as_str().unwrap();
+        let report = rt.lint(&format!("{{ROOT}}/{rel}"), text, &LintOptions::default(), CallLimits::default()).unwrap();
+        let want: Vec<String> = serde_json::from_value(case["skillwire"]["validate"].clone()).unwrap();
+        assert_eq!(report.errors, want, "{}", case["case"]);
+        ran += 1;
+    }
+    assert!(ran > 70, "{ran}");
+}
+
+fn corpus() -> Vec<Box<dyn SkillSource>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+    boxed(vec![FsSource::discover(&dir).unwrap()])
+}
+
+#[test]
+fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
+    let mut engine = WasmEngine::new(runtime(), corpus(), Options::default(), CallLimits::default()).unwrap();
+    let before = engine.inject("@pdf merge these files").unwrap();
+    assert_eq!(engine.report().unwrap().loaded, 249);
+
+    // Too little fuel: the call stops with a typed error...
+    engine.set_limits(CallLimits { fuel: 10_000, ..CallLimits::default() });
+    assert_eq!(engine.inject("@pdf merge these files"), Err(WasmError::OutOfFuel));
+    // ...and with the limits back, the next call works and answers the same.
+    engine.set_limits(CallLimits::default());
+    assert_eq!(engine.inject("@pdf merge these files").unwrap(), before);
+
+    // A memory cap smaller than rebuilding the catalogue needs: a typed error, then
+    // recovery.
+    engine.set_limits(CallLimits { memory_bytes: 2 << 20, ..CallLimits::default() });
+    assert_eq!(engine.refresh(), Err(WasmError::OutOfMemory));
+    engine.set_limits(CallLimits::default());
+    assert_eq!(engine.inject("@pdf merge these files").unwrap(), before);
+
+    // The same cap on a new engine: it cannot even build its catalogue.
+    let small = CallLimits { memory_bytes: 2 << 20, ..CallLimits::default() };
+    assert!(matches!(WasmEngine::new(runtime(), corpus(), Options::default(), small), Err(WasmError::OutOfMemory)));
+}
+
+/// A source whose reads fail or return far too much text.
+struct Hostile;
+
+impl SkillSource for Hostile {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        Ok(["broken", "huge", "fine"]
+            .iter()
+            .map(|n| SkillEntry { location: format!("h/{n}/SKILL.md"), text: None })
+            .collect())
+    }
+    fn read(&self, location: &str) -> Result<String, SourceError> {
+        match location {
+            "h/broken/SKILL.md" => Err(SourceError("disk on fire".into())),
+            "h/huge/SKILL.md" => Ok(format!("---\nname: huge\ndescription: x\n---\n{}", "y".repeat(64 << 20))),
+            _ => Ok("---\nname: fine\ndescription: Fine.\n---\nFine body.\n".into()),
+        }
+    }
+}
+
+#[test]
+fn failing_and_oversized_reads_are_skipped_skills() {
+    let mut engine =
+        WasmEngine::new(runtime(), boxed(vec![Hostile]), Options::default(), CallLimits::default()).unwrap();
+    let report = engine.report().unwrap();
+    assert_eq!(report.loaded, 1);
+    let reasons: Vec<&str> = report.skipped.iter().map(|s| s.reason.as_str()).collect();
+    assert_eq!(reasons, vec!["disk on fire", "SKILL.md is 67108898 bytes; the limit is 1048576"]);
+    let turn = engine.inject("@fine").unwrap();
+    assert_eq!(turn.text, "[SKILL:fine]\nFine body.\n[/SKILL]");
+}
+
+#[test]
+fn precompiled_cache_round_trip() {
+    let dir = std::env::temp_dir().join(format!("skillwire-cache-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    {
+        let first = WasmRuntime::with_cache(&dir).unwrap();
+        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(files.len(), 1, "the compiled component is cached");
+        let second = WasmRuntime::with_cache(&dir).unwrap();
+        let text = "---\nname: a\ndescription: b\n---\n";
+        let opts = LintOptions::default();
+        assert_eq!(
+            first.lint("a/SKILL.md", text, &opts, CallLimits::default()).unwrap(),
+            second.lint("a/SKILL.md", text, &opts, CallLimits::default()).unwrap()
+        );
+    }
+    // A damaged cache file is ignored: the component is compiled again. (The file is
+    // replaced, not written in place: a loaded component maps it.)
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let path = f.unwrap().path();
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, b"garbage").unwrap();
+    }
+    assert!(WasmRuntime::with_cache(&dir).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,111 @@
+//! The runner of `tests/vectors/turns.json`, shared by every Rust runtime's tests (the
+//! native core in `core/tests/vectors.rs`, the component in `host/tests/wasm.rs`): a
+//! runtime provides a [`Runtime`], and each case's report, catalogue texts, matches and
+//! injection must equal the expectation exactly.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use skillwire::{CatalogFormat, Options, SkillEntry, SkillSource, SourceError};
+use std::path::PathBuf;
+
+/// One skill of a vector: where it lives and its text.
+#[derive(Deserialize, Clone)]
+pub struct VectorSkill {
+    location: String,
+    text: String,
+    /// When set, listing gives the text but reading the body fails with this error.
+    #[serde(default)]
+    read_error: Option<String>,
+}
+
+/// A source made of a vector's skills.
+pub struct VectorSource(Vec<VectorSkill>);
+
+impl SkillSource for VectorSource {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        Ok(self.0.iter().map(|s| SkillEntry { location: s.location.clone(), text: Some(s.text.clone()) }).collect())
+    }
+    fn read(&self, location: &str) -> Result<String, SourceError> {
+        let skill = self.0.iter().find(|s| s.location == location).ok_or_else(|| SourceError("missing".into()))?;
+        match &skill.read_error {
+            Some(e) => Err(SourceError(e.clone())),
+            None => Ok(skill.text.clone()),
+        }
+    }
+}
+
+/// What a runtime must do for the vectors, answering in the core's JSON shapes.
+pub trait Runtime {
+    /// The catalogue report.
+    fn report(&mut self) -> Value;
+    /// One catalogue text (`CatalogText` as JSON).
+    fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value;
+    /// The `Matches` of a message.
+    fn matches(&mut self, message: &str) -> Value;
+    /// The `Injection` of a message.
+    fn inject(&mut self, message: &str) -> Value;
+}
+
+#[derive(Deserialize)]
+struct CatalogRequest {
+    format: CatalogFormat,
+    #[serde(default)]
+    budget: Option<usize>,
+}
+
+pub fn path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/turns.json")
+}
+
+/// Everything a case produces, as JSON.
+pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> Box<dyn Runtime>) -> Value {
+    let sources: Vec<Vec<VectorSkill>> = serde_json::from_value(case["sources"].clone()).unwrap();
+    let options: Options = serde_json::from_value(case.get("options").cloned().unwrap_or(json!({}))).unwrap();
+    let mut runtime = make(sources.into_iter().map(VectorSource).collect(), options);
+    let mut out = serde_json::Map::new();
+    out.insert("report".into(), runtime.report());
+    if let Some(requests) = case.get("catalog") {
+        let requests: Vec<CatalogRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let texts: Vec<Value> = requests
+            .iter()
+            .map(|r| {
+                let mut v = runtime.catalog(r.format, r.budget);
+                v["format"] = serde_json::to_value(r.format).unwrap();
+                v["budget"] = json!(r.budget);
+                v
+            })
+            .collect();
+        out.insert("catalog".into(), Value::Array(texts));
+    }
+    if let Some(message) = case.get("message").and_then(Value::as_str) {
+        out.insert("matches".into(), runtime.matches(message));
+        out.insert("injection".into(), runtime.inject(message));
+    }
+    Value::Object(out)
+}
+
+/// Runs every case; with `bless`, rewrites the expectations instead.
+pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> Box<dyn Runtime>) {
+    let text = std::fs::read_to_string(path()).unwrap();
+    let mut doc: Value = serde_json::from_str(&text).unwrap();
+    let cases = doc["cases"].as_array_mut().unwrap();
+    assert!(cases.len() >= 20, "the vector file lost cases");
+    let mut failures = Vec::new();
+    for case in cases.iter_mut() {
+        let name = case["name"].as_str().unwrap().to_owned();
+        let got = run_case(case, make);
+        if bless {
+            case["expect"] = got;
+        } else if case["expect"] != got {
+            failures.push(format!(
+                "{name}:\n  want {}\n  got  {}",
+                serde_json::to_string(&case["expect"]).unwrap(),
+                serde_json::to_string(&got).unwrap()
+            ));
+        }
+    }
+    if bless {
+        std::fs::write(path(), serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+    }
+    assert!(failures.is_empty(), "{} vector(s) failed:\n{}", failures.len(), failures.join("\n"));
+}

@@ -1,0 +1,224 @@
+//! skillwire's WebAssembly component: the WIT world `skillwire-component`
+//! (`wit/skillwire.wit`) implemented over the core. Glue only: conversions between
+//! WIT records and core types, and a `SkillSource` that calls the host's imports.
+//! Every rule lives in the `skillwire` crate.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+wit_bindgen::generate!({
+    path: "../../wit",
+    world: "skillwire-component",
+});
+
+use exports::skillwire::engine::api::{self, GuestEngine};
+use skillwire::engine::skill_source as host;
+use skillwire::engine::types as wit;
+
+// The core crate, renamed in Cargo.toml: the generated module `skillwire` (the WIT
+// package's namespace) would shadow it.
+use skillwire_core as core;
+use std::cell::RefCell;
+
+/// A host source, seen by the core.
+struct HostSource(u32);
+
+impl core::SkillSource for HostSource {
+    fn list(&self) -> Result<Vec<core::SkillEntry>, core::SourceError> {
+        host::list(self.0)
+            .map(|entries| {
+                entries.into_iter().map(|e| core::SkillEntry { location: e.location, text: e.text }).collect()
+            })
+            .map_err(core::SourceError)
+    }
+
+    fn read(&self, location: &str) -> Result<String, core::SourceError> {
+        host::read(self.0, location).map_err(core::SourceError)
+    }
+}
+
+struct Component;
+
+/// The exported resource; `refresh` needs to rebuild through `&self`.
+struct Engine(RefCell<core::Engine<HostSource>>);
+
+fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn limits_from(l: wit::Limits) -> core::Limits {
+    let n = |v: u32| v as usize;
+    core::Limits {
+        max_skill_md_bytes: n(l.max_skill_md_bytes),
+        max_frontmatter_bytes: n(l.max_frontmatter_bytes),
+        max_yaml_depth: n(l.max_yaml_depth),
+        max_message_bytes: n(l.max_message_bytes),
+        max_skills: n(l.max_skills),
+        max_name_bytes: n(l.max_name_bytes),
+        max_description_bytes: n(l.max_description_bytes),
+    }
+}
+
+fn options_from(o: wit::Options) -> core::Options {
+    core::Options {
+        catalog: core::CatalogOptions {
+            precedence: match o.precedence {
+                wit::Precedence::FirstWins => core::Precedence::FirstWins,
+                wit::Precedence::LastWins => core::Precedence::LastWins,
+            },
+            available: o.available,
+            limits: o.limits.map(limits_from).unwrap_or_default(),
+        },
+        render: core::RenderOptions {
+            format: match o.format {
+                wit::InjectFormat::Bracket => core::InjectFormat::Bracket,
+                wit::InjectFormat::Xml => core::InjectFormat::Xml,
+                wit::InjectFormat::Markdown => core::InjectFormat::Markdown,
+            },
+            budget: o.budget as usize,
+            base_dir: o.base_dir,
+            min_truncated_bytes: o.min_truncated_bytes as usize,
+        },
+    }
+}
+
+fn reason(r: core::Reason) -> wit::Reason {
+    match r {
+        core::Reason::Mention => wit::Reason::Mention,
+        core::Reason::Description => wit::Reason::Description,
+        core::Reason::Tag => wit::Reason::Tag,
+        core::Reason::Name => wit::Reason::Name,
+    }
+}
+
+fn skip(s: core::Skip) -> wit::Skip {
+    match s {
+        core::Skip::BudgetExhausted => wit::Skip::BudgetExhausted,
+        core::Skip::BodyUnavailable => wit::Skip::BodyUnavailable,
+        core::Skip::Gated => wit::Skip::Gated,
+        core::Skip::MentionOnly => wit::Skip::MentionOnly,
+    }
+}
+
+fn diagnostic(d: core::Diagnostic) -> wit::Diagnostic {
+    wit::Diagnostic {
+        severity: match d.severity {
+            core::Severity::Error => wit::Severity::Error,
+            core::Severity::Warning => wit::Severity::Warning,
+        },
+        code: d.code,
+        message: d.message,
+        line: d.line.map(u32_of),
+        column: d.column.map(u32_of),
+    }
+}
+
+fn error(e: core::Error) -> wit::Error {
+    match e {
+        core::Error::MessageTooLarge { bytes, limit } => wit::Error::MessageTooLarge((bytes as u64, limit as u64)),
+        // The core's error enum is non-exhaustive; a newer variant arrives here.
+        _ => wit::Error::MessageTooLarge((0, 0)),
+    }
+}
+
+impl api::Guest for Component {
+    type Engine = Engine;
+
+    fn lint(location: String, text: String, extensions: bool, limits: Option<wit::Limits>) -> wit::LintReport {
+        let options = core::LintOptions { limits: limits.map(limits_from).unwrap_or_default(), extensions };
+        let r = core::lint_with(&location, &text, &options);
+        wit::LintReport {
+            path: r.path,
+            valid: r.valid,
+            errors: r.errors,
+            warnings: r.warnings.into_iter().map(diagnostic).collect(),
+        }
+    }
+}
+
+impl GuestEngine for Engine {
+    fn new(sources: u32, options: wit::Options) -> Self {
+        Engine(RefCell::new(core::Engine::new((0..sources).map(HostSource).collect(), options_from(options))))
+    }
+
+    fn refresh(&self) {
+        self.0.borrow_mut().refresh();
+    }
+
+    fn report(&self) -> wit::CatalogReport {
+        let r = self.0.borrow().catalog().report().clone();
+        wit::CatalogReport {
+            loaded: u32_of(r.loaded),
+            skipped: r
+                .skipped
+                .into_iter()
+                .map(|s| wit::SkippedSkill {
+                    location: s.location,
+                    reason: s.reason,
+                    diagnostics: s.diagnostics.into_iter().map(diagnostic).collect(),
+                })
+                .collect(),
+            shadowed: r
+                .shadowed
+                .into_iter()
+                .map(|s| wit::ShadowedSkill { name: s.name, location: s.location, by: s.by })
+                .collect(),
+            gated: r
+                .gated
+                .into_iter()
+                .map(|g| wit::GatedSkill { name: g.name, location: g.location, missing: g.missing })
+                .collect(),
+            warnings: r
+                .warnings
+                .into_iter()
+                .map(|w| wit::LocatedWarning { location: w.location, diagnostic: diagnostic(w.diagnostic) })
+                .collect(),
+        }
+    }
+
+    fn match_(&self, message: String) -> Result<Vec<wit::SkillMatch>, wit::Error> {
+        let matches = self.0.borrow().matches(&message).map_err(error)?;
+        Ok(matches
+            .into_iter()
+            .map(|m| wit::SkillMatch { skill: m.skill, reason: reason(m.reason), position: u32_of(m.position) })
+            .collect())
+    }
+
+    fn inject(&self, message: String) -> Result<wit::Injection, wit::Error> {
+        let t = self.0.borrow().inject(&message).map_err(error)?;
+        Ok(wit::Injection {
+            text: t.text,
+            user_message: t.user_message,
+            decisions: t
+                .decisions
+                .into_iter()
+                .map(|d| wit::Decision {
+                    skill: d.skill,
+                    matched: d.matched,
+                    reason: reason(d.reason),
+                    injected_bytes: u32_of(d.injected_bytes),
+                    truncated: d.truncated,
+                    skipped: d.skipped.map(skip),
+                    detail: d.detail,
+                })
+                .collect(),
+            summary: wit::Summary {
+                candidates: u32_of(t.summary.candidates),
+                matched: u32_of(t.summary.matched),
+                injected_bytes: u32_of(t.summary.injected_bytes),
+                truncated_any: t.summary.truncated_any,
+            },
+        })
+    }
+
+    fn catalog(&self, format: wit::CatalogFormat, budget: Option<u32>) -> wit::CatalogText {
+        let format = match format {
+            wit::CatalogFormat::Agentskills => core::CatalogFormat::AgentSkills,
+            wit::CatalogFormat::SkillsRef => core::CatalogFormat::SkillsRef,
+            wit::CatalogFormat::Markdown => core::CatalogFormat::Markdown,
+            wit::CatalogFormat::Json => core::CatalogFormat::Json,
+        };
+        let t = self.0.borrow().catalog_text(format, budget.map(|b| b as usize));
+        wit::CatalogText { text: t.text, shortened: t.shortened, omitted: t.omitted }
+    }
+}
+
+export!(Component);
