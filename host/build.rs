@@ -3,7 +3,7 @@
 //! Every build of `skillwire-host` runs this (cargo reruns it whenever the core, the
 //! component glue or the WIT world change), so the embedded component is never stale:
 //! 1. make sure the `wasm32-unknown-unknown` target is installed (`rustup target add`);
-//! 2. build `wasm/component` for it with the `component` profile, in a target folder
+//! 2. build `wasm/component` for it as a `cdylib` with the `component` profile, in a target folder
 //!    of its own (sharing the outer build's would wait on its lock forever);
 //! 3. wrap the core module into a component with `wit-component`: it then imports
 //!    only what the WIT world declares (a `wasm32-wasip2` build would drag in WASI);
@@ -45,7 +45,8 @@ fn build() -> Result<(), String> {
     let mut build = Command::new(cargo);
     build
         .current_dir(&root)
-        .args(["build", "--package", "skillwire-component", "--target", TARGET, "--profile", "component"])
+        .args(["rustc", "--package", "skillwire-component", "--target", TARGET, "--profile", "component"])
+        .args(["--crate-type", "cdylib"])
         .env("CARGO_TARGET_DIR", &target_dir);
     // The outer build's settings are for the host, not for the guest.
     for var in [

@@ -14,6 +14,18 @@
 //! the next call works. A source's `read` that returns more than
 //! [`Limits::max_skill_md_bytes`](skillwire::Limits) is refused on the host side,
 //! before it reaches the guest: the skill is skipped with a reason.
+//!
+//! ```
+//! use skillwire_host::{wasm::{CallLimits, Runtime, WasmEngine}, FsSource};
+//! use std::sync::Arc;
+//!
+//! let runtime = Arc::new(Runtime::new()?); // compile once per process (or Runtime::with_cache)
+//! let skills = FsSource::discover(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/skills").as_ref())?;
+//! let mut engine = WasmEngine::new(runtime, vec![Box::new(skills)], Default::default(), CallLimits::default())?;
+//! let turn = engine.inject("write the commit message")?; // the core's own `Injection`
+//! assert!(turn.text.starts_with("[SKILL:commit-message]\n"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use skillwire::{
     CatalogFormat, CatalogReport, CatalogText, Decision, Diagnostic, Injection, LintOptions, LintReport, Match,
@@ -179,6 +191,13 @@ impl Runtime {
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
         store
+    }
+
+    /// The names of the interfaces the component imports: only the skill sources (and
+    /// the types they use). No WASI.
+    pub fn imports(&self) -> Vec<String> {
+        let component = self.pre.instance_pre().component();
+        component.component_type().imports(&self.engine).map(|(name, _)| name.to_owned()).collect()
     }
 
     /// Lints one SKILL.md text inside a fresh instance.

@@ -153,3 +153,8 @@ fn precompiled_cache_round_trip() {
     assert!(WasmRuntime::with_cache(&dir).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_component_imports_only_the_skill_sources() {
+    assert_eq!(runtime().imports(), vec!["skillwire:engine/types@0.1.0", "skillwire:engine/skill-source@0.1.0"]);
+}
