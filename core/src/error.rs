@@ -1,9 +1,9 @@
 //! The errors a turn can return. Problems with individual skills are never errors:
 //! they are skipped skills or decisions with a reason.
 
-/// A call the core refused.
+/// A call the core refused. (Exhaustive on purpose: a new variant must be carried
+/// through every binding, and the compiler points at each one.)
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Error {
     /// The user message is longer than [`Limits::max_message_bytes`](crate::Limits).
     MessageTooLarge {
