@@ -137,6 +137,15 @@ impl Catalog {
             .collect())
     }
 
+    /// The skills a turn on `message` may read, in order: the eligible candidates. A
+    /// host whose reads are asynchronous fetches these first, then calls
+    /// [`Catalog::inject`] with a `read` that looks them up. (Skills past the budget
+    /// are in the list too; `inject` reads only what it renders.)
+    pub fn plan(&self, message: &str) -> Result<Vec<&CatalogSkill>, Error> {
+        self.check_message(message)?;
+        Ok(self.candidates(message).into_iter().filter(|(_, _, skip)| skip.is_none()).map(|(_, entry, _)| entry).collect())
+    }
+
     /// Runs a turn. `read` returns a skill's SKILL.md text; it is called only for
     /// skills that will be rendered, in order.
     pub fn inject<F>(&self, message: &str, options: &RenderOptions, mut read: F) -> Result<Injection, Error>

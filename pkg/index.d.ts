@@ -1,0 +1,132 @@
+// Types of the npm package `skillwire`. Results mirror the Rust core's serde output
+// (snake_case keys), so JSON.stringify of a result equals every other runtime's JSON.
+
+/** One skill a source offers: its location, and its SKILL.md text if at hand. */
+export type SkillEntry = string | { location: string; text?: string };
+
+/** The host's skills. Either method may answer directly or with a Promise (async API). */
+export interface SkillSource {
+  list(): SkillEntry[] | Promise<SkillEntry[]>;
+  read(location: string): string | Promise<string>;
+}
+
+/** A source whose methods answer directly, for the synchronous API. */
+export interface SyncSkillSource {
+  list(): SkillEntry[];
+  read(location: string): string;
+}
+
+export type Precedence = 'first-wins' | 'last-wins';
+export type InjectFormat = 'bracket' | 'xml' | 'markdown';
+export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
+export type Reason = 'mention' | 'description' | 'tag' | 'name';
+export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only';
+
+/** Input limits (the core's defaults when left out). */
+export interface Limits {
+  maxSkillMdBytes?: number;
+  maxFrontmatterBytes?: number;
+  maxYamlDepth?: number;
+  maxMessageBytes?: number;
+  maxSkills?: number;
+  maxNameBytes?: number;
+  maxDescriptionBytes?: number;
+}
+
+export interface Options<S extends SkillSource = SkillSource> {
+  /** Sources in precedence order. */
+  sources?: S[];
+  /** Which skill keeps a name several entries share (default `first-wins`). */
+  precedence?: Precedence;
+  /** Integrations the host provides, for skills that `requires` them. */
+  available?: string[];
+  /** Most bytes the injected skills may take (default 8192). */
+  budget?: number;
+  /** Block format (default `bracket`). */
+  format?: InjectFormat;
+  /** Replace `{baseDir}` in bodies with the skill's folder. */
+  baseDir?: boolean;
+  /** A body is cut to fit only if at least this many bytes of it fit (default 64). */
+  minTruncatedBytes?: number;
+  limits?: Limits;
+  /** Where browsers load the .wasm from (default: next to this module). */
+  wasm?: string | URL | Request | Response | BufferSource | WebAssembly.Module;
+}
+
+export interface Match { skill: string; reason: Reason; position: number }
+export interface Matches { matches: Match[] }
+
+export interface Decision {
+  skill: string;
+  matched: boolean;
+  reason: Reason;
+  injected_bytes: number;
+  truncated: boolean;
+  skipped: Skip | null;
+  detail?: string;
+}
+
+export interface Summary { candidates: number; matched: number; injected_bytes: number; truncated_any: boolean }
+
+export interface Injection {
+  /** The injected blocks alone. */
+  text: string;
+  /** What to send as the user turn: the blocks, a blank line, the message. */
+  user_message: string;
+  decisions: Decision[];
+  summary: Summary;
+}
+
+export interface CatalogText { text: string; shortened: string[]; omitted: string[] }
+
+export interface Diagnostic {
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export interface CatalogReport {
+  loaded: number;
+  skipped: { location: string; reason: string; diagnostics: Diagnostic[] }[];
+  shadowed: { name: string; location: string; by: string }[];
+  gated: { name: string; location: string; missing: string[] }[];
+  warnings: { location: string; diagnostic: Diagnostic }[];
+}
+
+export interface LintReport { path: string; valid: boolean; errors: string[]; warnings: Diagnostic[] }
+export interface LintOptions { extensions?: boolean; limits?: Limits }
+
+/** An error from skillwire, with a stable code. */
+export class SkillwireError extends Error {
+  readonly code: 'message_too_large' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
+  constructor(message: string, code: string);
+}
+
+/** Loads the WebAssembly module (browsers; a no-op in Node and Deno). */
+export function init(wasm?: Options['wasm']): Promise<void>;
+
+/** Lints one SKILL.md text against the standard. */
+export function lint(location: string, text: string, options?: LintOptions): LintReport;
+
+export class Skillwire {
+  /** Builds the catalogue synchronously (sources must answer synchronously). */
+  constructor(options?: Options<SyncSkillSource>);
+  /** Builds the catalogue, awaiting sources that return Promises. */
+  static create(options?: Options): Promise<Skillwire>;
+  refresh(): Promise<void>;
+  refreshSync(): void;
+  report(): CatalogReport;
+  inject(message: string): Promise<Injection>;
+  injectSync(message: string): Injection;
+  match(message: string): Promise<Matches>;
+  matchSync(message: string): Matches;
+  catalog(options?: { format?: CatalogFormat; budget?: number }): Promise<CatalogText>;
+  catalogSync(options?: { format?: CatalogFormat; budget?: number }): CatalogText;
+  lint(location: string, text: string, options?: LintOptions): Promise<LintReport>;
+  lintSync(location: string, text: string, options?: LintOptions): LintReport;
+  /** Releases the WebAssembly memory now. */
+  free(): void;
+  [Symbol.dispose](): void;
+}

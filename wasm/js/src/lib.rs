@@ -1,0 +1,139 @@
+//! skillwire for JavaScript: wasm-bindgen glue around the core, nothing else. The npm
+//! package (`pkg/`) wraps these exports in the JS API; every rule lives in the
+//! `skillwire` crate.
+//!
+//! Values cross as plain objects (serde-wasm-bindgen, JSON-compatible: `None` is
+//! `null`, maps are objects), shaped exactly like the core's serde output, so
+//! `JSON.stringify` of a result equals the Rust runner's JSON.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde::{Deserialize, Serialize};
+use skillwire::{Catalog, CatalogFormat, CatalogInput, LintOptions, Matches, Options, RenderOptions};
+use std::collections::HashMap;
+use wasm_bindgen::prelude::*;
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| error("invalid_value", &e.to_string()))
+}
+
+fn from_js<T: for<'de> Deserialize<'de> + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|e| error("invalid_argument", &format!("{what}: {e}")))
+}
+
+/// A JS `Error` with a `code` property.
+fn error(code: &str, message: &str) -> JsValue {
+    let e = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&e, &JsValue::from_str("code"), &JsValue::from_str(code));
+    e.into()
+}
+
+fn core_error(e: skillwire::Error) -> JsValue {
+    error(e.code(), &e.to_string())
+}
+
+/// One listed entry: its source index, location, and text or the error of reading it.
+#[derive(Deserialize)]
+struct EntryInput {
+    source: usize,
+    location: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// A body fetched for a turn: text or the error of reading it.
+#[derive(Deserialize)]
+struct BodyInput {
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// Where a skill lives, as `plan` reports it.
+#[derive(Serialize)]
+struct PlannedRead<'a> {
+    source: usize,
+    location: &'a str,
+}
+
+/// A built catalogue and the render options of its turns.
+#[wasm_bindgen]
+pub struct Catalogue {
+    catalog: Catalog,
+    render: RenderOptions,
+}
+
+#[wasm_bindgen]
+impl Catalogue {
+    /// Builds the catalogue from listed entries (`[{source, location, text | error}]`)
+    /// and options shaped like the core's `Options`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(entries: JsValue, options: JsValue) -> Result<Catalogue, JsValue> {
+        let entries: Vec<EntryInput> = from_js(entries, "entries")?;
+        let options: Options = from_js(options, "options")?;
+        let inputs = entries
+            .into_iter()
+            .map(|e| CatalogInput {
+                source: e.source,
+                location: e.location,
+                text: match (e.text, e.error) {
+                    (Some(text), _) => Ok(text),
+                    (None, error) => Err(error.unwrap_or_else(|| "the source gave no text".to_owned())),
+                },
+            })
+            .collect();
+        Ok(Catalogue { catalog: Catalog::build(inputs, &options.catalog), render: options.render })
+    }
+
+    /// What building found (the core's `CatalogReport`).
+    pub fn report(&self) -> Result<JsValue, JsValue> {
+        to_js(self.catalog.report())
+    }
+
+    /// The catalogue text (`CatalogText`) in `format` (`agent-skills`, `skills-ref`,
+    /// `markdown`, `json`), within `budget` bytes when given.
+    pub fn catalog(&self, format: JsValue, budget: Option<u32>) -> Result<JsValue, JsValue> {
+        let format: CatalogFormat = from_js(format, "format")?;
+        to_js(&skillwire::render_catalog(&self.catalog, format, budget.map(|b| b as usize)))
+    }
+
+    /// The skills the rules select (`{matches}`); reads nothing.
+    pub fn matches(&self, message: &str) -> Result<JsValue, JsValue> {
+        let matches = self.catalog.matches(message).map_err(core_error)?;
+        to_js(&Matches { matches })
+    }
+
+    /// The reads a turn on `message` may need: `[{source, location}]`, in order.
+    pub fn plan(&self, message: &str) -> Result<JsValue, JsValue> {
+        let plan = self.catalog.plan(message).map_err(core_error)?;
+        let reads: Vec<PlannedRead<'_>> =
+            plan.iter().map(|s| PlannedRead { source: s.source, location: &s.skill.location }).collect();
+        to_js(&reads)
+    }
+
+    /// Runs a turn with the bodies fetched for its plan (`{[location]: {text} | {error}}`).
+    pub fn inject(&self, message: &str, bodies: JsValue) -> Result<JsValue, JsValue> {
+        let bodies: HashMap<String, BodyInput> = from_js(bodies, "bodies")?;
+        let injection = self
+            .catalog
+            .inject(message, &self.render, |entry| match bodies.get(&entry.skill.location) {
+                Some(BodyInput { text: Some(text), .. }) => Ok(text.clone()),
+                Some(BodyInput { error: Some(e), .. }) => Err(e.clone()),
+                _ => Err("the body was not fetched".to_owned()),
+            })
+            .map_err(core_error)?;
+        to_js(&injection)
+    }
+}
+
+/// Lints one SKILL.md text (`LintReport`); `options` is `{limits?, extensions?}`.
+#[wasm_bindgen]
+pub fn lint(location: &str, text: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let options: LintOptions = from_js(options, "options")?;
+    to_js(&skillwire::lint_with(location, text, &options))
+}
