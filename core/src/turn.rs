@@ -143,7 +143,12 @@ impl Catalog {
     /// are in the list too; `inject` reads only what it renders.)
     pub fn plan(&self, message: &str) -> Result<Vec<&CatalogSkill>, Error> {
         self.check_message(message)?;
-        Ok(self.candidates(message).into_iter().filter(|(_, _, skip)| skip.is_none()).map(|(_, entry, _)| entry).collect())
+        Ok(self
+            .candidates(message)
+            .into_iter()
+            .filter(|(_, _, skip)| skip.is_none())
+            .map(|(_, entry, _)| entry)
+            .collect())
     }
 
     /// Runs a turn. `read` returns a skill's SKILL.md text; it is called only for

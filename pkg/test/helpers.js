@@ -1,61 +1,8 @@
-// Shared by the Node and Deno test suites: the vector files and sources made of them.
+// Shared by the Node and Deno suites: the vector files, read from the repository.
 import { readFileSync } from 'node:fs';
+
+export { canonical, jsOptions, runCase, vectorSource } from './vectors-core.js';
 
 export const turns = JSON.parse(readFileSync(new URL('../../tests/vectors/turns.json', import.meta.url), 'utf8'));
 export const conformance = JSON.parse(
   readFileSync(new URL('../../tests/vectors/conformance.json', import.meta.url), 'utf8'));
-
-/** JSON with object keys sorted at every level: equal strings mean equal data. */
-export function canonical(value) {
-  return JSON.stringify(value, (_, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
-      : v);
-}
-
-/** A source over a vector's skills; with `async`, every answer is a Promise. */
-export function vectorSource(skills, async = false) {
-  const answer = (v) => (async ? Promise.resolve(v) : v);
-  const fail = (m) => (async ? Promise.reject(new Error(m)) : (() => { throw new Error(m); })());
-  return {
-    list: () => answer(skills.map(({ location, text }) => ({ location, text }))),
-    read: (location) => {
-      const skill = skills.find((s) => s.location === location);
-      if (!skill) return fail('missing');
-      if (skill.read_error) return fail(skill.read_error);
-      return answer(skill.text);
-    },
-  };
-}
-
-/** A vector's options (the core's shape) in the JS API's shape. */
-export function jsOptions(o = {}) {
-  const c = o.catalog ?? {};
-  const r = o.render ?? {};
-  return {
-    precedence: c.precedence?.replace('_', '-'),
-    available: c.available,
-    budget: r.budget,
-    format: r.format,
-    baseDir: r.base_dir,
-    minTruncatedBytes: r.min_truncated_bytes,
-  };
-}
-
-/** Runs one vector case through a built Skillwire, synchronously or not. */
-export async function runCase(sw, c, async) {
-  const out = { report: sw.report() };
-  if (c.catalog) {
-    out.catalog = [];
-    for (const r of c.catalog) {
-      const opts = { format: r.format, budget: r.budget };
-      const text = async ? await sw.catalog(opts) : sw.catalogSync(opts);
-      out.catalog.push({ ...text, format: r.format, budget: r.budget ?? null });
-    }
-  }
-  if (c.message !== undefined) {
-    out.matches = async ? await sw.match(c.message) : sw.matchSync(c.message);
-    out.injection = async ? await sw.inject(c.message) : sw.injectSync(c.message);
-  }
-  return out;
-}

@@ -13,7 +13,9 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| error("invalid_value", &e.to_string()))
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error("invalid_value", &e.to_string()))
 }
 
 fn from_js<T: for<'de> Deserialize<'de> + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {

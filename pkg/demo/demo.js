@@ -1,0 +1,106 @@
+// The chat demo: skills fetched from a folder served beside the page (its index.json
+// lists the SKILL.md paths), a message box, live decisions, the injected text, the
+// budget, and @-autocomplete of skill names. All skill logic runs in the package.
+import { Skillwire } from '../index.js';
+
+const params = new URLSearchParams(location.search);
+const folder = new URL(params.get('skills') ?? './skills/', location.href);
+const budget = Number(params.get('budget') ?? 8192);
+const $ = (id) => document.getElementById(id);
+
+// An async source: list from index.json, read with fetch.
+const source = {
+  list: async () => (await fetch(new URL('index.json', folder))).json(),
+  read: async (path) => {
+    const response = await fetch(new URL(path, folder));
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    return response.text();
+  },
+};
+
+const sw = await Skillwire.create({ sources: [source], budget });
+const skills = JSON.parse(sw.catalogSync({ format: 'json' }).text || '[]');
+$('catalog').textContent = sw.catalogSync({ format: 'agent-skills' }).text;
+$('status').textContent = `${sw.report().loaded} skills loaded from ${folder.pathname}`;
+document.body.dataset.ready = 'true';
+
+let pending = 0;
+async function update() {
+  const ticket = ++pending;
+  const turn = await sw.inject($('message').value);
+  if (ticket !== pending) return; // a newer keystroke won
+  $('decisions').replaceChildren(...turn.decisions.map((d) => {
+    const row = document.createElement('tr');
+    row.dataset.skill = d.skill;
+    const outcome = d.skipped ?? (d.truncated ? 'truncated' : 'injected');
+    for (const cell of [d.skill, d.reason, String(d.injected_bytes), outcome]) {
+      const td = document.createElement('td');
+      td.textContent = cell;
+      row.append(td);
+    }
+    return row;
+  }));
+  $('injected').textContent = turn.text;
+  $('budget-meter').max = budget;
+  $('budget-meter').value = turn.summary.injected_bytes;
+  $('budget').textContent = `${turn.summary.injected_bytes} of ${budget} bytes`;
+  document.body.dataset.turns = String(Number(document.body.dataset.turns ?? 0) + 1);
+}
+
+// @-autocomplete: the word being typed after an @ (not inside an e-mail address).
+function mentionAtCaret() {
+  const box = $('message');
+  const before = box.value.slice(0, box.selectionStart);
+  const m = /(^|[^\p{L}\p{N}.])@([\p{L}\p{N}_-]*)$/u.exec(before);
+  return m ? { start: before.length - m[2].length, prefix: m[2] } : null;
+}
+
+let selected = 0;
+function showSuggestions() {
+  const list = $('suggestions');
+  const at = mentionAtCaret();
+  const key = (s) => s.toLowerCase().replaceAll('_', '-');
+  const found = at ? skills.filter((s) => key(s.name).startsWith(key(at.prefix))).slice(0, 8) : [];
+  list.hidden = found.length === 0;
+  selected = Math.min(selected, Math.max(found.length - 1, 0));
+  list.replaceChildren(...found.map((s, i) => {
+    const li = document.createElement('li');
+    li.role = 'option';
+    li.dataset.name = s.name;
+    li.setAttribute('aria-selected', String(i === selected));
+    li.append(s.name);
+    const small = document.createElement('small');
+    small.textContent = s.description.length > 60 ? s.description.slice(0, 59) + '…' : s.description;
+    li.append(small);
+    li.addEventListener('mousedown', (e) => { e.preventDefault(); complete(s.name); });
+    return li;
+  }));
+}
+
+function complete(name) {
+  const box = $('message');
+  const at = mentionAtCaret();
+  if (!at) return;
+  const end = box.selectionStart;
+  box.value = box.value.slice(0, at.start) + name + ' ' + box.value.slice(end);
+  box.selectionStart = box.selectionEnd = at.start + name.length + 1;
+  $('suggestions').hidden = true;
+  update();
+}
+
+$('message').addEventListener('input', () => { selected = 0; showSuggestions(); update(); });
+$('message').addEventListener('keydown', (e) => {
+  const items = [...$('suggestions').children];
+  if ($('suggestions').hidden || items.length === 0) return;
+  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    e.preventDefault();
+    selected = (selected + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
+    showSuggestions();
+  } else if (e.key === 'Tab' || e.key === 'Enter') {
+    e.preventDefault();
+    complete(items[selected].dataset.name);
+  } else if (e.key === 'Escape') {
+    $('suggestions').hidden = true;
+  }
+});
+update();
