@@ -1,3 +1,4 @@
+// @ts-self-types="./index.d.ts"
 // skillwire for JavaScript: the JS idiom around the core compiled to WebAssembly.
 // Glue only: sources are called here (sync or async), every rule runs in the core.
 //

@@ -1,0 +1,25 @@
+// Compiled by `deno check` in the test script: the declarations in index.d.ts describe
+// the API the README shows, with no `any` to hide mistakes.
+import { init, lint, Skillwire, SkillwireError } from '../index.js';
+import type { Injection, LintReport, Matches, SkillSource, SyncSkillSource } from '../index.js';
+
+const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
+const asyncSource: SkillSource = { list: async () => [{ location: 'a/SKILL.md' }], read: async () => '' };
+
+await init();
+const sw = new Skillwire({ sources: [sync], budget: 4096, format: 'xml', precedence: 'last-wins', available: ['github'] });
+const turn: Injection = sw.injectSync('@a');
+const bytes: number = turn.summary.injected_bytes;
+const skipped: 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | null = turn.decisions[0].skipped;
+const matches: Matches = await sw.match('@a');
+const report: LintReport = lint('a/SKILL.md', '---\n---\n', { extensions: true });
+const later = await Skillwire.create({ sources: [asyncSource], limits: { maxMessageBytes: 1024 } });
+const text: string = (await later.catalog({ format: 'skills-ref', budget: 100 })).text;
+try {
+  sw.injectSync('x');
+} catch (e) {
+  if (e instanceof SkillwireError) console.log(e.code satisfies string);
+}
+sw.free();
+later[Symbol.dispose]();
+console.log(bytes, skipped, matches, report, text);
