@@ -19,7 +19,7 @@ export interface SyncSkillSource {
 export type Precedence = 'first-wins' | 'last-wins';
 export type InjectFormat = 'bracket' | 'xml' | 'markdown';
 export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
-export type Reason = 'mention' | 'description' | 'tag' | 'name';
+export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank';
 export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only';
 
 /** Input limits (the core's defaults when left out). */
@@ -40,6 +40,8 @@ export interface Options<S extends SkillSource = SkillSource> {
   precedence?: Precedence;
   /** Integrations the host provides, for skills that `requires` them. */
   available?: string[];
+  /** Relevance ranking beyond the substring rules (default true). */
+  rank?: boolean;
   /** Most bytes the injected skills may take (default 8192). */
   budget?: number;
   /** Block format (default `bracket`). */
@@ -53,13 +55,15 @@ export interface Options<S extends SkillSource = SkillSource> {
   wasm?: string | URL | Request | Response | BufferSource | WebAssembly.Module;
 }
 
-export interface Match { skill: string; reason: Reason; position: number }
+export interface Match { skill: string; reason: Reason; position: number; score?: number }
 export interface Matches { matches: Match[] }
 
 export interface Decision {
   skill: string;
   matched: boolean;
   reason: Reason;
+  /** The ranking score, when `reason` is `rank`. */
+  score?: number;
   injected_bytes: number;
   truncated: boolean;
   skipped: Skip | null;

@@ -150,6 +150,7 @@ function coreOptions(o) {
     catalog: {
       precedence: (o.precedence ?? 'first-wins').replace('-', '_'),
       available: o.available ?? [],
+      rank: { enabled: o.rank ?? true },
       ...(limits ? { limits } : {}),
     },
     render: {

@@ -16,7 +16,8 @@
 
 use crate::diag::Diagnostic;
 use crate::limits::Limits;
-use crate::matching::{mention_key, Hit, MatchIndex};
+use crate::matching::{mention_key, Hit, MatchIndex, Reason};
+use crate::rank::{RankIndex, RankOptions};
 use crate::skill::{self, Skill};
 use crate::source::{SkillSource, SourceError};
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,8 @@ pub struct CatalogOptions {
     pub available: Vec<String>,
     /// Input limits.
     pub limits: Limits,
+    /// Relevance ranking.
+    pub rank: RankOptions,
 }
 
 /// One entry handed to [`Catalog::build`]: the source it came from (its index, which
@@ -139,6 +142,8 @@ pub struct Catalog {
     shadowed: Vec<CatalogSkill>,
     report: CatalogReport,
     index: MatchIndex,
+    ranking: RankIndex,
+    rank: RankOptions,
     limits: Limits,
 }
 
@@ -257,7 +262,16 @@ impl Catalog {
         }
         report.loaded = winners.len();
         let index = MatchIndex::build(winners.iter().map(|s| &s.skill));
-        Catalog { skills: winners, shadowed, report, index, limits: limits.clone() }
+        let ranking = RankIndex::build(winners.iter().map(|s| &s.skill));
+        Catalog {
+            skills: winners,
+            shadowed,
+            report,
+            index,
+            ranking,
+            rank: options.rank.clone(),
+            limits: limits.clone(),
+        }
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
@@ -291,8 +305,22 @@ impl Catalog {
     }
 
     /// Every skill `message` refers to, in DESIGN order, before eligibility is applied.
+    /// Ranked skills come after the rules' hits, best first, among the skills that may
+    /// be injected automatically and that no rule found.
     pub(crate) fn hits(&self, message: &str) -> Vec<Hit> {
-        self.index.find(message)
+        let mut hits = self.index.find(message);
+        let eligible = |i: usize| {
+            self.skills.get(i).is_some_and(|s| !s.gated() && s.skill.auto_invocable())
+                && !hits.iter().any(|h| h.skill == i)
+        };
+        let ranked = self.ranking.rank(message, &self.rank, eligible);
+        hits.extend(ranked.into_iter().map(|r| Hit {
+            skill: r.skill,
+            reason: Reason::Rank,
+            position: r.position,
+            score: Some(r.score),
+        }));
+        hits
     }
 }
 

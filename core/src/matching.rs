@@ -37,6 +37,8 @@ pub enum Reason {
     Tag,
     /// The name appears as a whole word.
     Name,
+    /// Relevance ranking (see [`rank`](crate::rank)).
+    Rank,
 }
 
 impl Reason {
@@ -47,12 +49,13 @@ impl Reason {
             Reason::Description => "description",
             Reason::Tag => "tag",
             Reason::Name => "name",
+            Reason::Rank => "rank",
         }
     }
 }
 
 /// One skill a message refers to, before eligibility (gating, opt-outs) is applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hit {
     /// Index of the skill in the catalogue.
     pub skill: usize,
@@ -60,6 +63,8 @@ pub struct Hit {
     pub reason: Reason,
     /// Byte offset in the message of the occurrence that fired (the `@` of a mention).
     pub position: usize,
+    /// The ranking score, for [`Reason::Rank`].
+    pub score: Option<f64>,
 }
 
 /// A byte range `(start, end)` of the message.
@@ -184,7 +189,7 @@ impl MatchIndex {
                     let fires = match reason {
                         Reason::Description => !in_at_span,
                         Reason::Tag | Reason::Name => whole_word && !in_at_span,
-                        Reason::Mention => false,
+                        Reason::Mention | Reason::Rank => false,
                     };
                     if fires {
                         let entry = best.entry(skill).or_insert((reason, start));
@@ -198,13 +203,13 @@ impl MatchIndex {
         let mut hits: Vec<Hit> = Vec::with_capacity(mentions.len() + best.len());
         for &(skill, position) in &mentions {
             if !hits.iter().any(|h| h.skill == skill) {
-                hits.push(Hit { skill, reason: Reason::Mention, position });
+                hits.push(Hit { skill, reason: Reason::Mention, position, score: None });
             }
         }
         let mut automatic: Vec<Hit> = best
             .into_iter()
             .filter(|(skill, _)| !mentions.iter().any(|(m, _)| m == skill))
-            .map(|(skill, (reason, position))| Hit { skill, reason, position })
+            .map(|(skill, (reason, position))| Hit { skill, reason, position, score: None })
             .collect();
         automatic.sort_by(|a, b| {
             let (ka, kb) = (self.order_keys.get(a.skill), self.order_keys.get(b.skill));

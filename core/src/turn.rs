@@ -17,7 +17,7 @@ use crate::render::{cut, prepare_body, Frame, RenderOptions};
 use serde::Serialize;
 
 /// A skill the rules select for a message (no body read).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Match {
     /// The skill's name.
     pub skill: String,
@@ -25,10 +25,13 @@ pub struct Match {
     pub reason: Reason,
     /// Byte offset in the message of what fired the rule.
     pub position: usize,
+    /// The ranking score, when the reason is `rank`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
 }
 
 /// The matches of one message, as the `match` command prints them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Matches {
     /// The skills selected, in order.
     pub matches: Vec<Match>,
@@ -49,7 +52,7 @@ pub enum Skip {
 }
 
 /// What happened to one candidate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Decision {
     /// The skill's name.
     pub skill: String,
@@ -57,6 +60,9 @@ pub struct Decision {
     pub matched: bool,
     /// The rule that made it a candidate.
     pub reason: Reason,
+    /// The ranking score, when the reason is `rank`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
     /// Bytes of its block in the injection (0 when skipped).
     pub injected_bytes: usize,
     /// Its body was cut to fit.
@@ -82,7 +88,7 @@ pub struct Summary {
 }
 
 /// The outcome of a turn.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Injection {
     /// The injected blocks alone (empty when nothing was injected).
     pub text: String,
@@ -133,6 +139,7 @@ impl Catalog {
                 skill: entry.skill.name.clone(),
                 reason: hit.reason,
                 position: hit.position,
+                score: hit.score,
             })
             .collect())
     }
@@ -167,6 +174,7 @@ impl Catalog {
                 skill: entry.skill.name.clone(),
                 matched: skip.is_none(),
                 reason: hit.reason,
+                score: hit.score,
                 injected_bytes: 0,
                 truncated: false,
                 skipped: skip,

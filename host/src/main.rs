@@ -5,7 +5,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
     lint_with, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Engine, InjectFormat, Injection, Limits,
-    LintOptions, LintReport, Match, Matches, Options, Precedence, RenderOptions, SkillSource,
+    LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions, RenderOptions, SkillSource,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};
@@ -63,6 +63,9 @@ enum Command {
         /// Print the injection, every decision and a summary as JSON.
         #[arg(long)]
         json: bool,
+        /// Only mentions and the substring rules select skills (no relevance ranking).
+        #[arg(long)]
+        no_rank: bool,
         /// The user message, or - to read it from standard input.
         message: String,
     },
@@ -73,6 +76,9 @@ enum Command {
         /// Print {"matches": [{"skill", "reason", "position"}]}.
         #[arg(long)]
         json: bool,
+        /// Only mentions and the substring rules select skills (no relevance ranking).
+        #[arg(long)]
+        no_rank: bool,
         /// The user message, or - to read it from standard input.
         message: String,
     },
@@ -116,6 +122,18 @@ struct SkillArgs {
     /// Report skipped, shadowed and gated skills and warnings on standard error.
     #[arg(long, short)]
     verbose: bool,
+    /// Most skills relevance ranking adds to a turn.
+    #[arg(long, value_name = "N", default_value_t = RankOptions::default().max_ranked)]
+    rank_max: usize,
+    /// Lowest ranking score selected.
+    #[arg(long, value_name = "SCORE", default_value_t = RankOptions::default().min_score)]
+    rank_min_score: f64,
+    /// Lowest ranking score selected, as a fraction of the turn's best.
+    #[arg(long, value_name = "FRACTION", default_value_t = RankOptions::default().min_ratio)]
+    rank_min_ratio: f64,
+    /// Lowest share of the message's informative words a ranked skill must match.
+    #[arg(long, value_name = "FRACTION", default_value_t = RankOptions::default().min_coverage)]
+    rank_min_coverage: f64,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -163,7 +181,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
     let mut out = String::new();
     let kind = cli.engine;
     let code = match cli.command {
-        Command::Inject { skills, budget, format, base_dir, json, message } => {
+        Command::Inject { skills, budget, format, base_dir, json, no_rank, message } => {
             let message = read_message(&message)?;
             let format = match format {
                 InjectFormatArg::Bracket => InjectFormat::Bracket,
@@ -171,7 +189,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                 InjectFormatArg::Markdown => InjectFormat::Markdown,
             };
             let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
-            let mut engine = backend(kind, &skills, render)?;
+            let mut engine = backend(kind, &skills, render, !no_rank)?;
             let turn = engine.inject(&message)?;
             if json {
                 out = to_json(&turn)?;
@@ -180,9 +198,9 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             }
             ExitCode::SUCCESS
         }
-        Command::Match { skills, json, message } => {
+        Command::Match { skills, json, no_rank, message } => {
             let message = read_message(&message)?;
-            let mut engine = backend(kind, &skills, RenderOptions::default())?;
+            let mut engine = backend(kind, &skills, RenderOptions::default(), !no_rank)?;
             let matches = engine.matches(&message)?;
             if json {
                 out = to_json(&Matches { matches: matches.clone() })?;
@@ -194,7 +212,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             ExitCode::SUCCESS
         }
         Command::Catalog { skills, format, budget } => {
-            let mut engine = backend(kind, &skills, RenderOptions::default())?;
+            let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
             let format = match format {
                 CatalogFormatArg::Agentskills => CatalogFormat::AgentSkills,
                 CatalogFormatArg::SkillsRef => CatalogFormat::SkillsRef,
@@ -268,6 +286,7 @@ fn read_message(arg: &str) -> Result<String, InputError> {
 }
 
 /// The core, native or in the component, behind one interface.
+#[allow(clippy::large_enum_variant)] // one per process
 enum Backend {
     Native(Engine<FsSource>),
     Wasm(WasmEngine),
@@ -321,7 +340,7 @@ fn runtime() -> Result<Arc<Runtime>, InputError> {
     runtime.map(Arc::new).map_err(input)
 }
 
-fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions) -> Result<Backend, InputError> {
+fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<Backend, InputError> {
     let mut sources = Vec::new();
     for path in &args.paths {
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
@@ -332,7 +351,15 @@ fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions) -> Result<B
         PrecedenceArg::LastWins => Precedence::LastWins,
     };
     let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();
-    let options = Options { catalog: CatalogOptions { precedence, available, limits: Limits::default() }, render };
+    let rank = RankOptions {
+        enabled: rank,
+        max_ranked: args.rank_max,
+        min_score: args.rank_min_score,
+        min_ratio: args.rank_min_ratio,
+        min_coverage: args.rank_min_coverage,
+    };
+    let options =
+        Options { catalog: CatalogOptions { precedence, available, limits: Limits::default(), rank }, render };
     let mut engine = match kind {
         EngineArg::Native => Backend::Native(Engine::new(sources, options)),
         EngineArg::Wasm => {

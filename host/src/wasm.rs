@@ -361,7 +361,7 @@ impl WasmEngine {
         let matches = result.map_err(engine_error)?;
         Ok(matches
             .into_iter()
-            .map(|m| Match { skill: m.skill, reason: reason(m.reason), position: m.position as usize })
+            .map(|m| Match { skill: m.skill, reason: reason(m.reason), position: m.position as usize, score: m.score })
             .collect())
     }
 
@@ -418,6 +418,7 @@ fn options_to_wit(o: &Options) -> wit::Options {
         budget: clamp(o.render.budget),
         base_dir: o.render.base_dir,
         min_truncated_bytes: clamp(o.render.min_truncated_bytes),
+        rank: o.catalog.rank.enabled,
         limits: Some(limits_to_wit(&o.catalog.limits)),
     }
 }
@@ -437,6 +438,7 @@ fn reason(r: wit::Reason) -> Reason {
         wit::Reason::Description => Reason::Description,
         wit::Reason::Tag => Reason::Tag,
         wit::Reason::Name => Reason::Name,
+        wit::Reason::Rank => Reason::Rank,
     }
 }
 
@@ -473,6 +475,7 @@ fn injection(t: wit::Injection) -> Injection {
                 skill: d.skill,
                 matched: d.matched,
                 reason: reason(d.reason),
+                score: d.score,
                 injected_bytes: d.injected_bytes as usize,
                 truncated: d.truncated,
                 skipped: d.skipped.map(skip),

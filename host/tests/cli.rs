@@ -357,3 +357,31 @@ fn wasm_and_native_engines_agree_byte_for_byte() {
         ]);
     }
 }
+
+/// Relevance ranking finds skills for natural messages; `--no-rank` keeps the rules'
+/// exact behaviour.
+#[test]
+fn ranking_and_no_rank() {
+    let packs = ["anthropics-skills", "openai-skills", "obra-superpowers", "trailofbits-skills", "office-standins"];
+    let mut args: Vec<String> = vec!["match".into(), "--json".into()];
+    for p in packs {
+        args.push("--skills".into());
+        args.push(format!("tests/corpus/{p}"));
+    }
+    let run = |extra: &[&str], message: &str| {
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        a.extend_from_slice(extra);
+        a.push(message);
+        let v: Value = serde_json::from_str(&stdout(&skillwire(&a))).unwrap();
+        v["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["skill"].as_str().unwrap().to_owned(), m["reason"].as_str().unwrap().to_owned()))
+            .collect::<Vec<_>>()
+    };
+    let ranked = run(&[], "make me a slide deck about our Q3 roadmap");
+    assert_eq!(ranked, vec![("pptx".to_owned(), "rank".to_owned())]);
+    assert!(run(&["--no-rank"], "make me a slide deck about our Q3 roadmap").is_empty());
+    assert!(run(&[], "tell me a joke about cats").is_empty());
+}

@@ -34,6 +34,7 @@ export function jsOptions(o = {}) {
   return {
     precedence: c.precedence?.replace('_', '-'),
     available: c.available,
+    rank: c.rank?.enabled,
     budget: r.budget,
     format: r.format,
     baseDir: r.base_dir,

@@ -102,6 +102,30 @@ cases = [
     ]], "message": "@folder-name @colon", "catalog": [{"format": "agent-skills"}]},
 ]
 
+RANKED = [
+    sk("pdf", "Read, fill and merge PDF documents; extract tables and text from PDF files."),
+    sk("xlsx", "Create and edit Excel spreadsheets: formulas, pivot tables, charts and formatting."),
+    sk("pptx", "Build PowerPoint slide decks with layouts, speaker notes and charts."),
+    sk("docx", "Edit Word documents with tracked changes, comments and styles."),
+    sk("git-worktrees", "Create isolated git worktrees so feature work does not disturb the main checkout."),
+    sk("sql-review", "Review SQL queries and database migrations for injection risks and slow plans."),
+    sk("release-notes", "Write release notes and changelog entries from merged pull requests."),
+    sk("incident-report", "Write a blameless incident postmortem with timeline, impact and follow-up actions."),
+    sk("regex-help", "Explain and build regular expressions with test strings."),
+    sk("css-layout", "Fix CSS layout problems with flexbox and grid."),
+    sk("api-client", "Generate typed HTTP API clients from OpenAPI specifications."),
+    sk("k8s-debug", "Debug Kubernetes pods that crash, restart or fail their readiness probes."),
+]
+cases += [
+    {"name": "rank-finds-a-natural-request", "sources": [RANKED],
+     "message": "our kubernetes pods keep crashing after the deploy, can you help debug"},
+    {"name": "rank-threshold-holds-back-a-weak-match", "sources": [RANKED],
+     "message": "put the quarterly numbers from the pdf into a spreadsheet with a pivot table"},
+    {"name": "rank-ignores-small-talk", "sources": [RANKED], "message": "thanks, that was great! how was your weekend?"},
+    {"name": "rank-off-keeps-rules-only", "sources": [RANKED], "options": {"catalog": {"rank": {"enabled": False}}},
+     "message": "our kubernetes pods keep crashing after the deploy, can you help debug"},
+]
+
 old = {}
 if TARGET.exists():
     old = {c["name"]: c.get("expect") for c in json.load(open(TARGET, encoding="utf-8"))["cases"]}

@@ -66,6 +66,7 @@ fn options_from(o: wit::Options) -> core::Options {
             },
             available: o.available,
             limits: o.limits.map(limits_from).unwrap_or_default(),
+            rank: core::RankOptions { enabled: o.rank, ..core::RankOptions::default() },
         },
         render: core::RenderOptions {
             format: match o.format {
@@ -86,6 +87,7 @@ fn reason(r: core::Reason) -> wit::Reason {
         core::Reason::Description => wit::Reason::Description,
         core::Reason::Tag => wit::Reason::Tag,
         core::Reason::Name => wit::Reason::Name,
+        core::Reason::Rank => wit::Reason::Rank,
     }
 }
 
@@ -176,7 +178,12 @@ impl GuestEngine for Engine {
         let matches = self.0.borrow().matches(&message).map_err(error)?;
         Ok(matches
             .into_iter()
-            .map(|m| wit::SkillMatch { skill: m.skill, reason: reason(m.reason), position: u32_of(m.position) })
+            .map(|m| wit::SkillMatch {
+                skill: m.skill,
+                reason: reason(m.reason),
+                position: u32_of(m.position),
+                score: m.score,
+            })
             .collect())
     }
 
@@ -192,6 +199,7 @@ impl GuestEngine for Engine {
                     skill: d.skill,
                     matched: d.matched,
                     reason: reason(d.reason),
+                    score: d.score,
                     injected_bytes: u32_of(d.injected_bytes),
                     truncated: d.truncated,
                     skipped: d.skipped.map(skip),
