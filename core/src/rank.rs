@@ -7,7 +7,8 @@
 //! catalogue. Tokens are lowercase runs of letters and digits, minus English stop
 //! words and chat filler, with plurals and common suffixes stripped.
 //!
-//! A ranked skill is selected only when its score is at least
+//! Scores are scaled to the catalogue's size (see `REFERENCE_UNSEEN_IDF`). A ranked
+//! skill is selected only when its score is at least
 //! [`RankOptions::min_score`], at least [`RankOptions::min_ratio`] of the best score,
 //! and the words it matched carry at least [`RankOptions::min_coverage`] of the
 //! message's informative weight; at most [`RankOptions::max_ranked`] are selected.
@@ -44,6 +45,11 @@ impl Default for RankOptions {
 
 impl Eq for RankOptions {}
 
+/// The IDF of an unseen word in the catalogue the thresholds were calibrated on (the
+/// ~110 skills of the labelled dev set). Scores are scaled by this over the catalogue's
+/// own unseen-word IDF, so thresholds mean the same in a catalogue of 10 skills or
+/// 10,000 (IDF grows with the logarithm of the catalogue's size).
+const REFERENCE_UNSEEN_IDF: f64 = 5.4;
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 const NAME_WEIGHT: f64 = 3.0;
@@ -388,10 +394,15 @@ impl RankIndex {
                 entry.2 = entry.2.min(*pos);
             }
         }
+        let scale = if self.unseen_idf > 0.0 { REFERENCE_UNSEEN_IDF / self.unseen_idf } else { 1.0 };
         let mut ranked: Vec<Ranked> = acc
             .into_iter()
             .filter(|&(skill, (_, matched, _))| eligible(skill) && matched / total >= options.min_coverage)
-            .map(|(skill, (score, _, position))| Ranked { skill, score: (score * 1000.0).round() / 1000.0, position })
+            .map(|(skill, (score, _, position))| Ranked {
+                skill,
+                score: (score * scale * 1000.0).round() / 1000.0,
+                position,
+            })
             .collect();
         ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.skill.cmp(&b.skill)));
         let best = ranked.first().map_or(0.0, |r| r.score);

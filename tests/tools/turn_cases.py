@@ -119,7 +119,7 @@ RANKED = [
 cases += [
     {"name": "rank-finds-a-natural-request", "sources": [RANKED],
      "message": "our kubernetes pods keep crashing after the deploy, can you help debug"},
-    {"name": "rank-threshold-holds-back-a-weak-match", "sources": [RANKED],
+    {"name": "rank-and-rules-together", "sources": [RANKED],
      "message": "put the quarterly numbers from the pdf into a spreadsheet with a pivot table"},
     {"name": "rank-ignores-small-talk", "sources": [RANKED], "message": "thanks, that was great! how was your weekend?"},
     {"name": "rank-off-keeps-rules-only", "sources": [RANKED], "options": {"catalog": {"rank": {"enabled": False}}},
