@@ -28,8 +28,9 @@
 //! Where things live: [`frontmatter`] splits a SKILL.md, [`yaml`] reads its
 //! frontmatter, [`skill`] loads it leniently, [`lint`] checks it strictly,
 //! [`catalog`] merges and gates skills, [`catalog_text`] renders the catalogue,
-//! [`matching`] decides which skills a message calls for, [`render`] writes the
-//! blocks, [`turn`] runs a turn, [`engine`] binds a catalogue to its sources.
+//! [`matching`] applies the mention and substring rules, [`rank`] finds skills for
+//! messages in the user's own words, [`render`] writes the blocks, [`turn`] runs a
+//! turn, [`engine`] binds a catalogue to its sources.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 // The README's examples are compiled and run as doctests.
