@@ -18,7 +18,7 @@
 
 use crate::skill::Skill;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// How ranking selects skills.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -272,6 +272,15 @@ fn undouble(s: &str) -> String {
 
 /// The informative words of `text` with their byte offsets.
 fn tokens(text: &str) -> Vec<(String, usize)> {
+    tokens_with(text, &stop_words())
+}
+
+fn stop_words() -> HashSet<&'static str> {
+    STOP_WORDS.iter().copied().collect()
+}
+
+/// [`tokens`] with a prepared stop-word set.
+fn tokens_with(text: &str, stop: &HashSet<&'static str>) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
@@ -279,7 +288,7 @@ fn tokens(text: &str) -> Vec<(String, usize)> {
             start.get_or_insert(i);
         } else if let Some(s) = start.take() {
             let word = text.get(s..i).unwrap_or("").to_lowercase();
-            if word.chars().count() >= 2 && !STOP_WORDS.contains(&word.as_str()) {
+            if word.chars().count() >= 2 && !stop.contains(word.as_str()) {
                 out.push((stem(&word), s));
             }
         }
@@ -324,6 +333,7 @@ pub(crate) struct RankIndex {
     length_ratio: Vec<f64>,
     /// IDF of a word no skill has
     unseen_idf: f64,
+    stop: HashSet<&'static str>,
 }
 
 impl RankIndex {
@@ -362,6 +372,7 @@ impl RankIndex {
             idf,
             length_ratio: lengths.iter().map(|l| if average > 0.0 { l / average } else { 1.0 }).collect(),
             unseen_idf: idf_of(0.0),
+            stop: stop_words(),
         }
     }
 
@@ -371,12 +382,9 @@ impl RankIndex {
         if !options.enabled || options.max_ranked == 0 {
             return Vec::new();
         }
-        let mut seen: Vec<(String, usize)> = Vec::new();
-        for (t, pos) in tokens(message) {
-            if !seen.iter().any(|(s, _)| *s == t) {
-                seen.push((t, pos));
-            }
-        }
+        let mut unique = HashSet::new();
+        let seen: Vec<(String, usize)> =
+            tokens_with(message, &self.stop).into_iter().filter(|(t, _)| unique.insert(t.clone())).collect();
         let total: f64 = seen.iter().map(|(t, _)| self.idf.get(t).copied().unwrap_or(self.unseen_idf)).sum();
         if total <= 0.0 {
             return Vec::new();

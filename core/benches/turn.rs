@@ -1,0 +1,74 @@
+//! Per-turn cost and catalogue build time across catalogue sizes.
+//!
+//!     cargo bench -p skillwire --bench turn
+//!
+//! Catalogues of 10, 100, 1,000 and 10,000 skills are made from the real corpus in
+//! `tests/corpus` (repeated with renamed copies past its 249 skills); messages of about
+//! 100 B, 1 KB and 4 KB are built from the labelled dev messages. `matches` is the
+//! per-turn work that does not depend on reading bodies (rules and ranking).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::disallowed_methods)]
+
+use skillwire::{Catalog, CatalogInput, CatalogOptions};
+use std::path::{Path, PathBuf};
+
+fn main() {
+    divan::main();
+}
+
+fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            corpus_files(&path, out);
+        } else if path.file_name().is_some_and(|n| n == "SKILL.md") {
+            out.push(path);
+        }
+    }
+}
+
+fn inputs(size: usize) -> Vec<CatalogInput> {
+    let mut files = Vec::new();
+    corpus_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus"), &mut files);
+    files.sort();
+    let texts: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    (0..size)
+        .map(|i| {
+            let text = &texts[i % texts.len()];
+            let copy = i / texts.len();
+            // Copies get their own names (and folders), so nothing is shadowed.
+            let text =
+                if copy == 0 { text.clone() } else { text.replacen("\nname: ", &format!("\nname: c{copy}-"), 1) };
+            CatalogInput { source: 0, location: format!("s/{i}/SKILL.md"), text: Ok(text) }
+        })
+        .collect()
+}
+
+fn message(bytes: usize) -> String {
+    let dev =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/queries/dev.jsonl")).unwrap();
+    let mut out = String::new();
+    for line in dev.lines().cycle() {
+        let q = line.split("\"q\": \"").nth(1).and_then(|r| r.split('"').next()).unwrap_or("");
+        if out.len() + q.len() + 1 > bytes {
+            break;
+        }
+        out.push_str(q);
+        out.push(' ');
+    }
+    out
+}
+
+const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
+
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_build(bencher: divan::Bencher, size: usize) {
+    let inputs = inputs(size);
+    bencher.with_inputs(|| inputs.clone()).bench_values(|i| Catalog::build(i, &CatalogOptions::default()));
+}
+
+#[divan::bench(consts = [100, 1_000, 4_000], args = SIZES)]
+fn turn_matches<const BYTES: usize>(bencher: divan::Bencher, size: usize) {
+    let catalog = Catalog::build(inputs(size), &CatalogOptions::default());
+    let message = message(BYTES);
+    bencher.bench(|| catalog.matches(divan::black_box(&message)).unwrap());
+}
