@@ -270,16 +270,11 @@ fn undouble(s: &str) -> String {
     }
 }
 
-/// The informative words of `text` with their byte offsets.
-fn tokens(text: &str) -> Vec<(String, usize)> {
-    tokens_with(text, &stop_words())
-}
-
 fn stop_words() -> HashSet<&'static str> {
     STOP_WORDS.iter().copied().collect()
 }
 
-/// [`tokens`] with a prepared stop-word set.
+/// The informative words of `text` (not in `stop`) with their byte offsets.
 fn tokens_with(text: &str, stop: &HashSet<&'static str>) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut start = None;
@@ -338,20 +333,21 @@ pub(crate) struct RankIndex {
 
 impl RankIndex {
     pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> RankIndex {
+        let stop = stop_words();
         let mut postings: HashMap<String, Vec<(usize, f64)>> = HashMap::new();
         let mut lengths = Vec::new();
         for (i, skill) in skills.into_iter().enumerate() {
             let mut tf: HashMap<String, f64> = HashMap::new();
             let name = skill.name.replace(['-', '_'], " ");
-            for (t, _) in tokens(&name) {
+            for (t, _) in tokens_with(&name, &stop) {
                 *tf.entry(t).or_default() += NAME_WEIGHT;
             }
             for tag in &skill.tags {
-                for (t, _) in tokens(tag) {
+                for (t, _) in tokens_with(tag, &stop) {
                     *tf.entry(t).or_default() += TAG_WEIGHT;
                 }
             }
-            let description = tokens(&skill.description);
+            let description = tokens_with(&skill.description, &stop);
             lengths.push(description.len() as f64);
             for (t, _) in description {
                 *tf.entry(t).or_default() += DESCRIPTION_WEIGHT;
@@ -372,7 +368,7 @@ impl RankIndex {
             idf,
             length_ratio: lengths.iter().map(|l| if average > 0.0 { l / average } else { 1.0 }).collect(),
             unseen_idf: idf_of(0.0),
-            stop: stop_words(),
+            stop,
         }
     }
 
@@ -465,8 +461,10 @@ mod tests {
 
     #[test]
     fn stems_and_stop_words() {
-        let t: Vec<String> =
-            tokens("Merging these PDFs into spreadsheets, please!").into_iter().map(|(t, _)| t).collect();
+        let t: Vec<String> = tokens_with("Merging these PDFs into spreadsheets, please!", &stop_words())
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
         assert_eq!(t, vec!["merg", "pdf", "spreadsheet"]);
         assert_eq!(stem("branches"), "branch");
         assert_eq!(stem("libraries"), "library");

@@ -180,11 +180,6 @@ fn neutralise_xml(body: &str) -> String {
     out
 }
 
-/// The longest prefix of `s` of at most `max` bytes ending on a character boundary.
-pub(crate) fn cut(s: &str, max: usize) -> &str {
-    crate::skill::truncate_chars(s, max)
-}
-
 /// A block found by [`parse_blocks`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsedBlock {

@@ -13,7 +13,8 @@ use crate::catalog::{Catalog, CatalogSkill};
 use crate::error::Error;
 use crate::frontmatter;
 use crate::matching::{Hit, Reason};
-use crate::render::{cut, prepare_body, Frame, RenderOptions};
+use crate::render::{prepare_body, Frame, RenderOptions};
+use crate::skill::truncate_chars;
 use serde::Serialize;
 
 /// A skill the rules select for a message (no body read).
@@ -243,7 +244,7 @@ impl Catalog {
             text.push_str(&body);
             text.push_str(frame.close);
         } else {
-            let kept = cut(&body, room.saturating_sub(frame.truncated_overhead()));
+            let kept = truncate_chars(&body, room.saturating_sub(frame.truncated_overhead()));
             if kept.len() < options.min_truncated_bytes.min(body.len()).max(1) {
                 text.truncate(before);
                 decision.skipped = Some(Skip::BudgetExhausted);
