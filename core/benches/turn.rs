@@ -8,7 +8,7 @@
 //! per-turn work that does not depend on reading bodies (rules and ranking).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::disallowed_methods)]
 
-use skillwire::{Catalog, CatalogInput, CatalogOptions};
+use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions};
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -69,6 +69,16 @@ fn catalogue_build(bencher: divan::Bencher, size: usize) {
 #[divan::bench(consts = [100, 1_000, 4_000], args = SIZES)]
 fn turn_matches<const BYTES: usize>(bencher: divan::Bencher, size: usize) {
     let catalog = Catalog::build(inputs(size), &CatalogOptions::default());
+    let message = message(BYTES);
+    bencher.bench(|| catalog.matches(divan::black_box(&message)).unwrap());
+}
+
+/// The same turns with ranking off: what the substring rules alone cost.
+#[divan::bench(consts = [100, 1_000, 4_000], args = SIZES)]
+fn turn_matches_rules_only<const BYTES: usize>(bencher: divan::Bencher, size: usize) {
+    let options =
+        CatalogOptions { rank: RankOptions { enabled: false, ..RankOptions::default() }, ..Default::default() };
+    let catalog = Catalog::build(inputs(size), &options);
     let message = message(BYTES);
     bencher.bench(|| catalog.matches(divan::black_box(&message)).unwrap());
 }

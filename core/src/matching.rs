@@ -109,10 +109,16 @@ fn fold(text: &str, mut offsets: Option<&mut Vec<usize>>) -> String {
             in_space = true;
         } else {
             in_space = false;
-            out.extend(c.to_lowercase());
+            if c.is_ascii() {
+                out.push(c.to_ascii_lowercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
         }
         if let Some(map) = offsets.as_deref_mut() {
-            map.extend(std::iter::repeat_n(i, out.len() - before));
+            for _ in before..out.len() {
+                map.push(i);
+            }
         }
     }
     if let Some(map) = offsets {

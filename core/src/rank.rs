@@ -18,7 +18,9 @@
 
 use crate::skill::Skill;
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// How ranking selects skills.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -233,62 +235,121 @@ const STOP_WORDS: &[&str] = &[
     "g",
 ];
 
-/// A word of the message or a skill, as indexed.
-fn stem(word: &str) -> String {
-    let w = word;
-    let n = w.chars().count();
-    if n > 4 {
-        if let Some(s) = w.strip_suffix("ies") {
-            return format!("{s}y");
-        }
-        if let Some(s) = w.strip_suffix("ing").filter(|s| s.chars().count() >= 3) {
-            return undouble(s);
-        }
-        if let Some(s) = w.strip_suffix("ed").filter(|s| s.chars().count() >= 3) {
-            return undouble(s);
-        }
-        for suffix in ["sses", "shes", "ches", "xes", "zes"] {
-            if w.ends_with(suffix) {
-                return w.get(..w.len() - 2).unwrap_or(w).to_owned();
-            }
-        }
-    }
-    if n > 3 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
-        return w.get(..w.len() - 1).unwrap_or(w).to_owned();
-    }
-    w.to_owned()
-}
+/// Longest word considered, in bytes: longer runs (hashes, base64) are not words.
+const MAX_WORD_BYTES: usize = 64;
 
-/// `runn` → `run`: the doubled consonant a suffix left behind.
-fn undouble(s: &str) -> String {
-    let b = s.as_bytes();
-    match (b.len().checked_sub(1).and_then(|i| b.get(i)), b.len().checked_sub(2).and_then(|i| b.get(i))) {
-        (Some(last), Some(before)) if last == before && !matches!(last, b'l' | b's' | b'z' | b'e') => {
-            s.get(..s.len() - 1).unwrap_or(s).to_owned()
+/// A fast, deterministic hash for short words (the multiply-rotate step of rustc's
+/// FxHash). Not flood-resistant: its tables hold only the catalogue's own words, whose
+/// number [`Limits`](crate::Limits) bounds, and a message only probes them.
+#[derive(Debug, Default, Clone, Copy)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let word = chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
-        _ => s.to_owned(),
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
-fn stop_words() -> HashSet<&'static str> {
+type WordHash = BuildHasherDefault<WordHasher>;
+type StopWords = HashSet<&'static str, WordHash>;
+
+fn hash_word(word: &str) -> u64 {
+    let mut hasher = WordHasher::default();
+    word.hash(&mut hasher);
+    hasher.finish()
+}
+
+fn stop_words() -> StopWords {
     STOP_WORDS.iter().copied().collect()
 }
 
-/// The informative words of `text` (not in `stop`) with their byte offsets.
-fn tokens_with(text: &str, stop: &HashSet<&'static str>) -> Vec<(String, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
-        if c.is_alphanumeric() {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            let word = text.get(s..i).unwrap_or("").to_lowercase();
-            if word.chars().count() >= 2 && !stop.contains(word.as_str()) {
-                out.push((stem(&word), s));
+/// Reduces a lowercase word to the form it is indexed by: plurals, `-ing` and `-ed`
+/// stripped (`libraries` → `library`, `running` → `run`, `branches` → `branch`).
+fn stem(word: &mut String) {
+    let n = word.chars().count();
+    if n > 4 {
+        if word.ends_with("ies") {
+            word.truncate(word.len() - 3);
+            word.push('y');
+            return;
+        }
+        for suffix in ["ing", "ed"] {
+            if word.ends_with(suffix) && n - suffix.len() >= 3 {
+                word.truncate(word.len() - suffix.len());
+                undouble(word);
+                return;
             }
         }
+        if ["sses", "shes", "ches", "xes", "zes"].iter().any(|suffix| word.ends_with(suffix)) {
+            word.truncate(word.len() - 2);
+            return;
+        }
     }
-    out
+    if n > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
+        word.pop();
+    }
+}
+
+/// `runn` → `run`: the doubled consonant a suffix left behind.
+fn undouble(word: &mut String) {
+    if let [.., before, last] = word.as_bytes() {
+        if before == last && last.is_ascii() && !matches!(last, b'l' | b's' | b'z' | b'e') {
+            word.pop();
+        }
+    }
+}
+
+/// Calls `each` with every word of `text` — a run of letters and digits of at least
+/// two characters and at most [`MAX_WORD_BYTES`], lowercased — and its byte offset.
+/// One buffer serves every word, so a message costs no allocation per word.
+fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut String, usize)) {
+    let mut word = String::new();
+    let mut start = None;
+    let mut ascii = true;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        if c.is_alphanumeric() {
+            if start.is_none() {
+                start = Some(i);
+                ascii = true;
+            }
+            ascii &= c.is_ascii();
+            continue;
+        }
+        let Some((offset, raw)) = start.take().and_then(|s| text.get(s..i).map(|raw| (s, raw))) else { continue };
+        if raw.len() > MAX_WORD_BYTES {
+            continue;
+        }
+        word.clear();
+        if ascii {
+            word.push_str(raw);
+            word.make_ascii_lowercase();
+        } else {
+            // The whole-string form: a final capital sigma lowercases to `ς`.
+            word.push_str(&raw.to_lowercase());
+        }
+        if if ascii { word.len() >= 2 } else { word.chars().count() >= 2 } {
+            each(&mut word, offset);
+        }
+    }
+}
+
+/// Calls `each` with every informative word of `text` (see
+/// [`for_each_lowercase_word`]): not a stop word, stemmed.
+#[cfg(test)]
+fn for_each_word(text: &str, stop: &StopWords, mut each: impl FnMut(&str, usize)) {
+    for_each_lowercase_word(text, |word, offset| {
+        if !stop.contains(word.as_str()) {
+            stem(word);
+            each(word, offset);
+        }
+    });
 }
 
 /// Natural logarithm from basic IEEE operations only (the same bits everywhere).
@@ -317,103 +378,297 @@ pub(crate) struct Ranked {
     pub position: usize,
 }
 
+/// At most this many of a message's words bring in candidates: those that can add
+/// the most to a score. The rest of the message still counts toward coverage.
+const MAX_QUERY_WORDS: usize = 24;
+
+/// Each of those words brings in at most this many candidates: the skills it weighs
+/// most in (ties in catalogue order). Exact whenever fewer skills have the word.
+const CANDIDATES_PER_WORD: usize = 32;
+
+/// A word of the catalogue.
+#[derive(Debug, Clone)]
+struct Term {
+    idf: f64,
+    /// (skill, BM25 weight without the IDF), heaviest first, ties by skill.
+    postings: Vec<(u32, f64)>,
+}
+
+impl Term {
+    fn max_weight(&self) -> f64 {
+        self.postings.first().map_or(0.0, |p| p.1)
+    }
+}
+
+/// A word of the message that the catalogue knows.
+#[derive(Debug, Clone, Copy)]
+struct QueryTerm {
+    term: u32,
+    idf: f64,
+    /// The most this word adds to any skill's (unscaled) score.
+    bound: f64,
+    /// Byte offset of its first occurrence.
+    offset: usize,
+}
+
+/// A skill's score so far in a turn.
+#[derive(Debug, Default, Clone, Copy)]
+struct Candidate {
+    /// The turn it belongs to (see [`Scratch`]).
+    generation: u32,
+    skill: u32,
+    score: f64,
+    /// The IDF of the message's words it has.
+    coverage: f64,
+    /// Byte offset of the first of them.
+    position: usize,
+}
+
+/// Score accumulators, one per skill, reused from turn to turn (one set per thread):
+/// a turn touches only its candidates' entries, and the generation number tells a
+/// stale entry from a live one, so a turn neither clears nor allocates them.
+#[derive(Debug, Default)]
+struct Scratch {
+    generation: u32,
+    slots: Vec<Candidate>,
+    touched: Vec<u32>,
+}
+
+impl Scratch {
+    fn add(&mut self, skill: u32, score: f64, coverage: f64, position: usize) {
+        let Some(slot) = self.slots.get_mut(skill as usize) else { return };
+        if slot.generation != self.generation {
+            *slot = Candidate { generation: self.generation, skill, score: 0.0, coverage: 0.0, position };
+            self.touched.push(skill);
+        }
+        slot.score += score;
+        slot.coverage += coverage;
+        slot.position = slot.position.min(position);
+    }
+
+    /// This turn's candidates, in the order they were first touched.
+    fn candidates(&self) -> impl Iterator<Item = &Candidate> {
+        self.touched.iter().filter_map(|&skill| self.slots.get(skill as usize))
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `turn` with this thread's scratch, sized for `skills` and set to a new
+/// generation (or with a fresh one, if the thread's is in use).
+fn with_scratch<R>(skills: usize, turn: impl FnOnce(&mut Scratch) -> R) -> R {
+    let prepare = |scratch: &mut Scratch| {
+        scratch.touched.clear();
+        scratch.generation = match scratch.generation.checked_add(1) {
+            Some(next) => next,
+            None => {
+                scratch.slots.iter_mut().for_each(|slot| slot.generation = 0);
+                1
+            }
+        };
+        if scratch.slots.len() < skills {
+            scratch.slots.resize(skills, Candidate::default());
+        }
+    };
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => {
+            prepare(&mut scratch);
+            turn(&mut scratch)
+        }
+        Err(_) => {
+            let mut scratch = Scratch::default();
+            prepare(&mut scratch);
+            turn(&mut scratch)
+        }
+    })
+}
+
 /// The inverted index of a catalogue.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RankIndex {
-    /// term → (skill, weighted term frequency)
-    postings: HashMap<String, Vec<(usize, f64)>>,
-    /// term → inverse document frequency
-    idf: HashMap<String, f64>,
-    /// per skill: description length in tokens over the average
-    length_ratio: Vec<f64>,
-    /// IDF of a word no skill has
+    /// Lowercase word as written → its term number, or `None` for a stop word:
+    /// most words of a message are found here with one lookup, without stemming.
+    surface: HashMap<Box<str>, Option<u32>, WordHash>,
+    /// Stemmed word → term number.
+    words: HashMap<Box<str>, u32, WordHash>,
+    terms: Vec<Term>,
+    skill_count: usize,
+    /// IDF of a word no skill has.
     unseen_idf: f64,
-    stop: HashSet<&'static str>,
 }
 
 impl RankIndex {
     pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> RankIndex {
         let stop = stop_words();
-        let mut postings: HashMap<String, Vec<(usize, f64)>> = HashMap::new();
-        let mut lengths = Vec::new();
-        for (i, skill) in skills.into_iter().enumerate() {
-            let mut tf: HashMap<String, f64> = HashMap::new();
-            let name = skill.name.replace(['-', '_'], " ");
-            for (t, _) in tokens_with(&name, &stop) {
-                *tf.entry(t).or_default() += NAME_WEIGHT;
+        let mut words: HashMap<Box<str>, u32, WordHash> = HashMap::default();
+        let mut surface: HashMap<Box<str>, Option<u32>, WordHash> =
+            stop.iter().map(|&w| (Box::<str>::from(w), None)).collect();
+        let mut document_frequency: Vec<u32> = Vec::new();
+        let mut frequencies: Vec<Vec<(u32, f64)>> = Vec::new();
+        let mut lengths: Vec<f64> = Vec::new();
+        for skill in skills {
+            if u32::try_from(frequencies.len()).is_err() {
+                break;
             }
-            for tag in &skill.tags {
-                for (t, _) in tokens_with(tag, &stop) {
-                    *tf.entry(t).or_default() += TAG_WEIGHT;
+            let mut tf: Vec<(u32, f64)> = Vec::new();
+            let mut length = 0usize;
+            {
+                let mut add = |word: &mut String, weight: f64| {
+                    if stop.contains(word.as_str()) {
+                        return false;
+                    }
+                    let surface_form = (!surface.contains_key(word.as_str())).then(|| Box::<str>::from(word.as_str()));
+                    stem(word);
+                    let term = match words.get(word.as_str()) {
+                        Some(&term) => term,
+                        None => {
+                            let Ok(term) = u32::try_from(document_frequency.len()) else { return false };
+                            words.insert(word.as_str().into(), term);
+                            document_frequency.push(0);
+                            term
+                        }
+                    };
+                    if let Some(form) = surface_form {
+                        surface.insert(form, Some(term));
+                    }
+                    tf.push((term, weight));
+                    true
+                };
+                for_each_lowercase_word(&skill.name.replace(['-', '_'], " "), |w, _| {
+                    add(w, NAME_WEIGHT);
+                });
+                for tag in &skill.tags {
+                    for_each_lowercase_word(tag, |w, _| {
+                        add(w, TAG_WEIGHT);
+                    });
+                }
+                for_each_lowercase_word(&skill.description, |w, _| {
+                    if add(w, DESCRIPTION_WEIGHT) {
+                        length += 1;
+                    }
+                });
+            }
+            tf.sort_by_key(|&(term, _)| term);
+            let mut merged: Vec<(u32, f64)> = Vec::with_capacity(tf.len());
+            for (term, weight) in tf {
+                match merged.last_mut() {
+                    Some(last) if last.0 == term => last.1 += weight,
+                    _ => merged.push((term, weight)),
                 }
             }
-            let description = tokens_with(&skill.description, &stop);
-            lengths.push(description.len() as f64);
-            for (t, _) in description {
-                *tf.entry(t).or_default() += DESCRIPTION_WEIGHT;
+            for &(term, _) in &merged {
+                if let Some(df) = document_frequency.get_mut(term as usize) {
+                    *df += 1;
+                }
             }
-            for (t, f) in tf {
-                postings.entry(t).or_default().push((i, f));
-            }
+            frequencies.push(merged);
+            lengths.push(length as f64);
         }
         let n = lengths.len() as f64;
         let average = if n > 0.0 { lengths.iter().sum::<f64>() / n } else { 1.0 };
         let idf_of = |df: f64| ln(1.0 + (n - df + 0.5) / (df + 0.5));
-        let idf = postings.iter().map(|(t, p)| (t.clone(), idf_of(p.len() as f64))).collect();
-        for list in postings.values_mut() {
-            list.sort_by_key(|&(skill, _)| skill);
+        let mut terms: Vec<Term> = document_frequency
+            .iter()
+            .map(|&df| Term { idf: idf_of(f64::from(df)), postings: Vec::with_capacity(df as usize) })
+            .collect();
+        for (skill, (tf, &length)) in frequencies.into_iter().zip(&lengths).enumerate() {
+            let ratio = if average > 0.0 { length / average } else { 1.0 };
+            let weighted: Vec<(u32, f64)> =
+                tf.into_iter().map(|(term, f)| (term, f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * ratio)))).collect();
+            for (term, weight) in weighted {
+                if let (Some(t), Ok(skill)) = (terms.get_mut(term as usize), u32::try_from(skill)) {
+                    t.postings.push((skill, weight));
+                }
+            }
         }
-        RankIndex {
-            postings,
-            idf,
-            length_ratio: lengths.iter().map(|l| if average > 0.0 { l / average } else { 1.0 }).collect(),
-            unseen_idf: idf_of(0.0),
-            stop,
+        for term in &mut terms {
+            term.postings.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
+        RankIndex { surface, words, terms, skill_count: lengths.len(), unseen_idf: idf_of(0.0) }
     }
 
     /// The skills `message` is about, best first, as the options select them.
     /// `eligible` says which skills may be ranked at all.
+    ///
+    /// The work is bounded by the message, not the catalogue: the
+    /// [`MAX_QUERY_WORDS`] words that can add most to a score each bring in at most
+    /// [`CANDIDATES_PER_WORD`] skills, where the word weighs most; a candidate's
+    /// score is summed from those postings, and only candidates that could still
+    /// pass the thresholds are scored exactly against the whole query.
     pub(crate) fn rank(&self, message: &str, options: &RankOptions, eligible: impl Fn(usize) -> bool) -> Vec<Ranked> {
-        if !options.enabled || options.max_ranked == 0 {
+        if !options.enabled || options.max_ranked == 0 || self.unseen_idf <= 0.0 {
             return Vec::new();
         }
-        let mut unique = HashSet::new();
-        let seen: Vec<(String, usize)> =
-            tokens_with(message, &self.stop).into_iter().filter(|(t, _)| unique.insert(t.clone())).collect();
-        let total: f64 = seen.iter().map(|(t, _)| self.idf.get(t).copied().unwrap_or(self.unseen_idf)).sum();
+        let mut known: Vec<(u32, usize)> = Vec::new();
+        let mut unseen: Vec<u64> = Vec::new();
+        for_each_lowercase_word(message, |word, offset| match self.surface.get(word.as_str()) {
+            Some(&Some(term)) => known.push((term, offset)),
+            Some(None) => {}
+            None => {
+                stem(word);
+                match self.words.get(word.as_str()) {
+                    Some(&term) => known.push((term, offset)),
+                    None => unseen.push(hash_word(word)),
+                }
+            }
+        });
+        // Sorted by (term, offset): each term keeps its first offset.
+        known.sort_unstable();
+        known.dedup_by_key(|&mut (term, _)| term);
+        unseen.sort_unstable();
+        unseen.dedup();
+        let mut query: Vec<QueryTerm> = known
+            .iter()
+            .filter_map(|&(term, offset)| {
+                let t = self.terms.get(term as usize)?;
+                Some(QueryTerm { term, idf: t.idf, bound: t.idf * t.max_weight(), offset })
+            })
+            .collect();
+        let total = query.iter().map(|q| q.idf).sum::<f64>() + unseen.len() as f64 * self.unseen_idf;
         if total <= 0.0 {
             return Vec::new();
         }
-        // skill → (score, matched weight, first position)
-        let mut acc: HashMap<usize, (f64, f64, usize)> = HashMap::new();
-        for (t, pos) in &seen {
-            let (Some(list), Some(&idf)) = (self.postings.get(t), self.idf.get(t)) else { continue };
-            for &(skill, tf) in list {
-                let ratio = self.length_ratio.get(skill).copied().unwrap_or(1.0);
-                let part = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * ratio));
-                let entry = acc.entry(skill).or_insert((0.0, 0.0, *pos));
-                entry.0 += part;
-                entry.1 += idf;
-                entry.2 = entry.2.min(*pos);
-            }
+        if query.len() > MAX_QUERY_WORDS {
+            query.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.term.cmp(&b.term)));
+            query.truncate(MAX_QUERY_WORDS);
+            query.sort_by_key(|q| q.term);
         }
-        let scale = if self.unseen_idf > 0.0 { REFERENCE_UNSEEN_IDF / self.unseen_idf } else { 1.0 };
-        let mut ranked: Vec<Ranked> = acc
-            .into_iter()
-            .filter(|&(skill, (_, matched, _))| eligible(skill) && matched / total >= options.min_coverage)
-            .map(|(skill, (score, _, position))| Ranked {
-                skill,
-                score: (score * scale * 1000.0).round() / 1000.0,
-                position,
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.skill.cmp(&b.skill)));
-        let best = ranked.first().map_or(0.0, |r| r.score);
-        ranked.retain(|r| r.score >= options.min_score && r.score >= best * options.min_ratio);
-        ranked.truncate(options.max_ranked);
-        ranked
+        let scale = REFERENCE_UNSEEN_IDF / self.unseen_idf;
+
+        // Each word adds to the skills it weighs most in.
+        let mut top: Vec<Ranked> = Vec::with_capacity(options.max_ranked.min(16));
+        with_scratch(self.skill_count, |scratch| {
+            for q in &query {
+                let Some(term) = self.terms.get(q.term as usize) else { continue };
+                for &(skill, weight) in term.postings.iter().take(CANDIDATES_PER_WORD) {
+                    scratch.add(skill, q.idf * weight, q.idf, q.offset);
+                }
+            }
+            for c in scratch.candidates() {
+                let skill = c.skill as usize;
+                if c.coverage / total < options.min_coverage || !eligible(skill) {
+                    continue;
+                }
+                let found = Ranked { skill, score: (c.score * scale * 1000.0).round() / 1000.0, position: c.position };
+                if top.len() == options.max_ranked && top.last().is_some_and(|last| !beats(&found, last)) {
+                    continue;
+                }
+                let at = top.iter().position(|r| beats(&found, r)).unwrap_or(top.len());
+                top.insert(at, found);
+                top.truncate(options.max_ranked);
+            }
+        });
+        let best = top.first().map_or(0.0, |r| r.score);
+        top.retain(|r| r.score >= options.min_score && r.score >= best * options.min_ratio);
+        top
     }
+}
+
+/// Ranking order: higher score first, then the catalogue's order.
+fn beats(a: &Ranked, b: &Ranked) -> bool {
+    a.score > b.score || (a.score == b.score && a.skill < b.skill)
 }
 
 #[cfg(test)]
@@ -461,14 +716,130 @@ mod tests {
 
     #[test]
     fn stems_and_stop_words() {
-        let t: Vec<String> = tokens_with("Merging these PDFs into spreadsheets, please!", &stop_words())
+        let mut t: Vec<(String, usize)> = Vec::new();
+        for_each_word("Merging these PDFs into spreadsheets, please! ΟΔΟΣ", &stop_words(), |w, at| {
+            t.push((w.into(), at))
+        });
+        let t: Vec<(&str, usize)> = t.iter().map(|(w, at)| (w.as_str(), *at)).collect();
+        assert_eq!(t, vec![("merg", 0), ("pdf", 14), ("spreadsheet", 24), ("οδος", 46)]);
+        let stemmed = |w: &str| {
+            let mut w = w.to_owned();
+            stem(&mut w);
+            w
+        };
+        assert_eq!(stemmed("branches"), "branch");
+        assert_eq!(stemmed("libraries"), "library");
+        assert_eq!(stemmed("running"), "run");
+        assert_eq!(stemmed("class"), "class");
+        assert_eq!(stemmed("calling"), "call");
+    }
+
+    /// BM25 over every posting, no bounds: what `rank` must agree with while no
+    /// word is in more than `CANDIDATES_PER_WORD` skills.
+    fn exhaustive(
+        index: &RankIndex,
+        message: &str,
+        options: &RankOptions,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Vec<Ranked> {
+        let mut seen = HashSet::new();
+        let mut total = 0.0;
+        let mut scores: HashMap<usize, (f64, f64, usize)> = HashMap::new();
+        for_each_word(message, &stop_words(), |w, at| {
+            if !seen.insert(w.to_owned()) {
+                return;
+            }
+            let Some(&term) = index.words.get(w) else {
+                total += index.unseen_idf;
+                return;
+            };
+            let t = &index.terms[term as usize];
+            total += t.idf;
+            for &(skill, weight) in &t.postings {
+                let e = scores.entry(skill as usize).or_insert((0.0, 0.0, at));
+                e.0 += t.idf * weight;
+                e.1 += t.idf;
+                e.2 = e.2.min(at);
+            }
+        });
+        let scale = REFERENCE_UNSEEN_IDF / index.unseen_idf;
+        let mut all: Vec<Ranked> = scores
             .into_iter()
-            .map(|(t, _)| t)
+            .filter(|&(skill, (_, coverage, _))| eligible(skill) && coverage / total >= options.min_coverage)
+            .map(|(skill, (score, _, position))| Ranked {
+                skill,
+                score: (score * scale * 1000.0).round() / 1000.0,
+                position,
+            })
             .collect();
-        assert_eq!(t, vec!["merg", "pdf", "spreadsheet"]);
-        assert_eq!(stem("branches"), "branch");
-        assert_eq!(stem("libraries"), "library");
-        assert_eq!(stem("running"), "run");
-        assert_eq!(stem("class"), "class");
+        all.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.skill.cmp(&b.skill)));
+        let best = all.first().map_or(0.0, |r| r.score);
+        all.retain(|r| r.score >= options.min_score && r.score >= best * options.min_ratio);
+        all.truncate(options.max_ranked);
+        all
+    }
+
+    fn copies(skills: &mut Vec<Skill>, count: usize) {
+        for i in 0..count {
+            let text = format!(
+                "---\nname: k8s-copy-{i}\ndescription: Debug Kubernetes pods {}\n---\nbody\n",
+                if i % 3 == 0 { "that crash" } else { "and services" }
+            );
+            skills.push(crate::skill::load("x/SKILL.md", &text, &crate::Limits::default()).skill.unwrap());
+        }
+    }
+
+    #[test]
+    fn agrees_with_exhaustive_scoring_below_the_candidate_cap() {
+        let mut skills = skills();
+        copies(&mut skills, CANDIDATES_PER_WORD - 2);
+        let index = RankIndex::build(&skills);
+        for max_ranked in [1, 3, 50, usize::MAX] {
+            let options = RankOptions { max_ranked, min_score: 1.0, min_ratio: 0.5, ..RankOptions::default() };
+            for message in ["kubernetes pods crash", "debug sql queries", "crash gardening pods", "cooking topic 7"] {
+                let eligible = |i: usize| i % 7 != 3;
+                let got = index.rank(message, &options, eligible);
+                assert!(!got.is_empty(), "{message}");
+                assert_eq!(got, exhaustive(&index, message, &options, eligible), "{message} {max_ranked}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_common_word_brings_in_only_its_heaviest_skills() {
+        let mut skills = skills();
+        copies(&mut skills, 3 * CANDIDATES_PER_WORD);
+        let index = RankIndex::build(&skills);
+        let options = RankOptions {
+            max_ranked: usize::MAX,
+            min_score: 0.0,
+            min_ratio: 0.0,
+            min_coverage: 0.0,
+            ..Default::default()
+        };
+        let got = index.rank("kubernetes", &options, |_| true);
+        assert_eq!(got.len(), CANDIDATES_PER_WORD);
+        // The copies that mention "crash" have shorter descriptions: the word weighs more there.
+        let everything = exhaustive(&index, "kubernetes", &options, |_| true);
+        assert_eq!(got[..], everything[..CANDIDATES_PER_WORD]);
+    }
+
+    #[test]
+    fn long_messages_rank_on_their_most_informative_words() {
+        let hobbies = "baking hiking sewing knitting painting singing dancing fishing camping reading writing \
+                       swimming cycling climbing skating skiing surfing sailing rowing boxing fencing golf tennis \
+                       chess poker bowling archery karate judo yoga";
+        let mut skills = skills();
+        skills.truncate(1);
+        for i in 0..30 {
+            let text = format!("---\nname: hobby-{i}\ndescription: Hobbies: {hobbies}\n---\nbody\n");
+            skills.push(crate::skill::load("x/SKILL.md", &text, &crate::Limits::default()).skill.unwrap());
+        }
+        let index = RankIndex::build(&skills);
+        // Thirty common words, then the few that say what the message is about.
+        let message = format!("{hobbies} kubernetes pods crashing readiness probes restart");
+        let options = RankOptions { min_coverage: 0.0, ..RankOptions::default() };
+        let got = index.rank(&message, &options, |_| true);
+        assert_eq!(got.iter().map(|r| skills[r.skill].name.as_str()).collect::<Vec<_>>(), vec!["k8s-debug"]);
     }
 }
