@@ -26,9 +26,16 @@ fn main() {
 fn build() -> Result<(), String> {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let root = manifest.parent().ok_or("no workspace root")?.to_path_buf();
-    for watched in
-        ["core/src", "core/Cargo.toml", "wasm/component/src", "wasm/component/Cargo.toml", "wit", "Cargo.lock"]
-    {
+    // The workspace manifest holds the `component` profile the glue is built with.
+    for watched in [
+        "core/src",
+        "core/Cargo.toml",
+        "wasm/component/src",
+        "wasm/component/Cargo.toml",
+        "wit",
+        "Cargo.lock",
+        "Cargo.toml",
+    ] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
 

@@ -3,7 +3,8 @@
 //!     cargo bench -p skillwire --bench turn
 //!
 //! Catalogues of 10, 100, 1,000 and 10,000 skills are made from the real corpus in
-//! `tests/corpus` (repeated with renamed copies past its 249 skills); messages of about
+//! `tests/corpus` (repeated with renamed copies past its size; `scripts/bench-inputs` writes the same
+//! catalogues as folders for `skillwire bench`); messages of about
 //! 100 B, 1 KB and 4 KB are built from the labelled dev messages. `matches` is the
 //! per-turn work that does not depend on reading bodies (rules and ranking).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::disallowed_methods)]

@@ -101,24 +101,28 @@ fn fold(text: &str, mut offsets: Option<&mut Vec<usize>>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_space = false;
     for (i, c) in text.char_indices() {
-        let before = out.len();
-        if c.is_whitespace() {
+        if c.is_ascii() {
+            // The common case, without the Unicode tables: ASCII whitespace is 9..=13 and space.
+            if matches!(c, '\t'..='\r' | ' ') {
+                if !in_space {
+                    out.push(' ');
+                }
+                in_space = true;
+            } else {
+                out.push(c.to_ascii_lowercase());
+                in_space = false;
+            }
+        } else if c.is_whitespace() {
             if !in_space {
                 out.push(' ');
             }
             in_space = true;
         } else {
             in_space = false;
-            if c.is_ascii() {
-                out.push(c.to_ascii_lowercase());
-            } else {
-                out.extend(c.to_lowercase());
-            }
+            out.extend(c.to_lowercase());
         }
         if let Some(map) = offsets.as_deref_mut() {
-            for _ in before..out.len() {
-                map.push(i);
-            }
+            map.resize(out.len(), i);
         }
     }
     if let Some(map) = offsets {

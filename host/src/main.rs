@@ -27,7 +27,8 @@ use std::sync::Arc;
         skillwire inject --skills ./skills \"merge these PDFs\"\n  \
         skillwire match --skills ./skills --json \"@pdf please\"\n  \
         skillwire catalog --skills ./skills --format markdown\n  \
-        skillwire lint ./skills/pdf\n\n\
+        skillwire lint ./skills/pdf\n  \
+        skillwire bench --skills ./skills --messages messages.txt\n\n\
         Exit codes: 0 ok, 1 lint found errors, 2 usage or input error."
 )]
 struct Cli {
@@ -93,6 +94,29 @@ enum Command {
         #[arg(long, value_name = "BYTES")]
         budget: Option<usize>,
     },
+    /// Time turns on your own skills and messages: per-turn p50 and p99 and turns per second.
+    Bench {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Messages, one per line: plain text, or JSON objects with a "q" field.
+        #[arg(long, value_name = "FILE")]
+        messages: PathBuf,
+        /// Turns to time; the messages are used in turn, round and round.
+        #[arg(long, default_value_t = 2000, value_name = "N")]
+        turns: usize,
+        /// What a turn does: `inject` (match, read and render bodies) or `match` (select only).
+        #[arg(long, value_enum, default_value_t = BenchOpArg::Inject)]
+        op: BenchOpArg,
+        /// Most bytes the injected skills may take.
+        #[arg(long, default_value_t = 8192, value_name = "BYTES")]
+        budget: usize,
+        /// Only mentions and the substring rules select skills (no relevance ranking).
+        #[arg(long)]
+        no_rank: bool,
+        /// Print the figures as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check skills against the Agent Skills standard (the reference validator's rules).
     Lint {
         /// Skill folders, SKILL.md files, or folders of skills.
@@ -141,6 +165,12 @@ enum InjectFormatArg {
     Bracket,
     Xml,
     Markdown,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BenchOpArg {
+    Inject,
+    Match,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -229,6 +259,46 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             out = text.text;
             ExitCode::SUCCESS
         }
+        Command::Bench { skills, messages, turns, op, budget, no_rank, json } => {
+            let messages = read_messages(&messages)?;
+            let render = RenderOptions { budget, ..RenderOptions::default() };
+            let started = std::time::Instant::now();
+            let mut engine = backend(kind, &skills, render, !no_rank)?;
+            let build = started.elapsed();
+            let loaded = engine.report()?.loaded;
+            let figures = bench(&mut engine, &messages, turns, op)?;
+            let engine_name = if kind == EngineArg::Wasm { "wasm" } else { "native" };
+            let op_name = if op == BenchOpArg::Inject { "inject" } else { "match" };
+            if json {
+                let value = serde_json::json!({
+                    "engine": engine_name,
+                    "op": op_name,
+                    "skills": loaded,
+                    "messages": messages.len(),
+                    "turns": turns,
+                    "build_ms": round3(build.as_secs_f64() * 1e3),
+                    "p50_us": round3(figures.p50_us),
+                    "p99_us": round3(figures.p99_us),
+                    "mean_us": round3(figures.mean_us),
+                    "turns_per_second": figures.turns_per_second.round(),
+                });
+                out = to_json(&value)?;
+            } else {
+                out = format!(
+                    "engine {engine_name}, {op_name}, {loaded} skills, {} messages, {turns} turns\n\
+                     catalogue built in {:.1} ms\n\
+                     per turn: p50 {:.2} µs, p99 {:.2} µs, mean {:.2} µs\n\
+                     {:.0} turns/s",
+                    messages.len(),
+                    build.as_secs_f64() * 1e3,
+                    figures.p50_us,
+                    figures.p99_us,
+                    figures.mean_us,
+                    figures.turns_per_second
+                );
+            }
+            ExitCode::SUCCESS
+        }
         Command::Lint { paths, format, extensions } => {
             let options = LintOptions { limits: Limits::default(), extensions };
             let linter = Linter::new(kind)?;
@@ -270,6 +340,66 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
         let _ = writeln!(stdout, "{out}");
     }
     Ok(code)
+}
+
+/// Per-turn figures of a bench run.
+struct BenchFigures {
+    p50_us: f64,
+    p99_us: f64,
+    mean_us: f64,
+    turns_per_second: f64,
+}
+
+/// Runs every message once (warm-up), then `turns` timed turns over the messages in turn.
+fn bench(engine: &mut Backend, messages: &[String], turns: usize, op: BenchOpArg) -> Result<BenchFigures, InputError> {
+    if messages.is_empty() || turns == 0 {
+        return Err(InputError("bench needs at least one message and one turn".to_owned()));
+    }
+    let turn = |engine: &mut Backend, message: &str| -> Result<(), InputError> {
+        match op {
+            BenchOpArg::Inject => engine.inject(message).map(drop),
+            BenchOpArg::Match => engine.matches(message).map(drop),
+        }
+    };
+    for message in messages {
+        turn(engine, message)?;
+    }
+    let mut times = Vec::with_capacity(turns);
+    for message in messages.iter().cycle().take(turns) {
+        let started = std::time::Instant::now();
+        turn(engine, message)?;
+        times.push(started.elapsed().as_secs_f64() * 1e6);
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |p: f64| times.get(((times.len() - 1) as f64 * p).round() as usize).copied().unwrap_or(0.0);
+    let total: f64 = times.iter().sum();
+    Ok(BenchFigures {
+        p50_us: at(0.5),
+        p99_us: at(0.99),
+        mean_us: total / times.len() as f64,
+        turns_per_second: if total > 0.0 { times.len() as f64 / (total / 1e6) } else { 0.0 },
+    })
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The messages of a bench file: one per non-empty line, the "q" field of a JSON
+/// object or the line itself.
+fn read_messages(path: &Path) -> Result<Vec<String>, InputError> {
+    let text = std::fs::read_to_string(path).map_err(|e| InputError(format!("--messages {}: {e}", path.display())))?;
+    Ok(text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(serde_json::Value::Object(object)) => match object.get("q") {
+                Some(serde_json::Value::String(q)) => q.clone(),
+                _ => line.to_owned(),
+            },
+            _ => line.to_owned(),
+        })
+        .collect())
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, InputError> {

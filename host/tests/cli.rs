@@ -385,3 +385,63 @@ fn ranking_and_no_rank() {
     assert!(run(&["--no-rank"], "make me a slide deck about our Q3 roadmap").is_empty());
     assert!(run(&[], "tell me a joke about cats").is_empty());
 }
+
+#[test]
+fn bench_prices_turns_on_the_users_own_skills() {
+    let dir = temp_dir("bench");
+    // Plain lines and JSON lines with a "q" field are both messages; blank lines are not.
+    let messages = dir.join("messages.txt");
+    write(&messages, b"review this SQL migration\n\n{\"q\": \"write the commit message\", \"expect\": []}\n");
+    for engine in ["native", "wasm"] {
+        for op in ["inject", "match"] {
+            let o = skillwire(&[
+                "--engine",
+                engine,
+                "bench",
+                "--skills",
+                "examples/skills",
+                "--messages",
+                messages.to_str().unwrap(),
+                "--turns",
+                "40",
+                "--op",
+                op,
+                "--json",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+            assert_eq!(v["engine"], engine);
+            assert_eq!(v["op"], op);
+            assert_eq!(v["skills"], 4);
+            assert_eq!(v["messages"], 2);
+            assert_eq!(v["turns"], 40);
+            let (p50, p99) = (v["p50_us"].as_f64().unwrap(), v["p99_us"].as_f64().unwrap());
+            assert!(p50 > 0.0 && p50 <= p99, "{v}");
+            assert!(v["turns_per_second"].as_f64().unwrap() > 0.0, "{v}");
+            assert!(v["build_ms"].as_f64().unwrap() >= 0.0, "{v}");
+        }
+    }
+    let o = skillwire(&[
+        "--engine",
+        "native",
+        "bench",
+        "--skills",
+        "examples/skills",
+        "--messages",
+        messages.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("4 skills, 2 messages, 2000 turns") && text.contains("p50") && text.contains("turns/s"),
+        "{text}"
+    );
+    // No messages, or a missing file, is a usage error.
+    let empty = dir.join("empty.txt");
+    write(&empty, b"\n");
+    let o = skillwire(&["bench", "--skills", "examples/skills", "--messages", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("at least one message"), "{}", stderr(&o));
+    let o = skillwire(&["bench", "--skills", "examples/skills", "--messages", "no/such/file"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,12 +1,15 @@
-// Per-turn time of the npm package in Node on a folder of skills and a file of messages
-// (JSONL with a `q` field, or plain lines); the Node counterpart of
-// `cargo run --release -p skillwire-host --example turn_time`.
-//   node pkg/bench/turn_time.mjs tests/corpus tests/queries/dev.jsonl 100
+// Per-turn time of the npm package in Node, on a folder of skills and a file of
+// messages (JSONL with a `q` field, or plain lines): the Node counterpart of
+// `skillwire bench`, with the same warm-up, turns and figures.
+//   node pkg/bench/turn_time.mjs SKILLS MESSAGES [TURNS=2000] [inject|match]
+//   node pkg/bench/turn_time.mjs tests/corpus tests/queries/dev.jsonl 4000 match
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-const [root = 'tests/corpus', messagesPath = 'tests/queries/dev.jsonl', roundsArg = '100'] = process.argv.slice(2);
+const [root = 'tests/corpus', messagesPath = 'tests/queries/dev.jsonl', turnsArg = '2000', op = 'inject'] =
+  process.argv.slice(2);
+if (op !== 'inject' && op !== 'match') throw new Error(`op must be inject or match, not ${op}`);
 const t0 = performance.now();
 const { Skillwire } = await import('../index.js');
 const instantiate = performance.now() - t0;
@@ -23,21 +26,24 @@ function find(dir, depth = 0) {
 }
 const source = { list: () => find(root), read: (p) => readFileSync(p, 'utf8') };
 const messages = readFileSync(messagesPath, 'utf8').split('\n').filter((l) => l.trim())
-  .map((l) => { try { return JSON.parse(l).q ?? l; } catch { return l; } });
+  .map((l) => { try { const v = JSON.parse(l); return typeof v?.q === 'string' ? v.q : l; } catch { return l; } });
 
 let t = performance.now();
 const sw = new Skillwire({ sources: [source] });
 const build = performance.now() - t;
+const turn = op === 'inject' ? (m) => sw.injectSync(m) : (m) => sw.matchSync(m);
+for (const m of messages) turn(m); // warm-up
 const times = [];
-for (let r = 0; r < Number(roundsArg); r++) {
-  for (const m of messages) {
-    t = performance.now();
-    sw.injectSync(m);
-    times.push(performance.now() - t);
-  }
+for (let i = 0; i < Number(turnsArg); i++) {
+  const m = messages[i % messages.length];
+  t = performance.now();
+  turn(m);
+  times.push(performance.now() - t);
 }
 times.sort((a, b) => a - b);
 const pct = (p) => times[Math.round((times.length - 1) * p)] * 1000;
-console.log(`skills: ${sw.report().loaded} | turns: ${times.length}`);
-console.log(`module instantiate (import) ${instantiate.toFixed(1)} ms | catalogue build ${build.toFixed(1)} ms`);
-console.log(`inject per turn: p50 ${pct(0.5).toFixed(2)} µs, p99 ${pct(0.99).toFixed(2)} µs`);
+const total = times.reduce((a, b) => a + b, 0);
+console.log(`engine node, ${op}, ${sw.report().loaded} skills, ${messages.length} messages, ${times.length} turns`);
+console.log(`module import ${instantiate.toFixed(1)} ms, catalogue built in ${build.toFixed(1)} ms`);
+console.log(`per turn: p50 ${pct(0.5).toFixed(2)} µs, p99 ${pct(0.99).toFixed(2)} µs, mean ${(total / times.length * 1000).toFixed(2)} µs`);
+console.log(`${Math.round(times.length / (total / 1000))} turns/s`);
