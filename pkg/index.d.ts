@@ -20,7 +20,16 @@ export type Precedence = 'first-wins' | 'last-wins';
 export type InjectFormat = 'bracket' | 'xml' | 'markdown';
 export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
 export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank';
-export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only';
+export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected';
+
+/** What the host knows about the conversation, for one turn. */
+export interface TurnContext {
+  /**
+   * Skills whose bodies recent turns injected and that are still in the model's context
+   * (names, compared ignoring case and `-`/`_`): not injected again.
+   */
+  recent?: string[];
+}
 
 /** Input limits (the core's defaults when left out). */
 export interface Limits {
@@ -122,8 +131,8 @@ export class Skillwire {
   refresh(): Promise<void>;
   refreshSync(): void;
   report(): CatalogReport;
-  inject(message: string): Promise<Injection>;
-  injectSync(message: string): Injection;
+  inject(message: string, turn?: TurnContext): Promise<Injection>;
+  injectSync(message: string, turn?: TurnContext): Injection;
   match(message: string): Promise<Matches>;
   matchSync(message: string): Matches;
   catalog(options?: { format?: CatalogFormat; budget?: number }): Promise<CatalogText>;

@@ -126,9 +126,10 @@ function* listEntries(sources) {
   return entries;
 }
 
-/** Reads the bodies a turn may need, then runs it in the core. */
-function* turn(catalogue, sources, message) {
-  const plan = call(() => catalogue.plan(message));
+/** Reads the bodies a turn may need, then runs it in the core. `context` is the
+ * turn's `{recent}` (checked by the core). */
+function* turn(catalogue, sources, message, context) {
+  const plan = call(() => catalogue.plan(message, context));
   const bodies = {};
   for (const { source, location } of plan) {
     try {
@@ -140,7 +141,7 @@ function* turn(catalogue, sources, message) {
       bodies[location] = { error: describe(e) };
     }
   }
-  return call(() => catalogue.inject(message, bodies));
+  return call(() => catalogue.inject(message, bodies, context));
 }
 
 function coreOptions(o) {
@@ -216,10 +217,18 @@ export class Skillwire {
   /** What building the catalogue found: skipped, shadowed and gated skills, warnings. */
   report() { return call(() => this.#live().report()); }
 
-  /** Runs a turn: the message with the skills it calls for prepended, and every decision. */
-  async inject(message) { return runAsync(turn(this.#live(), this.#sources, message)); }
+  /**
+   * Runs a turn: the message with the skills it calls for prepended, and every decision.
+   * `turn.recent` names skills whose bodies are still in the model's context from recent
+   * turns: they are not injected again (decision `recently_injected`).
+   */
+  async inject(message, context = undefined) {
+    return runAsync(turn(this.#live(), this.#sources, message, context));
+  }
   /** `inject` for synchronous sources. */
-  injectSync(message) { return runSync(turn(this.#live(), this.#sources, message)); }
+  injectSync(message, context = undefined) {
+    return runSync(turn(this.#live(), this.#sources, message, context));
+  }
 
   /** The skills the rules select for a message (`{matches}`); reads no bodies. */
   async match(message) { return this.matchSync(message); }

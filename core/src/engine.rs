@@ -10,7 +10,7 @@ use crate::catalog_text::{render_catalog, CatalogFormat, CatalogText};
 use crate::error::Error;
 use crate::render::RenderOptions;
 use crate::source::{SkillSource, SourceError};
-use crate::turn::{Injection, Match};
+use crate::turn::{Injection, Match, TurnContext};
 use serde::{Deserialize, Serialize};
 
 /// Everything an engine is configured with.
@@ -63,9 +63,24 @@ impl<S: SkillSource> Engine<S> {
         self.inject_with(message, &self.options.render)
     }
 
+    /// Runs a turn that knows the conversation (see [`TurnContext`]).
+    pub fn inject_turn(&self, message: &str, context: &TurnContext) -> Result<Injection, Error> {
+        self.inject_turn_with(message, context, &self.options.render)
+    }
+
     /// Runs a turn with other render options.
     pub fn inject_with(&self, message: &str, render: &RenderOptions) -> Result<Injection, Error> {
-        self.catalog.inject(message, render, |entry| match self.sources.get(entry.source) {
+        self.inject_turn_with(message, &TurnContext::default(), render)
+    }
+
+    /// Runs a turn that knows the conversation, with other render options.
+    pub fn inject_turn_with(
+        &self,
+        message: &str,
+        context: &TurnContext,
+        render: &RenderOptions,
+    ) -> Result<Injection, Error> {
+        self.catalog.inject_turn(message, context, render, |entry| match self.sources.get(entry.source) {
             Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
             None => Err(format!("no source {}", entry.source)),
         })

@@ -67,4 +67,4 @@ pub use rank::RankOptions;
 pub use render::{parse_blocks, InjectFormat, RenderOptions};
 pub use skill::{load, Loaded, Skill};
 pub use source::{MemorySource, SkillEntry, SkillSource, SourceError};
-pub use turn::{Decision, Injection, Match, Matches, Skip, Summary};
+pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, TurnContext};

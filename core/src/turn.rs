@@ -8,14 +8,20 @@
 //! still reported (`gated`, `mention_only`) so a host can tell a user why a skill they
 //! expected stayed out. Matched candidates are rendered in order; a body is read only
 //! when the budget still has room for it.
+//!
+//! A turn may know the conversation ([`TurnContext`]): a skill whose body recent turns
+//! injected, and which is still in the model's context, is not injected again
+//! (`recently_injected`). [`Session`] keeps that list for a host.
 
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::error::Error;
 use crate::frontmatter;
+use crate::matching::mention_key;
 use crate::matching::{Hit, Reason};
 use crate::render::{prepare_body, Frame, RenderOptions};
 use crate::skill::truncate_chars;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 /// A skill the rules select for a message (no body read).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -50,6 +56,84 @@ pub enum Skip {
     Gated,
     /// It opts out of automatic use and was not `@mentioned`.
     MentionOnly,
+    /// Its body is still in the model's context from a recent turn
+    /// ([`TurnContext::recent`]).
+    RecentlyInjected,
+}
+
+/// What the host knows about the conversation, for one turn.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TurnContext {
+    /// Skills whose bodies recent turns injected and that are still in the model's
+    /// context (names, compared ignoring case and `-`/`_`). They are not injected
+    /// again, whatever selected them (an `@mention` included): the decision says
+    /// `recently_injected`.
+    pub recent: Vec<String>,
+}
+
+impl TurnContext {
+    fn is_recent(&self, name: &str) -> bool {
+        !self.recent.is_empty() && {
+            let key = mention_key(name);
+            self.recent.iter().any(|r| mention_key(r) == key)
+        }
+    }
+}
+
+/// The skills injected by the last few turns of a conversation, so that a skill whose
+/// body is still in the model's context is not injected again.
+///
+/// ```
+/// # use skillwire::{Catalog, CatalogInput, CatalogOptions, RenderOptions, Session};
+/// # let text = "---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n".to_owned();
+/// # let catalog = Catalog::build(vec![CatalogInput { source: 0, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) }], &CatalogOptions::default());
+/// let mut session = Session::new(4); // a body stays in context for the next 4 turns
+/// for message in ["@pdf merge these", "and @pdf split that one"] {
+///     let turn = catalog.inject_turn(message, &session.context(), &RenderOptions::default(), |_| Ok(text.clone()))?;
+///     session.record(&turn);
+/// }
+/// # Ok::<(), skillwire::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    window: usize,
+    /// Per turn, oldest first: the skills it injected.
+    turns: VecDeque<Vec<String>>,
+}
+
+impl Session {
+    /// A session that treats a body as still in context for the `window` turns after
+    /// the turn that injected it. 0 never skips anything.
+    pub fn new(window: usize) -> Session {
+        Session { window, turns: VecDeque::new() }
+    }
+
+    /// The context for the next turn: the skills the last `window` turns injected.
+    pub fn context(&self) -> TurnContext {
+        let mut recent: Vec<String> = Vec::new();
+        for name in self.turns.iter().flatten() {
+            if !recent.contains(name) {
+                recent.push(name.clone());
+            }
+        }
+        TurnContext { recent }
+    }
+
+    /// Records a turn: the skills it injected stay in the context for `window` turns.
+    pub fn record(&mut self, turn: &Injection) {
+        let injected =
+            turn.decisions.iter().filter(|d| d.skipped.is_none() && d.injected_bytes > 0).map(|d| d.skill.clone());
+        self.turns.push_back(injected.collect());
+        while self.turns.len() > self.window {
+            self.turns.pop_front();
+        }
+    }
+
+    /// Forgets every turn (after the host dropped or summarised the conversation).
+    pub fn clear(&mut self) {
+        self.turns.clear();
+    }
 }
 
 /// What happened to one candidate.
@@ -112,7 +196,7 @@ impl Catalog {
     }
 
     /// The candidates with the skill they name and why they may not be injected.
-    fn candidates(&self, message: &str) -> Vec<(Hit, &CatalogSkill, Option<Skip>)> {
+    fn candidates(&self, message: &str, context: &TurnContext) -> Vec<(Hit, &CatalogSkill, Option<Skip>)> {
         self.hits(message)
             .into_iter()
             .filter_map(|hit| {
@@ -121,6 +205,8 @@ impl Catalog {
                     Some(Skip::Gated)
                 } else if hit.reason != Reason::Mention && !entry.skill.auto_invocable() {
                     Some(Skip::MentionOnly)
+                } else if context.is_recent(&entry.skill.name) {
+                    Some(Skip::RecentlyInjected)
                 } else {
                     None
                 };
@@ -133,7 +219,7 @@ impl Catalog {
     pub fn matches(&self, message: &str) -> Result<Vec<Match>, Error> {
         self.check_message(message)?;
         Ok(self
-            .candidates(message)
+            .candidates(message, &TurnContext::default())
             .into_iter()
             .filter(|(_, _, skip)| skip.is_none())
             .map(|(hit, entry, _)| Match {
@@ -150,9 +236,15 @@ impl Catalog {
     /// [`Catalog::inject`] with a `read` that looks them up. (Skills past the budget
     /// are in the list too; `inject` reads only what it renders.)
     pub fn plan(&self, message: &str) -> Result<Vec<&CatalogSkill>, Error> {
+        self.plan_turn(message, &TurnContext::default())
+    }
+
+    /// [`Catalog::plan`] for a turn that knows the conversation: recently injected
+    /// skills are not read.
+    pub fn plan_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<&CatalogSkill>, Error> {
         self.check_message(message)?;
         Ok(self
-            .candidates(message)
+            .candidates(message, context)
             .into_iter()
             .filter(|(_, _, skip)| skip.is_none())
             .map(|(_, entry, _)| entry)
@@ -161,7 +253,22 @@ impl Catalog {
 
     /// Runs a turn. `read` returns a skill's SKILL.md text; it is called only for
     /// skills that will be rendered, in order.
-    pub fn inject<F>(&self, message: &str, options: &RenderOptions, mut read: F) -> Result<Injection, Error>
+    pub fn inject<F>(&self, message: &str, options: &RenderOptions, read: F) -> Result<Injection, Error>
+    where
+        F: FnMut(&CatalogSkill) -> Result<String, String>,
+    {
+        self.inject_turn(message, &TurnContext::default(), options, read)
+    }
+
+    /// [`Catalog::inject`] for a turn that knows the conversation: skills in
+    /// [`TurnContext::recent`] are not injected again.
+    pub fn inject_turn<F>(
+        &self,
+        message: &str,
+        context: &TurnContext,
+        options: &RenderOptions,
+        mut read: F,
+    ) -> Result<Injection, Error>
     where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
     {
@@ -169,11 +276,11 @@ impl Catalog {
         let mut text = String::new();
         let mut decisions = Vec::new();
         let mut summary = Summary::default();
-        for (hit, entry, skip) in self.candidates(message) {
+        for (hit, entry, skip) in self.candidates(message, context) {
             summary.candidates += 1;
             let mut decision = Decision {
                 skill: entry.skill.name.clone(),
-                matched: skip.is_none(),
+                matched: matches!(skip, None | Some(Skip::RecentlyInjected)),
                 reason: hit.reason,
                 score: hit.score,
                 injected_bytes: 0,
@@ -181,8 +288,10 @@ impl Catalog {
                 skipped: skip,
                 detail: (skip == Some(Skip::Gated)).then(|| format!("requires {}", entry.missing.join(", "))),
             };
-            if skip.is_none() {
+            if decision.matched {
                 summary.matched += 1;
+            }
+            if skip.is_none() {
                 self.render_one(entry, options, &mut text, &mut decision, &mut read);
                 summary.truncated_any |= decision.truncated;
             }
@@ -256,5 +365,79 @@ impl Catalog {
             decision.truncated = true;
         }
         decision.injected_bytes = text.len() - before - separator;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{CatalogInput, CatalogOptions};
+
+    fn catalog() -> Catalog {
+        let skill = |name: &str, description: &str| CatalogInput {
+            source: 0,
+            location: format!("{name}/SKILL.md"),
+            text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody of {name}.\n")),
+        };
+        Catalog::build(
+            vec![skill("pdf_tools", "Merge PDF files"), skill("sql-review", "Review SQL queries")],
+            &CatalogOptions::default(),
+        )
+    }
+
+    fn turn(catalog: &Catalog, message: &str, context: &TurnContext, reads: &mut Vec<String>) -> Injection {
+        catalog
+            .inject_turn(message, context, &RenderOptions::default(), |entry| {
+                reads.push(entry.skill.name.clone());
+                Ok(format!("---\nname: {0}\ndescription: d\n---\nBody of {0}.\n", entry.skill.name))
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn recent_skills_are_not_injected_or_read_again() {
+        let catalog = catalog();
+        let context = TurnContext { recent: vec!["PDF-Tools".into()] };
+        let mut reads = Vec::new();
+        let t = turn(&catalog, "@pdf_tools merge PDF files, and review SQL queries", &context, &mut reads);
+        assert_eq!(reads, vec!["sql-review"]);
+        assert_eq!(t.decisions[0].skill, "pdf_tools");
+        assert_eq!(t.decisions[0].skipped, Some(Skip::RecentlyInjected));
+        assert!(t.decisions[0].matched);
+        assert_eq!(t.decisions[0].injected_bytes, 0);
+        assert_eq!(t.decisions[1].skipped, None);
+        assert_eq!(t.summary.matched, 2);
+        assert!(t.text.starts_with("[SKILL:sql-review]") && !t.text.contains("pdf_tools"), "{}", t.text);
+        let plan: Vec<&str> =
+            catalog.plan_turn("merge PDF files", &context).unwrap().iter().map(|s| s.skill.name.as_str()).collect();
+        assert!(plan.is_empty());
+        // Without a context the same turn injects both.
+        let t = turn(&catalog, "@pdf_tools and review SQL queries", &TurnContext::default(), &mut reads);
+        assert!(t.decisions.iter().all(|d| d.skipped.is_none()));
+    }
+
+    #[test]
+    fn a_session_skips_bodies_still_in_the_window() {
+        let catalog = catalog();
+        let mut session = Session::new(2);
+        let mut reads = Vec::new();
+        let mut skipped = Vec::new();
+        for message in ["@pdf_tools one", "@pdf_tools two", "hello", "@pdf_tools three", "@pdf_tools four"] {
+            let t = turn(&catalog, message, &session.context(), &mut reads);
+            skipped.push(t.decisions.first().and_then(|d| d.skipped));
+            session.record(&t);
+        }
+        // Injected at turn 1, so in context for turns 2 and 3; injected again at turn 4,
+        // so in context at turn 5.
+        assert_eq!(skipped, vec![None, Some(Skip::RecentlyInjected), None, None, Some(Skip::RecentlyInjected)]);
+        assert_eq!(reads, vec!["pdf_tools", "pdf_tools"]);
+        assert_eq!(session.context().recent, vec!["pdf_tools"]);
+        session.clear();
+        assert!(session.context().recent.is_empty());
+        // A window of 0 remembers nothing.
+        let mut never = Session::new(0);
+        let t = turn(&catalog, "@pdf_tools", &never.context(), &mut reads);
+        never.record(&t);
+        assert!(never.context().recent.is_empty());
     }
 }

@@ -9,7 +9,7 @@
 mod turn_vectors;
 
 use serde_json::{json, Value};
-use skillwire::{render_catalog, CatalogFormat, Engine};
+use skillwire::{render_catalog, CatalogFormat, Engine, TurnContext};
 use turn_vectors::{Runtime, VectorSource};
 
 struct Native(Engine<VectorSource>);
@@ -24,8 +24,8 @@ impl Runtime for Native {
     fn matches(&mut self, message: &str) -> Value {
         json!({ "matches": self.0.matches(message).unwrap() })
     }
-    fn inject(&mut self, message: &str) -> Value {
-        serde_json::to_value(self.0.inject(message).unwrap()).unwrap()
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Value {
+        serde_json::to_value(self.0.inject_turn(message, context).unwrap()).unwrap()
     }
 }
 

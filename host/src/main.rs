@@ -5,7 +5,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
     lint_with, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Engine, InjectFormat, Injection, Limits,
-    LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions, RenderOptions, SkillSource,
+    LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions, RenderOptions, SkillSource, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};
@@ -67,6 +67,10 @@ enum Command {
         /// Only mentions and the substring rules select skills (no relevance ranking).
         #[arg(long)]
         no_rank: bool,
+        /// Skills whose bodies recent turns injected and that are still in the model's
+        /// context: not injected again (decision `recently_injected`).
+        #[arg(long, value_delimiter = ',', value_name = "A,B")]
+        recent: Vec<String>,
         /// The user message, or - to read it from standard input.
         message: String,
     },
@@ -211,7 +215,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
     let mut out = String::new();
     let kind = cli.engine;
     let code = match cli.command {
-        Command::Inject { skills, budget, format, base_dir, json, no_rank, message } => {
+        Command::Inject { skills, budget, format, base_dir, json, no_rank, recent, message } => {
             let message = read_message(&message)?;
             let format = match format {
                 InjectFormatArg::Bracket => InjectFormat::Bracket,
@@ -220,7 +224,8 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             };
             let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
             let mut engine = backend(kind, &skills, render, !no_rank)?;
-            let turn = engine.inject(&message)?;
+            let recent = recent.into_iter().map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()).collect();
+            let turn = engine.inject(&message, &TurnContext { recent })?;
             if json {
                 out = to_json(&turn)?;
             } else {
@@ -357,7 +362,7 @@ fn bench(engine: &mut Backend, messages: &[String], turns: usize, op: BenchOpArg
     }
     let turn = |engine: &mut Backend, message: &str| -> Result<(), InputError> {
         match op {
-            BenchOpArg::Inject => engine.inject(message).map(drop),
+            BenchOpArg::Inject => engine.inject(message, &TurnContext::default()).map(drop),
             BenchOpArg::Match => engine.matches(message).map(drop),
         }
     };
@@ -437,10 +442,10 @@ impl Backend {
         }
     }
 
-    fn inject(&mut self, message: &str) -> Result<Injection, InputError> {
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Injection, InputError> {
         match self {
-            Backend::Native(e) => e.inject(message).map_err(input),
-            Backend::Wasm(e) => e.inject(message).map_err(input),
+            Backend::Native(e) => e.inject_turn(message, context).map_err(input),
+            Backend::Wasm(e) => e.inject_turn(message, context).map_err(input),
         }
     }
 

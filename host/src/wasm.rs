@@ -29,7 +29,7 @@
 
 use skillwire::{
     CatalogFormat, CatalogReport, CatalogText, Decision, Diagnostic, Injection, LintOptions, LintReport, Match,
-    Options, Reason, Severity, SkillSource, Skip, Summary,
+    Options, Reason, Severity, SkillSource, Skip, Summary, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -367,7 +367,14 @@ impl WasmEngine {
 
     /// Runs a turn.
     pub fn inject(&mut self, message: &str) -> Result<Injection, WasmError> {
-        let result = self.call(|store, i, e| i.skillwire_engine_api().engine().call_inject(store, e, message))?;
+        self.inject_turn(message, &TurnContext::default())
+    }
+
+    /// Runs a turn that knows the conversation (see [`TurnContext`]).
+    pub fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
+        let turn = wit::TurnContext { recent: context.recent.clone() };
+        let result =
+            self.call(|store, i, e| i.skillwire_engine_api().engine().call_inject(store, e, message, &turn))?;
         Ok(injection(result.map_err(engine_error)?))
     }
 
@@ -448,6 +455,7 @@ fn skip(s: wit::Skip) -> Skip {
         wit::Skip::BodyUnavailable => Skip::BodyUnavailable,
         wit::Skip::Gated => Skip::Gated,
         wit::Skip::MentionOnly => Skip::MentionOnly,
+        wit::Skip::RecentlyInjected => Skip::RecentlyInjected,
     }
 }
 

@@ -445,3 +445,29 @@ fn bench_prices_turns_on_the_users_own_skills() {
     let o = skillwire(&["bench", "--skills", "examples/skills", "--messages", "no/such/file"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn recent_skills_are_not_injected_again() {
+    for engine in ["native", "wasm"] {
+        let o = skillwire(&[
+            "--engine",
+            engine,
+            "inject",
+            "--skills",
+            "examples/skills",
+            "--recent",
+            "SQL_Review, other",
+            "--json",
+            "Review this SQL migration, then write the commit message",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let decision =
+            |name: &str| v["decisions"].as_array().unwrap().iter().find(|d| d["skill"] == name).unwrap().clone();
+        assert_eq!(decision("sql-review")["skipped"], "recently_injected", "{v}");
+        assert_eq!(decision("sql-review")["matched"], true, "{v}");
+        assert_eq!(decision("commit-message")["skipped"], Value::Null, "{v}");
+        let text = v["text"].as_str().unwrap();
+        assert!(text.starts_with("[SKILL:commit-message]") && !text.contains("sql-review"), "{text}");
+    }
+}

@@ -7,7 +7,7 @@
 mod turn_vectors;
 
 use serde_json::{json, Value};
-use skillwire::{CatalogFormat, LintOptions, Options, SkillEntry, SkillSource, SourceError};
+use skillwire::{CatalogFormat, LintOptions, Options, SkillEntry, SkillSource, SourceError, TurnContext};
 use skillwire_host::wasm::{CallLimits, Runtime as WasmRuntime, WasmEngine, WasmError};
 use skillwire_host::FsSource;
 use std::path::Path;
@@ -31,8 +31,8 @@ impl turn_vectors::Runtime for Wasm {
     fn matches(&mut self, message: &str) -> Value {
         json!({ "matches": self.0.matches(message).unwrap() })
     }
-    fn inject(&mut self, message: &str) -> Value {
-        serde_json::to_value(self.0.inject(message).unwrap()).unwrap()
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Value {
+        serde_json::to_value(self.0.inject_turn(message, context).unwrap()).unwrap()
     }
 }
 

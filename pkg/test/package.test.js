@@ -38,10 +38,25 @@ test('errors carry codes', async () => {
   const sw = new Skillwire({ sources: [vectorSource([{ location: 's/pdf/SKILL.md', text: pdf }])] });
   assert.throws(() => sw.injectSync('x'.repeat(300 * 1024)), (e) => e instanceof SkillwireError && e.code === 'message_too_large');
   await assert.rejects(sw.inject('x'.repeat(300 * 1024)), (e) => e instanceof SkillwireError && e.code === 'message_too_large');
+  assert.throws(() => sw.injectSync('@pdf', { recent: 'pdf' }), (e) => e instanceof SkillwireError && e.code === 'invalid_argument');
   const asyncOnly = { list: async () => [], read: async () => '' };
   assert.throws(() => new Skillwire({ sources: [asyncOnly] }), (e) => e.code === 'async_source');
   sw.free();
   assert.throws(() => sw.injectSync('pdf'), (e) => e.code === 'freed');
+});
+
+test('a conversation: skills still in context are not read or injected again', async () => {
+  let reads = 0;
+  const source = { list: () => [{ location: 's/pdf/SKILL.md', text: pdf }], read: () => { reads++; return pdf; } };
+  const sw = new Skillwire({ sources: [source] });
+  const first = sw.injectSync('@pdf fill this form');
+  assert.equal(first.decisions[0].skipped, null);
+  const again = await sw.inject('@pdf and the next one', { recent: ['PDF'] });
+  assert.equal(again.decisions[0].skipped, 'recently_injected');
+  assert.equal(again.decisions[0].matched, true);
+  assert.equal(again.user_message, '@pdf and the next one');
+  assert.equal(reads, 1);
+  sw.free();
 });
 
 test('hostile sources become skipped skills, not crashed engines', async () => {

@@ -55,7 +55,7 @@ export async function runCase(sw, c, async) {
   }
   if (c.message !== undefined) {
     out.matches = async ? await sw.match(c.message) : sw.matchSync(c.message);
-    out.injection = async ? await sw.inject(c.message) : sw.injectSync(c.message);
+    out.injection = async ? await sw.inject(c.message, c.turn) : sw.injectSync(c.message, c.turn);
   }
   return out;
 }

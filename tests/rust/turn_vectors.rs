@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use skillwire::{CatalogFormat, Options, SkillEntry, SkillSource, SourceError};
+use skillwire::{CatalogFormat, Options, SkillEntry, SkillSource, SourceError, TurnContext};
 use std::path::PathBuf;
 
 /// One skill of a vector: where it lives and its text.
@@ -42,8 +42,8 @@ pub trait Runtime {
     fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value;
     /// The `Matches` of a message.
     fn matches(&mut self, message: &str) -> Value;
-    /// The `Injection` of a message.
-    fn inject(&mut self, message: &str) -> Value;
+    /// The `Injection` of a message, in a turn that knows the conversation.
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Value;
 }
 
 #[derive(Deserialize)]
@@ -79,7 +79,8 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
     }
     if let Some(message) = case.get("message").and_then(Value::as_str) {
         out.insert("matches".into(), runtime.matches(message));
-        out.insert("injection".into(), runtime.inject(message));
+        let context: TurnContext = serde_json::from_value(case.get("turn").cloned().unwrap_or(json!({}))).unwrap();
+        out.insert("injection".into(), runtime.inject(message, &context));
     }
     Value::Object(out)
 }

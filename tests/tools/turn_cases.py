@@ -125,6 +125,13 @@ cases += [
     {"name": "rank-off-keeps-rules-only", "sources": [RANKED], "options": {"catalog": {"rank": {"enabled": False}}},
      "message": "our kubernetes pods keep crashing after the deploy, can you help debug"},
 ]
+# A turn that knows the conversation: skills still in context are not injected again,
+# whatever selected them; the names compare ignoring case and separators.
+cases += [
+    {"name": "recent-skills-are-not-injected-again", "sources": [RANKED],
+     "turn": {"recent": ["K8S_Debug", "pdf", "no-such-skill"]},
+     "message": "@pdf again: our kubernetes pods keep crashing, and review SQL queries and database migrations for injection risks and slow plans"},
+]
 
 old = {}
 if TARGET.exists():
@@ -133,7 +140,8 @@ for c in cases:
     if old.get(c["name"]) is not None:
         c["expect"] = old[c["name"]]
 doc = {
-    "about": "Named turn cases: skills (location + raw SKILL.md text) per source, options, a message and catalogue requests, "
+    "about": "Named turn cases: skills (location + raw SKILL.md text) per source, options, a message, the turn's context "
+             "(skills recently injected) and catalogue requests, "
              "with the exact expected report, catalogue texts, matches and injection. Run by every runtime.",
     "cases": cases,
 }

@@ -97,6 +97,7 @@ fn skip(s: core::Skip) -> wit::Skip {
         core::Skip::BodyUnavailable => wit::Skip::BodyUnavailable,
         core::Skip::Gated => wit::Skip::Gated,
         core::Skip::MentionOnly => wit::Skip::MentionOnly,
+        core::Skip::RecentlyInjected => wit::Skip::RecentlyInjected,
     }
 }
 
@@ -187,8 +188,9 @@ impl GuestEngine for Engine {
             .collect())
     }
 
-    fn inject(&self, message: String) -> Result<wit::Injection, wit::Error> {
-        let t = self.0.borrow().inject(&message).map_err(error)?;
+    fn inject(&self, message: String, turn: wit::TurnContext) -> Result<wit::Injection, wit::Error> {
+        let context = core::TurnContext { recent: turn.recent };
+        let t = self.0.borrow().inject_turn(&message, &context).map_err(error)?;
         Ok(wit::Injection {
             text: t.text,
             user_message: t.user_message,

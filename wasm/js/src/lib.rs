@@ -8,7 +8,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde::{Deserialize, Serialize};
-use skillwire::{Catalog, CatalogFormat, CatalogInput, LintOptions, Matches, Options, RenderOptions};
+use skillwire::{Catalog, CatalogFormat, CatalogInput, LintOptions, Matches, Options, RenderOptions, TurnContext};
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
@@ -111,19 +111,22 @@ impl Catalogue {
     }
 
     /// The reads a turn on `message` may need: `[{source, location}]`, in order.
-    pub fn plan(&self, message: &str) -> Result<JsValue, JsValue> {
-        let plan = self.catalog.plan(message).map_err(core_error)?;
+    /// `turn` is the turn's context (`{recent?: string[]}`).
+    pub fn plan(&self, message: &str, turn: JsValue) -> Result<JsValue, JsValue> {
+        let context: TurnContext = from_js(turn, "turn")?;
+        let plan = self.catalog.plan_turn(message, &context).map_err(core_error)?;
         let reads: Vec<PlannedRead<'_>> =
             plan.iter().map(|s| PlannedRead { source: s.source, location: &s.skill.location }).collect();
         to_js(&reads)
     }
 
     /// Runs a turn with the bodies fetched for its plan (`{[location]: {text} | {error}}`).
-    pub fn inject(&self, message: &str, bodies: JsValue) -> Result<JsValue, JsValue> {
+    pub fn inject(&self, message: &str, bodies: JsValue, turn: JsValue) -> Result<JsValue, JsValue> {
         let bodies: HashMap<String, BodyInput> = from_js(bodies, "bodies")?;
+        let context: TurnContext = from_js(turn, "turn")?;
         let injection = self
             .catalog
-            .inject(message, &self.render, |entry| match bodies.get(&entry.skill.location) {
+            .inject_turn(message, &context, &self.render, |entry| match bodies.get(&entry.skill.location) {
                 Some(BodyInput { text: Some(text), .. }) => Ok(text.clone()),
                 Some(BodyInput { error: Some(e), .. }) => Err(e.clone()),
                 _ => Err("the body was not fetched".to_owned()),
