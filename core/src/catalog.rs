@@ -308,12 +308,23 @@ impl Catalog {
     /// Ranked skills come after the rules' hits, best first, among the skills that may
     /// be injected automatically and that no rule found.
     pub(crate) fn hits(&self, message: &str) -> Vec<Hit> {
-        let mut hits = self.index.find(message);
+        let (mut hits, at_spans) = self.index.find_with_spans(message);
+        // Ranking does not read `@` tokens: a mention names its skill, not a topic.
+        let ranked_text = if at_spans.is_empty() {
+            std::borrow::Cow::Borrowed(message)
+        } else {
+            let mut bytes = message.as_bytes().to_vec();
+            for &(start, end) in &at_spans {
+                bytes.get_mut(start..end).into_iter().flatten().for_each(|b| *b = b' ');
+            }
+            // Whole characters became spaces, so the text is still UTF-8.
+            std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())
+        };
         let eligible = |i: usize| {
             self.skills.get(i).is_some_and(|s| !s.gated() && s.skill.auto_invocable())
                 && !hits.iter().any(|h| h.skill == i)
         };
-        let ranked = self.ranking.rank(message, &self.rank, eligible);
+        let ranked = self.ranking.rank(&ranked_text, &self.rank, eligible);
         hits.extend(ranked.into_iter().map(|r| Hit {
             skill: r.skill,
             reason: Reason::Rank,
@@ -406,5 +417,26 @@ mod tests {
         let c = Catalog::build(inputs, &CatalogOptions { limits, ..CatalogOptions::default() });
         assert_eq!(c.skills().len(), 1);
         assert_eq!(c.report().skipped.len(), 2);
+    }
+
+    #[test]
+    fn a_mention_is_not_evidence_for_other_skills() {
+        let skill = |name: &str, description: &str| CatalogInput {
+            source: 0,
+            location: format!("{name}/SKILL.md"),
+            text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody\n")),
+        };
+        let mut inputs = vec![skill("pdf", "Fill PDF forms."), skill("zotero", "Zotero PDF attachments.")];
+        inputs.extend((0..20).map(|i| skill(&format!("filler-{i}"), &format!("Unrelated topic {i}: gardening."))));
+        let rank = RankOptions { min_score: 0.0, min_ratio: 0.0, max_ranked: 5, ..RankOptions::default() };
+        let catalog = Catalog::build(inputs, &CatalogOptions { rank, ..CatalogOptions::default() });
+        let zotero = |message: &str| -> f64 {
+            let matches = catalog.matches(message).unwrap();
+            matches.iter().find(|m| m.skill == "zotero").and_then(|m| m.score).unwrap()
+        };
+        // The word `pdf` is evidence for zotero; the mention `@pdf` is not.
+        assert!(zotero("pdf attachments") > zotero("attachments"));
+        assert_eq!(zotero("@pdf attachments"), zotero("attachments"));
+        assert_eq!(catalog.matches("@pdf attachments").unwrap()[0].skill, "pdf");
     }
 }

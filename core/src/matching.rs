@@ -180,7 +180,14 @@ impl MatchIndex {
     }
 
     /// Every skill `message` refers to, in DESIGN order.
+    #[cfg(test)]
     pub(crate) fn find(&self, message: &str) -> Vec<Hit> {
+        self.find_with_spans(message).0
+    }
+
+    /// [`MatchIndex::find`], and the byte spans of the message's mentions (`@` and
+    /// the name), which name a skill rather than a topic.
+    pub(crate) fn find_with_spans(&self, message: &str) -> (Vec<Hit>, Vec<Span>) {
         let (mentions, at_spans) = self.mentions(message);
         let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
         if let Some(automaton) = &self.automaton {
@@ -211,14 +218,14 @@ impl MatchIndex {
             }
         }
         let mut hits: Vec<Hit> = Vec::with_capacity(mentions.len() + best.len());
-        for &(skill, position) in &mentions {
+        for &(skill, position, _) in &mentions {
             if !hits.iter().any(|h| h.skill == skill) {
                 hits.push(Hit { skill, reason: Reason::Mention, position, score: None });
             }
         }
         let mut automatic: Vec<Hit> = best
             .into_iter()
-            .filter(|(skill, _)| !mentions.iter().any(|(m, _)| m == skill))
+            .filter(|(skill, _)| !mentions.iter().any(|(m, _, _)| m == skill))
             .map(|(skill, (reason, position))| Hit { skill, reason, position, score: None })
             .collect();
         automatic.sort_by(|a, b| {
@@ -227,12 +234,12 @@ impl MatchIndex {
             len(kb).cmp(&len(ka)).then_with(|| ka.map(|k| &k.1).cmp(&kb.map(|k| &k.1))).then(a.skill.cmp(&b.skill))
         });
         hits.extend(automatic);
-        hits
+        (hits, mentions.iter().map(|&(_, start, end)| (start, end)).collect())
     }
 
-    /// The mentions in `message` as (skill, byte offset of `@`), and the byte spans
+    /// The mentions in `message` as (skill, byte offset of `@`, end of the name), and the byte spans
     /// of every e-mail address or `@word`, where automatic rules don't look.
-    fn mentions(&self, message: &str) -> (Vec<(usize, usize)>, Vec<Span>) {
+    fn mentions(&self, message: &str) -> (Vec<(usize, usize, usize)>, Vec<Span>) {
         let mut mentions = Vec::new();
         let mut spans = Vec::new();
         for (at, _) in message.match_indices('@') {
@@ -254,7 +261,7 @@ impl MatchIndex {
             let mut token = after.get(..token_len).unwrap_or("");
             while !token.is_empty() {
                 if let Some(skill) = self.by_mention(&mention_key(token)) {
-                    mentions.push((skill, at));
+                    mentions.push((skill, at, at + 1 + token.len()));
                     break;
                 }
                 match token.strip_suffix(['.', ':', '-', '_']) {

@@ -221,8 +221,6 @@ const STOP_WORDS: &[&str] = &[
     "you",
     "your",
     "yours",
-    "skill",
-    "skills",
     "claude",
     "agent",
     "task",
@@ -271,7 +269,9 @@ fn stop_words() -> StopWords {
 }
 
 /// Reduces a lowercase word to the form it is indexed by: plurals, `-ing` and `-ed`
-/// stripped (`libraries` → `library`, `running` → `run`, `branches` → `branch`).
+/// stripped, and a final `e` dropped so the bare word meets its inflections
+/// (`libraries` → `library`, `running` → `run`, `branches` → `branch`, `write` and
+/// `writing` → `writ`, `files` → `fil`).
 fn stem(word: &mut String) {
     let n = word.chars().count();
     if n > 4 {
@@ -287,12 +287,14 @@ fn stem(word: &mut String) {
                 return;
             }
         }
-        if ["sses", "shes", "ches", "xes", "zes"].iter().any(|suffix| word.ends_with(suffix)) {
-            word.truncate(word.len() - 2);
-            return;
-        }
     }
-    if n > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
+    if n > 4 && ["sses", "shes", "ches", "xes", "zes"].iter().any(|suffix| word.ends_with(suffix)) {
+        word.truncate(word.len() - 2);
+    } else if n > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
+        word.pop();
+    }
+    // The `e` that `-ing` and `-ed` took with them (`write`/`writing`, `merge`/`merged`).
+    if word.len() > 3 && word.ends_with('e') {
         word.pop();
     }
 }
@@ -732,6 +734,17 @@ mod tests {
         assert_eq!(stemmed("running"), "run");
         assert_eq!(stemmed("class"), "class");
         assert_eq!(stemmed("calling"), "call");
+        // A bare word meets its inflections.
+        for (words, stem) in [
+            (["write", "writing", "writes"], "writ"),
+            (["merge", "merged", "merging"], "merg"),
+            (["file", "files", "filed"], "fil"),
+            (["agree", "agreed", "agrees"], "agre"),
+        ] {
+            for w in words {
+                assert_eq!(stemmed(w), stem, "{w}");
+            }
+        }
     }
 
     /// BM25 over every posting, no bounds: what `rank` must agree with while no

@@ -11,6 +11,7 @@ use skillwire::{CatalogFormat, LintOptions, Options, SkillEntry, SkillSource, So
 use skillwire_host::wasm::{CallLimits, Runtime as WasmRuntime, WasmEngine, WasmError};
 use skillwire_host::FsSource;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// One compiled component for the whole test binary.
@@ -71,9 +72,37 @@ fn corpus() -> Vec<Box<dyn SkillSource>> {
     boxed(vec![FsSource::discover(&dir).unwrap()])
 }
 
+/// The corpus, listed ten times over (under distinct locations) once `grown` is set:
+/// rebuilding the catalogue then needs far more memory than building it did.
+struct Growing {
+    corpus: FsSource,
+    grown: Arc<AtomicBool>,
+}
+
+impl SkillSource for Growing {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        let entries = self.corpus.list()?;
+        let copies = if self.grown.load(Ordering::SeqCst) { 10 } else { 1 };
+        Ok((0..copies)
+            .flat_map(|copy| {
+                entries
+                    .iter()
+                    .map(move |e| SkillEntry { location: format!("{copy}:{}", e.location), text: e.text.clone() })
+            })
+            .collect())
+    }
+    fn read(&self, location: &str) -> Result<String, SourceError> {
+        self.corpus.read(location.split_once(':').map_or(location, |(_, l)| l))
+    }
+}
+
 #[test]
 fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
-    let mut engine = WasmEngine::new(runtime(), corpus(), Options::default(), CallLimits::default()).unwrap();
+    let grown = Arc::new(AtomicBool::new(false));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+    let source = Growing { corpus: FsSource::discover(&dir).unwrap(), grown: grown.clone() };
+    let mut engine =
+        WasmEngine::new(runtime(), boxed(vec![source]), Options::default(), CallLimits::default()).unwrap();
     let before = engine.inject("@pdf merge these files").unwrap();
     assert_eq!(engine.report().unwrap().loaded, 249);
 
@@ -84,14 +113,18 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
     engine.set_limits(CallLimits::default());
     assert_eq!(engine.inject("@pdf merge these files").unwrap(), before);
 
-    // A memory cap smaller than rebuilding the catalogue needs: a typed error, then
-    // recovery.
-    engine.set_limits(CallLimits { memory_bytes: 2 << 20, ..CallLimits::default() });
+    // A memory cap smaller than rebuilding the (now ten times larger) catalogue needs:
+    // a typed error, then recovery.
+    grown.store(true, Ordering::SeqCst);
+    engine.set_limits(CallLimits { memory_bytes: 8 << 20, ..CallLimits::default() });
     assert_eq!(engine.refresh(), Err(WasmError::OutOfMemory));
     engine.set_limits(CallLimits::default());
     assert_eq!(engine.inject("@pdf merge these files").unwrap(), before);
+    let report = engine.report().unwrap();
+    assert_eq!(report.loaded, 249);
+    assert!(report.shadowed.len() >= 9 * 249, "{}", report.shadowed.len());
 
-    // The same cap on a new engine: it cannot even build its catalogue.
+    // A small cap on a new engine: it cannot even build its catalogue.
     let small = CallLimits { memory_bytes: 2 << 20, ..CallLimits::default() };
     assert!(matches!(WasmEngine::new(runtime(), corpus(), Options::default(), small), Err(WasmError::OutOfMemory)));
 }
