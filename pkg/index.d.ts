@@ -22,8 +22,27 @@ export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
 export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank';
 export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected';
 
+/** How relevance ranking selects skills (each field defaults to the core's default). */
+export interface RankOptions {
+  enabled?: boolean;
+  /** Most skills ranking adds to a turn (default 1). */
+  maxRanked?: number;
+  /** Lowest score selected (default 6). */
+  minScore?: number;
+  /** Lowest score selected, as a fraction of the turn's best (default 0.7). */
+  minRatio?: number;
+  /** Lowest share of the message's informative words a skill must match (default 0.2). */
+  minCoverage?: number;
+  /** With embeddings: what a perfect cosine similarity adds to the score (default 12). */
+  semanticWeight?: number;
+  /** With embeddings: the similarity from which an embedding counts (default 0.35). */
+  minSimilarity?: number;
+}
+
 /** What the host knows about the conversation, for one turn. */
 export interface TurnContext {
+  /** The message's embedding (else `embed` is asked for it, when given). */
+  embedding?: ArrayLike<number>;
   /**
    * Skills whose bodies recent turns injected and that are still in the model's context
    * (names, compared ignoring case and `-`/`_`): not injected again.
@@ -49,8 +68,15 @@ export interface Options<S extends SkillSource = SkillSource> {
   precedence?: Precedence;
   /** Integrations the host provides, for skills that `requires` them. */
   available?: string[];
-  /** Relevance ranking beyond the substring rules (default true). */
-  rank?: boolean;
+  /** Relevance ranking beyond the substring rules: on/off (default on), or tuned. */
+  rank?: boolean | RankOptions;
+  /**
+   * The host's embedding model, for ranking by meaning as well as by words: one vector
+   * per text, all of one length. Called for every skill when the catalogue is built
+   * (and refreshed), and for each message. May return a Promise with `Skillwire.create`
+   * and the async methods. When it fails, ranking stays lexical (`embeddingError`).
+   */
+  embed?: (texts: string[]) => ArrayLike<number>[] | Promise<ArrayLike<number>[]>;
   /** Most bytes the injected skills may take (default 8192). */
   budget?: number;
   /** Block format (default `bracket`). */
@@ -113,7 +139,7 @@ export interface LintOptions { extensions?: boolean; limits?: Limits }
 
 /** An error from skillwire, with a stable code. */
 export class SkillwireError extends Error {
-  readonly code: 'message_too_large' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
+  readonly code: 'message_too_large' | 'invalid_embedding' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
   constructor(message: string, code: string);
 }
 
@@ -133,8 +159,14 @@ export class Skillwire {
   report(): CatalogReport;
   inject(message: string, turn?: TurnContext): Promise<Injection>;
   injectSync(message: string, turn?: TurnContext): Injection;
-  match(message: string): Promise<Matches>;
-  matchSync(message: string): Matches;
+  match(message: string, turn?: TurnContext): Promise<Matches>;
+  matchSync(message: string, turn?: TurnContext): Matches;
+  /** What to embed for each skill, for hosts that embed outside `embed`. */
+  embeddingTexts(): { skill: string; text: string }[];
+  /** Sets the skills' embeddings; returns how many skills have one. */
+  setEmbeddings(vectors: Record<string, ArrayLike<number>> | [string, ArrayLike<number>][]): number;
+  /** Why the skills have no embeddings when `embed` failed, else null. */
+  readonly embeddingError: string | null;
   catalog(options?: { format?: CatalogFormat; budget?: number }): Promise<CatalogText>;
   catalogSync(options?: { format?: CatalogFormat; budget?: number }): CatalogText;
   lint(location: string, text: string, options?: LintOptions): Promise<LintReport>;

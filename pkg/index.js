@@ -71,7 +71,7 @@ function runSync(steps) {
     if (isThenable(r.value)) {
       r.value.then(undefined, () => {}); // the promise is abandoned; keep it from reporting
       throw new SkillwireError(
-        'a source returned a Promise; use the async API (Skillwire.create, inject, match, ...)', 'async_source');
+        'a source or embed() returned a Promise; use the async API (Skillwire.create, inject, match, ...)', 'async_source');
     }
     r = steps.next(r.value);
   }
@@ -128,7 +128,8 @@ function* listEntries(sources) {
 
 /** Reads the bodies a turn may need, then runs it in the core. `context` is the
  * turn's `{recent}` (checked by the core). */
-function* turn(catalogue, sources, message, context) {
+function* turn(catalogue, sources, embed, message, given) {
+  const context = yield* turnContext(embed, message, given);
   const plan = call(() => catalogue.plan(message, context));
   const bodies = {};
   for (const { source, location } of plan) {
@@ -144,6 +145,65 @@ function* turn(catalogue, sources, message, context) {
   return call(() => catalogue.inject(message, bodies, context));
 }
 
+/** `rank: boolean | {enabled, maxRanked, minScore, ...}` in the core's shape. */
+function rankOptions(rank) {
+  if (rank === undefined || rank === null || typeof rank === 'boolean') return { enabled: rank ?? true };
+  const fields = {
+    enabled: rank.enabled ?? true,
+    max_ranked: rank.maxRanked,
+    min_score: rank.minScore,
+    min_ratio: rank.minRatio,
+    min_coverage: rank.minCoverage,
+    semantic_weight: rank.semanticWeight,
+    min_similarity: rank.minSimilarity,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+/** A vector from the host's model as a plain array (Float32Array and friends too). */
+function plainVector(v) {
+  return Array.isArray(v) ? v : Array.from(v ?? []);
+}
+
+/**
+ * Embeds every skill with the host's `embed` and hands the vectors to the core.
+ * Returns why not, or null. A failing model leaves ranking lexical.
+ */
+function* embedSkills(catalogue, embed) {
+  const texts = call(() => catalogue.embeddingTexts());
+  let vectors;
+  try {
+    vectors = yield embed(texts.map((t) => t.text));
+  } catch (e) {
+    return describe(e);
+  }
+  if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+    return `embed() returned ${Array.isArray(vectors) ? vectors.length + ' vectors' : typeof vectors} for ${texts.length} texts`;
+  }
+  try {
+    catalogue.setEmbeddings(texts.map((t, i) => [t.skill, plainVector(vectors[i])]));
+  } catch (e) {
+    return describe(e);
+  }
+  return null;
+}
+
+/** The turn's context, with the message embedded when the skills are. */
+function* turnContext(embed, message, context) {
+  if (!embed || context?.embedding !== undefined) return context;
+  try {
+    const [vector] = yield embed([message]);
+    return { ...context, embedding: plainVector(vector) };
+  } catch {
+    return context; // the model failed this turn: rank by words alone
+  }
+}
+
+function* matchSteps(catalogue, embed, message, context) {
+  const turn = yield* turnContext(embed, message, context);
+  return call(() => catalogue.matches(message, turn));
+}
+
 function coreOptions(o) {
   const limits = o.limits && Object.fromEntries(
     Object.entries(o.limits).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), v]));
@@ -151,7 +211,7 @@ function coreOptions(o) {
     catalog: {
       precedence: (o.precedence ?? 'first-wins').replace('-', '_'),
       available: o.available ?? [],
-      rank: { enabled: o.rank ?? true },
+      rank: rankOptions(o.rank),
       ...(limits ? { limits } : {}),
     },
     render: {
@@ -174,6 +234,8 @@ const registry = typeof FinalizationRegistry === 'function'
 export class Skillwire {
   #sources;
   #options;
+  #embed;
+  #embeddingError = null;
   #catalogue = null;
 
   /**
@@ -184,15 +246,29 @@ export class Skillwire {
     if (!ready) throw new SkillwireError('call `await init()` before `new Skillwire()` in a browser', 'not_initialised');
     this.#sources = [...(options.sources ?? [])];
     this.#options = coreOptions(options);
+    this.#embed = options.embed;
     this.#build(options[LISTED] ?? runSync(listEntries(this.#sources)));
+    if (!options[LISTED]) this.#embeddingError = this.#embedSkills(runSync);
   }
 
-  /** Builds the catalogue, awaiting sources that return Promises. */
+  /** Builds the catalogue, awaiting sources (and `embed`) that return Promises. */
   static async create(options = {}) {
     await init(options.wasm);
     const entries = await runAsync(listEntries([...(options.sources ?? [])]));
-    return new Skillwire({ ...options, [LISTED]: entries });
+    const sw = new Skillwire({ ...options, [LISTED]: entries });
+    sw.#embeddingError = await sw.#embedSkills(runAsync);
+    return sw;
   }
+
+  #embedSkills(run) {
+    return this.#embed ? run(embedSkills(this.#live(), this.#embed)) : null;
+  }
+
+  /** Why the skills have no embeddings when `embed` failed, else null. */
+  get embeddingError() { return this.#embeddingError; }
+
+  /** The embedder for turns: only while the skills have embeddings. */
+  get #turnEmbed() { return this.#embeddingError === null ? this.#embed : undefined; }
 
   #build(entries) {
     const next = call(() => new Catalogue(entries, this.#options));
@@ -209,31 +285,54 @@ export class Skillwire {
     return this.#catalogue;
   }
 
-  /** Lists and reads the sources again. */
-  async refresh() { this.#build(await runAsync(listEntries(this.#sources))); }
+  /** Lists and reads the sources again (and embeds the skills again). */
+  async refresh() {
+    this.#build(await runAsync(listEntries(this.#sources)));
+    this.#embeddingError = await this.#embedSkills(runAsync);
+  }
   /** Lists and reads the sources again, synchronously. */
-  refreshSync() { this.#build(runSync(listEntries(this.#sources))); }
+  refreshSync() {
+    this.#build(runSync(listEntries(this.#sources)));
+    this.#embeddingError = this.#embedSkills(runSync);
+  }
+
+  /** What to embed for each skill (`[{skill, text}]`), for hosts that call `setEmbeddings`. */
+  embeddingTexts() { return call(() => this.#live().embeddingTexts()); }
+
+  /**
+   * Sets the skills' embeddings: `{[name]: vector}` or `[[name, vector]]`. Returns how
+   * many skills have one; a refresh drops them (unless `embed` was given).
+   */
+  setEmbeddings(vectors) {
+    const pairs = Array.isArray(vectors) ? vectors : Object.entries(vectors ?? {});
+    return call(() => this.#live().setEmbeddings(pairs.map(([name, v]) => [name, plainVector(v)])));
+  }
 
   /** What building the catalogue found: skipped, shadowed and gated skills, warnings. */
   report() { return call(() => this.#live().report()); }
 
   /**
    * Runs a turn: the message with the skills it calls for prepended, and every decision.
-   * `turn.recent` names skills whose bodies are still in the model's context from recent
-   * turns: they are not injected again (decision `recently_injected`).
+   * `context.recent` names skills whose bodies are still in the model's context from
+   * recent turns: they are not injected again (decision `recently_injected`).
+   * `context.embedding` is the message's vector (else `embed` is asked for it).
    */
   async inject(message, context = undefined) {
-    return runAsync(turn(this.#live(), this.#sources, message, context));
+    return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context));
   }
   /** `inject` for synchronous sources. */
   injectSync(message, context = undefined) {
-    return runSync(turn(this.#live(), this.#sources, message, context));
+    return runSync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context));
   }
 
-  /** The skills the rules select for a message (`{matches}`); reads no bodies. */
-  async match(message) { return this.matchSync(message); }
+  /** The skills selected for a message (`{matches}`); reads no bodies. */
+  async match(message, context = undefined) {
+    return runAsync(matchSteps(this.#live(), this.#turnEmbed, message, context));
+  }
   /** `match`, synchronously. */
-  matchSync(message) { return call(() => this.#live().matches(message)); }
+  matchSync(message, context = undefined) {
+    return runSync(matchSteps(this.#live(), this.#turnEmbed, message, context));
+  }
 
   /** The catalogue for the system prompt (`{text, shortened, omitted}`). */
   async catalog(options = {}) { return this.catalogSync(options); }

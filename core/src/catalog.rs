@@ -15,9 +15,10 @@
 //!   entries from its end.
 
 use crate::diag::Diagnostic;
+use crate::error::Error;
 use crate::limits::Limits;
 use crate::matching::{mention_key, Hit, MatchIndex, Reason};
-use crate::rank::{RankIndex, RankOptions};
+use crate::rank::{unit_vector, RankIndex, RankOptions};
 use crate::skill::{self, Skill};
 use crate::source::{SkillSource, SourceError};
 use serde::{Deserialize, Serialize};
@@ -133,6 +134,15 @@ pub struct CatalogReport {
     pub gated: Vec<Gated>,
     /// Warnings about skills that loaded.
     pub warnings: Vec<Warning>,
+}
+
+/// A text a host embeds for one skill ([`Catalog::embedding_texts`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EmbeddingText {
+    /// The skill's name.
+    pub skill: String,
+    /// What to embed: name, description and tags.
+    pub text: String,
 }
 
 /// The indexed catalogue of skills.
@@ -294,6 +304,51 @@ impl Catalog {
         &self.report
     }
 
+    /// What a host embeds for each skill to rank with its own embedding model (see
+    /// [`Catalog::set_embeddings`]): the skill's name and description, and its tags.
+    pub fn embedding_texts(&self) -> Vec<EmbeddingText> {
+        self.skills
+            .iter()
+            .map(|s| {
+                let mut text = format!("{}: {}", s.skill.name, s.skill.description);
+                if !s.skill.tags.is_empty() {
+                    text.push_str(&format!(" ({})", s.skill.tags.join(", ")));
+                }
+                EmbeddingText { skill: s.skill.name.clone(), text }
+            })
+            .collect()
+    }
+
+    /// Sets the host's embeddings of the skills (by name, ignoring case and `-`/`_`;
+    /// unknown names are ignored), replacing any set before, and returns how many
+    /// skills have one. A turn whose [`TurnContext`](crate::TurnContext) carries the
+    /// message's embedding then fuses cosine similarity into the ranking score. All
+    /// vectors must have one length; nothing is set if one is invalid. Building a new
+    /// catalogue (a refresh) starts without embeddings.
+    pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
+        let mut unit: Vec<Option<Box<[f32]>>> = vec![None; self.skills.len()];
+        let mut dimensions = None;
+        for (name, vector) in vectors {
+            let Some(index) = self.index.by_mention(&mention_key(&name)) else { continue };
+            let v = unit_vector(&name, &vector, dimensions)?;
+            dimensions = Some(v.len());
+            if let Some(slot) = unit.get_mut(index) {
+                *slot = Some(v);
+            }
+        }
+        let count = unit.iter().flatten().count();
+        self.ranking.set_vectors(if count == 0 { Vec::new() } else { unit });
+        Ok(count)
+    }
+
+    /// The message's embedding as a unit vector, checked against the skills'.
+    pub(crate) fn message_vector(&self, embedding: Option<&[f32]>) -> Result<Option<Box<[f32]>>, Error> {
+        match (embedding, self.ranking.dimensions()) {
+            (Some(vector), Some(dimensions)) => unit_vector("message", vector, Some(dimensions)).map(Some),
+            _ => Ok(None),
+        }
+    }
+
     /// The skill named `name` (ignoring case and `-`/`_`).
     pub fn get(&self, name: &str) -> Option<&CatalogSkill> {
         self.index.by_mention(&mention_key(name)).and_then(|i| self.skills.get(i))
@@ -307,7 +362,7 @@ impl Catalog {
     /// Every skill `message` refers to, in DESIGN order, before eligibility is applied.
     /// Ranked skills come after the rules' hits, best first, among the skills that may
     /// be injected automatically and that no rule found.
-    pub(crate) fn hits(&self, message: &str) -> Vec<Hit> {
+    pub(crate) fn hits(&self, message: &str, embedding: Option<&[f32]>) -> Vec<Hit> {
         let (mut hits, at_spans) = self.index.find_with_spans(message);
         // Ranking does not read `@` tokens: a mention names its skill, not a topic.
         let ranked_text = if at_spans.is_empty() {
@@ -324,7 +379,7 @@ impl Catalog {
             self.skills.get(i).is_some_and(|s| !s.gated() && s.skill.auto_invocable())
                 && !hits.iter().any(|h| h.skill == i)
         };
-        let ranked = self.ranking.rank(&ranked_text, &self.rank, eligible);
+        let ranked = self.ranking.rank(&ranked_text, embedding, &self.rank, eligible);
         hits.extend(ranked.into_iter().map(|r| Hit {
             skill: r.skill,
             reason: Reason::Rank,

@@ -5,7 +5,7 @@
 //! Hosts with asynchronous sources use [`Catalog::build`] and [`Catalog::inject`]
 //! directly, fetching texts themselves.
 
-use crate::catalog::{Catalog, CatalogOptions};
+use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
 use crate::catalog_text::{render_catalog, CatalogFormat, CatalogText};
 use crate::error::Error;
 use crate::render::RenderOptions;
@@ -23,24 +23,100 @@ pub struct Options {
     pub render: RenderOptions,
 }
 
+/// The host's embedding model, for ranking by meaning as well as by words
+/// ([`Engine::with_embedder`]). skillwire runs and downloads no model: `embed` calls
+/// whatever the host uses (a local model, an API).
+pub trait Embedder {
+    /// One vector per text, in order, all of one length.
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String>;
+}
+
 /// A catalogue over a list of sources.
-#[derive(Debug)]
 pub struct Engine<S: SkillSource> {
     sources: Vec<S>,
     options: Options,
     catalog: Catalog,
+    embedder: Option<Box<dyn Embedder>>,
+    /// Why the skills have no embeddings, if the embedder failed.
+    embedding_error: Option<String>,
+}
+
+impl<S: SkillSource + std::fmt::Debug> std::fmt::Debug for Engine<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("sources", &self.sources)
+            .field("options", &self.options)
+            .field("catalog", &self.catalog)
+            .field("embedder", &self.embedder.is_some())
+            .finish()
+    }
 }
 
 impl<S: SkillSource> Engine<S> {
     /// Lists and loads every source. Failures are in [`Catalog::report`].
     pub fn new(sources: Vec<S>, options: Options) -> Self {
         let catalog = Catalog::from_sources(&sources, &options.catalog);
-        Engine { sources, options, catalog }
+        Engine { sources, options, catalog, embedder: None, embedding_error: None }
+    }
+
+    /// Ranks with the host's embedding model too: the skills are embedded now (and on
+    /// every refresh), each message on its turn, and cosine similarity is fused into
+    /// the ranking score (see [`RankOptions`](crate::RankOptions)). When `embed`
+    /// fails, ranking stays lexical: [`Engine::embedding_error`] says why for the
+    /// skills; a turn whose message cannot be embedded ranks by words alone.
+    pub fn with_embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
+        self.embedder = Some(embedder);
+        self.embed_skills();
+        self
+    }
+
+    /// What to embed for each skill (see [`Catalog::embedding_texts`]), for hosts
+    /// that embed outside a turn and call [`Engine::set_embeddings`].
+    pub fn embedding_texts(&self) -> Vec<EmbeddingText> {
+        self.catalog.embedding_texts()
+    }
+
+    /// Sets the skills' embeddings (see [`Catalog::set_embeddings`]); a refresh drops
+    /// them (an engine [`with_embedder`](Engine::with_embedder) embeds again itself).
+    pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
+        self.catalog.set_embeddings(vectors)
+    }
+
+    /// Why the skills have no embeddings, when the embedder failed.
+    pub fn embedding_error(&self) -> Option<&str> {
+        self.embedding_error.as_deref()
+    }
+
+    fn embed_skills(&mut self) {
+        let Some(embedder) = &self.embedder else { return };
+        let texts = self.catalog.embedding_texts();
+        let inputs: Vec<String> = texts.iter().map(|t| t.text.clone()).collect();
+        let result = match embedder.embed(&inputs) {
+            Ok(vectors) if vectors.len() == texts.len() => {
+                let named = texts.into_iter().map(|t| t.skill).zip(vectors).collect();
+                self.catalog.set_embeddings(named).map(drop).map_err(|e| e.to_string())
+            }
+            Ok(vectors) => Err(format!("the embedder returned {} vectors for {} texts", vectors.len(), texts.len())),
+            Err(e) => Err(e),
+        };
+        self.embedding_error = result.err();
+    }
+
+    /// `context` with the message's embedding, when there is an embedder and the
+    /// host did not supply one.
+    fn with_message_embedding(&self, message: &str, context: &TurnContext) -> TurnContext {
+        let mut context = context.clone();
+        let fits = message.len() <= self.catalog.limits().max_message_bytes;
+        if let (Some(embedder), None, None, true) = (&self.embedder, &context.embedding, &self.embedding_error, fits) {
+            context.embedding = embedder.embed(&[message.to_owned()]).ok().and_then(|mut v| v.pop());
+        }
+        context
     }
 
     /// Lists and loads the sources again (after skills changed).
     pub fn refresh(&mut self) {
         self.catalog = Catalog::from_sources(&self.sources, &self.options.catalog);
+        self.embed_skills();
     }
 
     /// The catalogue.
@@ -55,7 +131,12 @@ impl<S: SkillSource> Engine<S> {
 
     /// The skills the rules select for `message`. Reads nothing.
     pub fn matches(&self, message: &str) -> Result<Vec<Match>, Error> {
-        self.catalog.matches(message)
+        self.matches_turn(message, &TurnContext::default())
+    }
+
+    /// The skills selected for `message` in a turn that knows the conversation.
+    pub fn matches_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<Match>, Error> {
+        self.catalog.matches_turn(message, &self.with_message_embedding(message, context))
     }
 
     /// Runs a turn with the engine's render options.
@@ -80,7 +161,8 @@ impl<S: SkillSource> Engine<S> {
         context: &TurnContext,
         render: &RenderOptions,
     ) -> Result<Injection, Error> {
-        self.catalog.inject_turn(message, context, render, |entry| match self.sources.get(entry.source) {
+        let context = self.with_message_embedding(message, context);
+        self.catalog.inject_turn(message, &context, render, |entry| match self.sources.get(entry.source) {
             Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
             None => Err(format!("no source {}", entry.source)),
         })

@@ -12,13 +12,22 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
+    /// An embedding vector from the host cannot be used: its length differs from the
+    /// catalogue's vectors or is over the limit, or it holds a NaN or an infinity.
+    InvalidEmbedding {
+        /// Whose vector: a skill's name, or `message`.
+        of: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 impl Error {
-    /// A stable code for bindings (`message_too_large`).
+    /// A stable code for bindings (`message_too_large`, `invalid_embedding`).
     pub fn code(&self) -> &'static str {
         match self {
             Error::MessageTooLarge { .. } => "message_too_large",
+            Error::InvalidEmbedding { .. } => "invalid_embedding",
         }
     }
 }
@@ -29,6 +38,7 @@ impl std::fmt::Display for Error {
             Error::MessageTooLarge { bytes, limit } => {
                 write!(f, "the message is {bytes} bytes; the limit is {limit}")
             }
+            Error::InvalidEmbedding { of, problem } => write!(f, "the embedding of {of} {problem}"),
         }
     }
 }

@@ -55,15 +55,15 @@ pub mod source;
 pub mod turn;
 pub mod yaml;
 
-pub use catalog::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, Precedence};
+pub use catalog::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, Precedence};
 pub use catalog_text::{render_catalog, CatalogFormat, CatalogText};
 pub use diag::{Diagnostic, Severity};
-pub use engine::{Engine, Options};
+pub use engine::{Embedder, Engine, Options};
 pub use error::Error;
 pub use limits::Limits;
 pub use lint::{lint, lint_with, LintOptions, LintReport};
 pub use matching::Reason;
-pub use rank::RankOptions;
+pub use rank::{RankOptions, MAX_EMBEDDING_DIMENSIONS};
 pub use render::{parse_blocks, InjectFormat, RenderOptions};
 pub use skill::{load, Loaded, Skill};
 pub use source::{MemorySource, SkillEntry, SkillSource, SourceError};

@@ -16,6 +16,7 @@
 //! Scores use only IEEE basic arithmetic (a series logarithm, not the platform's), and
 //! are rounded to thousandths, so every runtime computes the same bytes.
 
+use crate::error::Error;
 use crate::skill::Skill;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -35,14 +36,52 @@ pub struct RankOptions {
     /// Lowest score selected, as a fraction of the best score of the turn (default 0.7).
     pub min_ratio: f64,
     /// Lowest share of the message's informative weight the skill must match
-    /// (default 0.2).
+    /// (default 0.2), unless its embedding is similar enough (`min_similarity`).
     pub min_coverage: f64,
+    /// With host embeddings: what a perfect cosine similarity adds to the score
+    /// (default 12.0; similarity at `min_similarity` adds nothing).
+    pub semantic_weight: f64,
+    /// With host embeddings: the cosine similarity from which a skill's embedding
+    /// counts as evidence (default 0.35). Depends on the model: raise it for models
+    /// whose unrelated texts score high.
+    pub min_similarity: f64,
 }
 
 impl Default for RankOptions {
     fn default() -> Self {
-        RankOptions { enabled: true, max_ranked: 1, min_score: 6.0, min_ratio: 0.7, min_coverage: 0.2 }
+        RankOptions {
+            enabled: true,
+            max_ranked: 1,
+            min_score: 6.0,
+            min_ratio: 0.7,
+            min_coverage: 0.2,
+            semantic_weight: 12.0,
+            min_similarity: 0.35,
+        }
     }
+}
+
+/// Longest embedding vector accepted (a host's model with more dimensions is refused
+/// with [`Error::InvalidEmbedding`]).
+pub const MAX_EMBEDDING_DIMENSIONS: usize = 8192;
+
+/// `vector` scaled to length 1, checked: `of` names it in the error.
+pub(crate) fn unit_vector(of: &str, vector: &[f32], dimensions: Option<usize>) -> Result<Box<[f32]>, Error> {
+    let invalid = |problem: String| Error::InvalidEmbedding { of: of.to_owned(), problem };
+    if vector.is_empty() || vector.len() > MAX_EMBEDDING_DIMENSIONS {
+        return Err(invalid(format!("has {} dimensions (1 to {MAX_EMBEDDING_DIMENSIONS} accepted)", vector.len())));
+    }
+    if let Some(expected) = dimensions.filter(|&d| d != vector.len()) {
+        return Err(invalid(format!("has {} dimensions; the catalogue's have {expected}", vector.len())));
+    }
+    if vector.iter().any(|x| !x.is_finite()) {
+        return Err(invalid("holds a NaN or an infinity".to_owned()));
+    }
+    let norm = vector.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>().sqrt();
+    if norm == 0.0 {
+        return Err(invalid("is all zeros".to_owned()));
+    }
+    Ok(vector.iter().map(|&x| (f64::from(x) / norm) as f32).collect())
 }
 
 impl Eq for RankOptions {}
@@ -422,6 +461,8 @@ struct Candidate {
     score: f64,
     /// The IDF of the message's words it has.
     coverage: f64,
+    /// What the embeddings add (already scaled).
+    semantic: f64,
     /// Byte offset of the first of them.
     position: usize,
 }
@@ -440,12 +481,26 @@ impl Scratch {
     fn add(&mut self, skill: u32, score: f64, coverage: f64, position: usize) {
         let Some(slot) = self.slots.get_mut(skill as usize) else { return };
         if slot.generation != self.generation {
-            *slot = Candidate { generation: self.generation, skill, score: 0.0, coverage: 0.0, position };
+            *slot =
+                Candidate { generation: self.generation, skill, score: 0.0, coverage: 0.0, semantic: 0.0, position };
             self.touched.push(skill);
         }
         slot.score += score;
         slot.coverage += coverage;
         slot.position = slot.position.min(position);
+    }
+
+    /// Adds the embeddings' part of a skill's score; a skill only they found is placed
+    /// at the start of the message.
+    fn add_semantic(&mut self, skill: u32, semantic: f64) {
+        let Some(slot) = self.slots.get_mut(skill as usize) else { return };
+        if slot.generation != self.generation {
+            let position = 0;
+            *slot =
+                Candidate { generation: self.generation, skill, score: 0.0, coverage: 0.0, semantic: 0.0, position };
+            self.touched.push(skill);
+        }
+        slot.semantic += semantic;
     }
 
     /// This turn's candidates, in the order they were first touched.
@@ -497,6 +552,8 @@ pub(crate) struct RankIndex {
     words: HashMap<Box<str>, u32, WordHash>,
     terms: Vec<Term>,
     skill_count: usize,
+    /// Per skill, the host's embedding as a unit vector (empty: no embeddings).
+    vectors: Vec<Option<Box<[f32]>>>,
     /// IDF of a word no skill has.
     unseen_idf: f64,
 }
@@ -588,7 +645,17 @@ impl RankIndex {
         for term in &mut terms {
             term.postings.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
-        RankIndex { surface, words, terms, skill_count: lengths.len(), unseen_idf: idf_of(0.0) }
+        RankIndex { surface, words, terms, skill_count: lengths.len(), vectors: Vec::new(), unseen_idf: idf_of(0.0) }
+    }
+
+    /// Sets the skills' embeddings (by catalogue index; unit vectors of one length).
+    pub(crate) fn set_vectors(&mut self, vectors: Vec<Option<Box<[f32]>>>) {
+        self.vectors = vectors;
+    }
+
+    /// The length of the skills' embeddings, if there are any.
+    pub(crate) fn dimensions(&self) -> Option<usize> {
+        self.vectors.iter().flatten().map(|v| v.len()).next()
     }
 
     /// The skills `message` is about, best first, as the options select them.
@@ -599,7 +666,17 @@ impl RankIndex {
     /// [`CANDIDATES_PER_WORD`] skills, where the word weighs most; a candidate's
     /// score is summed from those postings, and only candidates that could still
     /// pass the thresholds are scored exactly against the whole query.
-    pub(crate) fn rank(&self, message: &str, options: &RankOptions, eligible: impl Fn(usize) -> bool) -> Vec<Ranked> {
+    ///
+    /// With `embedding` (the message's unit vector) and skill vectors, every skill's
+    /// cosine similarity is also computed — a pass over all vectors, the one part of a
+    /// turn that grows with the catalogue — and fused into its score.
+    pub(crate) fn rank(
+        &self,
+        message: &str,
+        embedding: Option<&[f32]>,
+        options: &RankOptions,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Vec<Ranked> {
         if !options.enabled || options.max_ranked == 0 || self.unseen_idf <= 0.0 {
             return Vec::new();
         }
@@ -629,7 +706,8 @@ impl RankIndex {
             })
             .collect();
         let total = query.iter().map(|q| q.idf).sum::<f64>() + unseen.len() as f64 * self.unseen_idf;
-        if total <= 0.0 {
+        let embedding = embedding.filter(|_| options.semantic_weight > 0.0 && !self.vectors.is_empty());
+        if total <= 0.0 && embedding.is_none() {
             return Vec::new();
         }
         if query.len() > MAX_QUERY_WORDS {
@@ -648,12 +726,24 @@ impl RankIndex {
                     scratch.add(skill, q.idf * weight, q.idf, q.offset);
                 }
             }
+            if let Some(query_vector) = embedding {
+                let floor = options.min_similarity.min(0.999);
+                for (skill, vector) in self.vectors.iter().enumerate() {
+                    let (Some(vector), Ok(skill)) = (vector, u32::try_from(skill)) else { continue };
+                    let cosine: f64 = vector.iter().zip(query_vector).map(|(&a, &b)| f64::from(a) * f64::from(b)).sum();
+                    if cosine >= floor {
+                        scratch.add_semantic(skill, options.semantic_weight * (cosine - floor) / (1.0 - floor));
+                    }
+                }
+            }
             for c in scratch.candidates() {
                 let skill = c.skill as usize;
-                if c.coverage / total < options.min_coverage || !eligible(skill) {
+                let covered = total > 0.0 && c.coverage / total >= options.min_coverage;
+                if !(covered || c.semantic > 0.0) || !eligible(skill) {
                     continue;
                 }
-                let found = Ranked { skill, score: (c.score * scale * 1000.0).round() / 1000.0, position: c.position };
+                let score = ((c.score * scale + c.semantic) * 1000.0).round() / 1000.0;
+                let found = Ranked { skill, score, position: c.position };
                 if top.len() == options.max_ranked && top.last().is_some_and(|last| !beats(&found, last)) {
                     continue;
                 }
@@ -704,16 +794,16 @@ mod tests {
         let skills = skills();
         let index = RankIndex::build(&skills);
         let options = RankOptions::default();
-        let found = index.rank("my kubernetes pods keep crashing, please debug", &options, |_| true);
+        let found = index.rank("my kubernetes pods keep crashing, please debug", None, &options, |_| true);
         assert_eq!(found.len(), 1);
         assert_eq!(skills[found[0].skill].name, "k8s-debug");
         assert!(found[0].score >= options.min_score);
         assert_eq!(found[0].position, "my ".len());
-        assert!(index.rank("thanks, have a nice weekend!", &options, |_| true).is_empty());
+        assert!(index.rank("thanks, have a nice weekend!", None, &options, |_| true).is_empty());
         // Ineligible skills are never ranked; disabled ranking ranks nothing.
-        assert!(index.rank("my kubernetes pods keep crashing", &options, |i| i != 0).is_empty());
+        assert!(index.rank("my kubernetes pods keep crashing", None, &options, |i| i != 0).is_empty());
         let off = RankOptions { enabled: false, ..RankOptions::default() };
-        assert!(index.rank("my kubernetes pods keep crashing", &off, |_| true).is_empty());
+        assert!(index.rank("my kubernetes pods keep crashing", None, &off, |_| true).is_empty());
     }
 
     #[test]
@@ -811,7 +901,7 @@ mod tests {
             let options = RankOptions { max_ranked, min_score: 1.0, min_ratio: 0.5, ..RankOptions::default() };
             for message in ["kubernetes pods crash", "debug sql queries", "crash gardening pods", "cooking topic 7"] {
                 let eligible = |i: usize| i % 7 != 3;
-                let got = index.rank(message, &options, eligible);
+                let got = index.rank(message, None, &options, eligible);
                 assert!(!got.is_empty(), "{message}");
                 assert_eq!(got, exhaustive(&index, message, &options, eligible), "{message} {max_ranked}");
             }
@@ -830,7 +920,7 @@ mod tests {
             min_coverage: 0.0,
             ..Default::default()
         };
-        let got = index.rank("kubernetes", &options, |_| true);
+        let got = index.rank("kubernetes", None, &options, |_| true);
         assert_eq!(got.len(), CANDIDATES_PER_WORD);
         // The copies that mention "crash" have shorter descriptions: the word weighs more there.
         let everything = exhaustive(&index, "kubernetes", &options, |_| true);
@@ -852,7 +942,7 @@ mod tests {
         // Thirty common words, then the few that say what the message is about.
         let message = format!("{hobbies} kubernetes pods crashing readiness probes restart");
         let options = RankOptions { min_coverage: 0.0, ..RankOptions::default() };
-        let got = index.rank(&message, &options, |_| true);
+        let got = index.rank(&message, None, &options, |_| true);
         assert_eq!(got.iter().map(|r| skills[r.skill].name.as_str()).collect::<Vec<_>>(), vec!["k8s-debug"]);
     }
 }

@@ -62,9 +62,14 @@ pub enum Skip {
 }
 
 /// What the host knows about the conversation, for one turn.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TurnContext {
+    /// The message's embedding from the host's model, when the catalogue has the
+    /// skills' ([`Catalog::set_embeddings`]): fused into the ranking. Ignored when the
+    /// catalogue has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<Vec<f32>>,
     /// Skills whose bodies recent turns injected and that are still in the model's
     /// context (names, compared ignoring case and `-`/`_`). They are not injected
     /// again, whatever selected them (an `@mention` included): the decision says
@@ -117,7 +122,7 @@ impl Session {
                 recent.push(name.clone());
             }
         }
-        TurnContext { recent }
+        TurnContext { recent, ..TurnContext::default() }
     }
 
     /// Records a turn: the skills it injected stay in the context for `window` turns.
@@ -186,6 +191,9 @@ pub struct Injection {
     pub summary: Summary,
 }
 
+/// A candidate of a turn: the hit, the skill it names, and why it may not be injected.
+type Candidate<'a> = (Hit, &'a CatalogSkill, Option<Skip>);
+
 impl Catalog {
     fn check_message(&self, message: &str) -> Result<(), Error> {
         let limit = self.limits().max_message_bytes;
@@ -196,8 +204,14 @@ impl Catalog {
     }
 
     /// The candidates with the skill they name and why they may not be injected.
-    fn candidates(&self, message: &str, context: &TurnContext) -> Vec<(Hit, &CatalogSkill, Option<Skip>)> {
-        self.hits(message)
+    fn candidates(
+        &self,
+        message: &str,
+        context: &TurnContext,
+    ) -> Result<Vec<Candidate<'_>>, Error> {
+        let embedding = self.message_vector(context.embedding.as_deref())?;
+        Ok(self
+            .hits(message, embedding.as_deref())
             .into_iter()
             .filter_map(|hit| {
                 let entry = self.skills().get(hit.skill)?;
@@ -212,14 +226,20 @@ impl Catalog {
                 };
                 Some((hit, entry, skip))
             })
-            .collect()
+            .collect())
     }
 
     /// The skills the rules select for `message`, in order. Reads nothing.
     pub fn matches(&self, message: &str) -> Result<Vec<Match>, Error> {
+        self.matches_turn(message, &TurnContext::default())
+    }
+
+    /// [`Catalog::matches`] for a turn that knows the conversation (recent skills
+    /// left out, the message's embedding used).
+    pub fn matches_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<Match>, Error> {
         self.check_message(message)?;
         Ok(self
-            .candidates(message, &TurnContext::default())
+            .candidates(message, context)?
             .into_iter()
             .filter(|(_, _, skip)| skip.is_none())
             .map(|(hit, entry, _)| Match {
@@ -244,7 +264,7 @@ impl Catalog {
     pub fn plan_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<&CatalogSkill>, Error> {
         self.check_message(message)?;
         Ok(self
-            .candidates(message, context)
+            .candidates(message, context)?
             .into_iter()
             .filter(|(_, _, skip)| skip.is_none())
             .map(|(_, entry, _)| entry)
@@ -276,7 +296,7 @@ impl Catalog {
         let mut text = String::new();
         let mut decisions = Vec::new();
         let mut summary = Summary::default();
-        for (hit, entry, skip) in self.candidates(message, context) {
+        for (hit, entry, skip) in self.candidates(message, context)? {
             summary.candidates += 1;
             let mut decision = Decision {
                 skill: entry.skill.name.clone(),
@@ -397,7 +417,7 @@ mod tests {
     #[test]
     fn recent_skills_are_not_injected_or_read_again() {
         let catalog = catalog();
-        let context = TurnContext { recent: vec!["PDF-Tools".into()] };
+        let context = TurnContext { recent: vec!["PDF-Tools".into()], ..TurnContext::default() };
         let mut reads = Vec::new();
         let t = turn(&catalog, "@pdf_tools merge PDF files, and review SQL queries", &context, &mut reads);
         assert_eq!(reads, vec!["sql-review"]);
@@ -439,5 +459,129 @@ mod tests {
         let t = turn(&catalog, "@pdf_tools", &never.context(), &mut reads);
         never.record(&t);
         assert!(never.context().recent.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod embedding_tests {
+    use super::*;
+    use crate::catalog::{CatalogInput, CatalogOptions};
+    use crate::engine::{Embedder, Engine, Options};
+    use crate::source::MemorySource;
+
+    const SKILLS: [(&str, &str, [f32; 4]); 3] = [
+        ("k8s-debug", "Debug Kubernetes pods that crash or restart.", [1.0, 0.1, 0.0, 0.0]),
+        ("sql-review", "Review SQL queries for injection risks.", [0.0, 1.0, 0.1, 0.0]),
+        ("release-notes", "Write release notes from merged pull requests.", [0.0, 0.1, 1.0, 0.0]),
+    ];
+
+    /// A stand-in for a host's model: a few concepts, spotted by keyword.
+    struct Concepts;
+
+    impl Embedder for Concepts {
+        fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    let t = t.to_lowercase();
+                    let has = |words: &[&str]| if words.iter().any(|w| t.contains(w)) { 1.0 } else { 0.0 };
+                    vec![
+                        has(&["kubernetes", "container", "cluster"]),
+                        has(&["sql", "database"]),
+                        has(&["release", "changelog"]),
+                        has(&["weekend", "thanks", "hello"]) + 0.01,
+                    ]
+                })
+                .collect())
+        }
+    }
+
+    struct Broken;
+
+    impl Embedder for Broken {
+        fn embed(&self, _: &[String]) -> Result<Vec<Vec<f32>>, String> {
+            Err("model offline".into())
+        }
+    }
+
+    fn catalog() -> Catalog {
+        let inputs = SKILLS
+            .iter()
+            .map(|(name, description, _)| CatalogInput {
+                source: 0,
+                location: format!("{name}/SKILL.md"),
+                text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody\n")),
+            })
+            .collect();
+        Catalog::build(inputs, &CatalogOptions::default())
+    }
+
+    fn turn(embedding: Vec<f32>) -> TurnContext {
+        TurnContext { embedding: Some(embedding), ..TurnContext::default() }
+    }
+
+    #[test]
+    fn embeddings_find_skills_that_share_no_word_with_the_message() {
+        let mut catalog = catalog();
+        let message = "my containers keep dying in the cluster";
+        let vector = vec![0.9, 0.1, 0.0, 0.05];
+        // Without embeddings the words find nothing, and a message vector changes nothing.
+        assert!(catalog.matches(message).unwrap().is_empty());
+        assert!(catalog.matches_turn(message, &turn(vector.clone())).unwrap().is_empty());
+        let named = SKILLS.iter().map(|(n, _, v)| (n.to_uppercase(), v.to_vec())).collect();
+        assert_eq!(catalog.set_embeddings(named).unwrap(), 3);
+        let found = catalog.matches_turn(message, &turn(vector)).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].skill.as_str(), found[0].reason, found[0].position), ("k8s-debug", Reason::Rank, 0));
+        assert!(found[0].score.unwrap() >= crate::RankOptions::default().min_score);
+        // Small talk is far from every skill; words alone still work.
+        assert!(catalog.matches_turn("thanks, nice weekend", &turn(vec![0.0, 0.0, 0.0, 1.0])).unwrap().is_empty());
+        assert_eq!(catalog.matches("review these SQL queries for injection").unwrap()[0].skill, "sql-review");
+    }
+
+    #[test]
+    fn unusable_vectors_are_typed_errors() {
+        let mut catalog = catalog();
+        let invalid = |e: Result<usize, Error>| matches!(e, Err(Error::InvalidEmbedding { .. }));
+        assert!(invalid(
+            catalog.set_embeddings(vec![("k8s-debug".into(), vec![1.0, 0.0]), ("sql-review".into(), vec![1.0])])
+        ));
+        assert!(invalid(catalog.set_embeddings(vec![("k8s-debug".into(), vec![f32::NAN, 1.0])])));
+        assert!(invalid(catalog.set_embeddings(vec![("k8s-debug".into(), vec![0.0, 0.0])])));
+        assert!(invalid(
+            catalog.set_embeddings(vec![("k8s-debug".into(), vec![1.0; crate::MAX_EMBEDDING_DIMENSIONS + 1])])
+        ));
+        // Nothing was set by the failed calls; unknown names are ignored.
+        assert_eq!(catalog.set_embeddings(vec![("nobody".into(), vec![1.0])]).unwrap(), 0);
+        assert_eq!(catalog.set_embeddings(vec![("k8s-debug".into(), vec![1.0, 0.0])]).unwrap(), 1);
+        let wrong = catalog.matches_turn("pods", &turn(vec![1.0, 0.0, 0.0]));
+        assert!(matches!(&wrong, Err(Error::InvalidEmbedding { of, .. }) if of == "message"), "{wrong:?}");
+        assert_eq!(wrong.unwrap_err().code(), "invalid_embedding");
+    }
+
+    fn sources() -> Vec<MemorySource> {
+        let mut source = MemorySource::new();
+        for (name, description, _) in SKILLS {
+            source.insert(
+                format!("{name}/SKILL.md"),
+                format!("---\nname: {name}\ndescription: {description}\n---\nBody of {name}.\n"),
+            );
+        }
+        vec![source]
+    }
+
+    #[test]
+    fn an_engine_embeds_skills_and_messages_with_the_hosts_model() {
+        let engine = Engine::new(sources(), Options::default()).with_embedder(Box::new(Concepts));
+        assert_eq!(engine.embedding_error(), None);
+        let turn = engine.inject("the cluster is on fire again").unwrap();
+        assert_eq!(turn.decisions.len(), 1);
+        assert_eq!((turn.decisions[0].skill.as_str(), turn.decisions[0].reason), ("k8s-debug", Reason::Rank));
+        assert!(turn.text.contains("Body of k8s-debug."));
+        // A failing model leaves ranking lexical, and says why.
+        let engine = Engine::new(sources(), Options::default()).with_embedder(Box::new(Broken));
+        assert_eq!(engine.embedding_error(), Some("model offline"));
+        assert!(engine.inject("the cluster is on fire again").unwrap().decisions.is_empty());
+        assert_eq!(engine.matches("review SQL queries for injection risks").unwrap()[0].skill, "sql-review");
     }
 }

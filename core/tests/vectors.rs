@@ -9,7 +9,7 @@
 mod turn_vectors;
 
 use serde_json::{json, Value};
-use skillwire::{render_catalog, CatalogFormat, Engine, TurnContext};
+use skillwire::{render_catalog, CatalogFormat, Engine, Error, TurnContext};
 use turn_vectors::{Runtime, VectorSource};
 
 struct Native(Engine<VectorSource>);
@@ -21,11 +21,14 @@ impl Runtime for Native {
     fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value {
         serde_json::to_value(render_catalog(self.0.catalog(), format, budget)).unwrap()
     }
-    fn matches(&mut self, message: &str) -> Value {
-        json!({ "matches": self.0.matches(message).unwrap() })
+    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
+        self.0.set_embeddings(vectors)
     }
-    fn inject(&mut self, message: &str, context: &TurnContext) -> Value {
-        serde_json::to_value(self.0.inject_turn(message, context).unwrap()).unwrap()
+    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
+        Ok(json!({ "matches": self.0.matches_turn(message, context)? }))
+    }
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
+        Ok(serde_json::to_value(self.0.inject_turn(message, context)?).unwrap())
     }
 }
 

@@ -225,7 +225,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
             let mut engine = backend(kind, &skills, render, !no_rank)?;
             let recent = recent.into_iter().map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()).collect();
-            let turn = engine.inject(&message, &TurnContext { recent })?;
+            let turn = engine.inject(&message, &TurnContext { recent, ..TurnContext::default() })?;
             if json {
                 out = to_json(&turn)?;
             } else {
@@ -492,6 +492,7 @@ fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool)
         min_score: args.rank_min_score,
         min_ratio: args.rank_min_ratio,
         min_coverage: args.rank_min_coverage,
+        ..RankOptions::default()
     };
     let options =
         Options { catalog: CatalogOptions { precedence, available, limits: Limits::default(), rank }, render };

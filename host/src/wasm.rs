@@ -28,8 +28,8 @@
 //! ```
 
 use skillwire::{
-    CatalogFormat, CatalogReport, CatalogText, Decision, Diagnostic, Injection, LintOptions, LintReport, Match,
-    Options, Reason, Severity, SkillSource, Skip, Summary, TurnContext,
+    CatalogFormat, CatalogReport, CatalogText, Decision, Diagnostic, EmbeddingText, Injection, LintOptions, LintReport,
+    Match, Options, Reason, Severity, SkillSource, Skip, Summary, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -259,6 +259,8 @@ pub struct WasmEngine {
     live: Option<Live>,
     /// Kept here while no instance is live (between a trap and the rebuild).
     idle_sources: Vec<Box<dyn SkillSource>>,
+    /// The skills' embeddings, set again on a new instance after a trap.
+    embeddings: Option<Vec<(String, Vec<f32>)>>,
 }
 
 /// A live instance with its engine resource.
@@ -276,7 +278,7 @@ impl WasmEngine {
         options: Options,
         limits: CallLimits,
     ) -> Result<WasmEngine, WasmError> {
-        let mut engine = WasmEngine { runtime, options, limits, live: None, idle_sources: sources };
+        let mut engine = WasmEngine { runtime, options, limits, live: None, idle_sources: sources, embeddings: None };
         engine.start()?;
         Ok(engine)
     }
@@ -289,11 +291,12 @@ impl WasmEngine {
         let result = (|| {
             store.set_fuel(self.limits.fuel).map_err(setup)?;
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
-            let engine = instance
-                .skillwire_engine_api()
-                .engine()
-                .call_constructor(&mut store, count, &options_to_wit(&self.options))
-                .map_err(trap)?;
+            let api = instance.skillwire_engine_api().engine();
+            let engine = api.call_constructor(&mut store, count, &options_to_wit(&self.options)).map_err(trap)?;
+            if let Some(vectors) = &self.embeddings {
+                // They were accepted before, by a catalogue built from the same sources.
+                let _ = api.call_set_embeddings(&mut store, engine, vectors).map_err(trap)?;
+            }
             Ok((instance, engine))
         })();
         match result {
@@ -344,9 +347,25 @@ impl WasmEngine {
         }
     }
 
-    /// Lists and loads the sources again.
+    /// Lists and loads the sources again (dropping the skills' embeddings).
     pub fn refresh(&mut self) -> Result<(), WasmError> {
+        self.embeddings = None;
         self.call(|store, instance, engine| instance.skillwire_engine_api().engine().call_refresh(store, engine))
+    }
+
+    /// What to embed for each skill (see [`skillwire::Catalog::embedding_texts`]).
+    pub fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
+        let texts = self.call(|store, i, e| i.skillwire_engine_api().engine().call_embedding_texts(store, e))?;
+        Ok(texts.into_iter().map(|t| EmbeddingText { skill: t.skill, text: t.text }).collect())
+    }
+
+    /// Sets the skills' embeddings (see [`skillwire::Catalog::set_embeddings`]).
+    pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError> {
+        let result =
+            self.call(|store, i, e| i.skillwire_engine_api().engine().call_set_embeddings(store, e, &vectors))?;
+        let count = result.map_err(engine_error)?;
+        self.embeddings = Some(vectors);
+        Ok(count as usize)
     }
 
     /// What building the catalogue found.
@@ -357,7 +376,13 @@ impl WasmEngine {
 
     /// The skills the rules select for `message`. Reads nothing.
     pub fn matches(&mut self, message: &str) -> Result<Vec<Match>, WasmError> {
-        let result = self.call(|store, i, e| i.skillwire_engine_api().engine().call_match(store, e, message))?;
+        self.matches_turn(message, &TurnContext::default())
+    }
+
+    /// The skills selected for `message` in a turn that knows the conversation.
+    pub fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
+        let turn = turn_to_wit(context);
+        let result = self.call(|store, i, e| i.skillwire_engine_api().engine().call_match(store, e, message, &turn))?;
         let matches = result.map_err(engine_error)?;
         Ok(matches
             .into_iter()
@@ -372,7 +397,7 @@ impl WasmEngine {
 
     /// Runs a turn that knows the conversation (see [`TurnContext`]).
     pub fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
-        let turn = wit::TurnContext { recent: context.recent.clone() };
+        let turn = turn_to_wit(context);
         let result =
             self.call(|store, i, e| i.skillwire_engine_api().engine().call_inject(store, e, message, &turn))?;
         Ok(injection(result.map_err(engine_error)?))
@@ -393,6 +418,10 @@ impl WasmEngine {
 }
 
 // Conversions between the WIT records and the core's types: field by field, no rules.
+
+fn turn_to_wit(context: &TurnContext) -> wit::TurnContext {
+    wit::TurnContext { recent: context.recent.clone(), embedding: context.embedding.clone() }
+}
 
 fn clamp(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -425,7 +454,15 @@ fn options_to_wit(o: &Options) -> wit::Options {
         budget: clamp(o.render.budget),
         base_dir: o.render.base_dir,
         min_truncated_bytes: clamp(o.render.min_truncated_bytes),
-        rank: o.catalog.rank.enabled,
+        rank: wit::RankOptions {
+            enabled: o.catalog.rank.enabled,
+            max_ranked: clamp(o.catalog.rank.max_ranked),
+            min_score: o.catalog.rank.min_score,
+            min_ratio: o.catalog.rank.min_ratio,
+            min_coverage: o.catalog.rank.min_coverage,
+            semantic_weight: o.catalog.rank.semantic_weight,
+            min_similarity: o.catalog.rank.min_similarity,
+        },
         limits: Some(limits_to_wit(&o.catalog.limits)),
     }
 }
@@ -436,6 +473,9 @@ fn engine_error(e: wit::Error) -> WasmError {
             bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
             limit: usize::try_from(limit).unwrap_or(usize::MAX),
         }),
+        wit::Error::InvalidEmbedding((of, problem)) => {
+            WasmError::Engine(skillwire::Error::InvalidEmbedding { of, problem })
+        }
     }
 }
 

@@ -471,3 +471,17 @@ fn recent_skills_are_not_injected_again() {
         assert!(text.starts_with("[SKILL:commit-message]") && !text.contains("sql-review"), "{text}");
     }
 }
+
+#[test]
+fn ranking_options_reach_the_component() {
+    let args =
+        ["match", "--skills", "tests/corpus", "--rank-max", "5", "--rank-min-score", "0", "--rank-min-ratio", "0"];
+    let message = "write a semgrep rule that catches SQL";
+    let native = skillwire(&[&["--engine", "native"][..], &args, &["--json", message]].concat());
+    let wasm = skillwire(&[&["--engine", "wasm"][..], &args, &["--json", message]].concat());
+    assert!(native.status.success(), "{}", stderr(&native));
+    assert_eq!(stdout(&native), stdout(&wasm));
+    let v: Value = serde_json::from_str(&stdout(&wasm)).unwrap();
+    let ranked = v["matches"].as_array().unwrap().iter().filter(|m| m["reason"] == "rank").count();
+    assert_eq!(ranked, 5, "{v}");
+}

@@ -7,7 +7,9 @@
 mod turn_vectors;
 
 use serde_json::{json, Value};
-use skillwire::{CatalogFormat, LintOptions, Options, SkillEntry, SkillSource, SourceError, TurnContext};
+use skillwire::{
+    CatalogFormat, Error, LintOptions, MemorySource, Options, SkillEntry, SkillSource, SourceError, TurnContext,
+};
 use skillwire_host::wasm::{CallLimits, Runtime as WasmRuntime, WasmEngine, WasmError};
 use skillwire_host::FsSource;
 use std::path::Path;
@@ -29,11 +31,22 @@ impl turn_vectors::Runtime for Wasm {
     fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value {
         serde_json::to_value(self.0.catalog_text(format, budget).unwrap()).unwrap()
     }
-    fn matches(&mut self, message: &str) -> Value {
-        json!({ "matches": self.0.matches(message).unwrap() })
+    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
+        self.0.set_embeddings(vectors).map_err(engine_error)
     }
-    fn inject(&mut self, message: &str, context: &TurnContext) -> Value {
-        serde_json::to_value(self.0.inject_turn(message, context).unwrap()).unwrap()
+    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
+        Ok(json!({ "matches": self.0.matches_turn(message, context).map_err(engine_error)? }))
+    }
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
+        Ok(serde_json::to_value(self.0.inject_turn(message, context).map_err(engine_error)?).unwrap())
+    }
+}
+
+/// The core's error inside a component error (anything else fails the test).
+fn engine_error(e: WasmError) -> Error {
+    match e {
+        WasmError::Engine(e) => e,
+        other => panic!("the component failed: {other}"),
     }
 }
 
@@ -190,4 +203,32 @@ fn precompiled_cache_round_trip() {
 #[test]
 fn the_component_imports_only_the_skill_sources() {
     assert_eq!(runtime().imports(), vec!["skillwire:engine/types@0.1.0", "skillwire:engine/skill-source@0.1.0"]);
+}
+
+#[test]
+fn embeddings_survive_an_instance_being_replaced() {
+    let mut source = MemorySource::new();
+    source.insert("a/SKILL.md", "---\nname: k8s-debug\ndescription: Debug Kubernetes pods.\n---\nUse kubectl.\n");
+    source.insert("b/SKILL.md", "---\nname: sql-review\ndescription: Review SQL queries.\n---\nRead the plan.\n");
+    let mut engine =
+        WasmEngine::new(runtime(), boxed(vec![source]), Options::default(), CallLimits::default()).unwrap();
+    let texts = engine.embedding_texts().unwrap();
+    assert_eq!(texts[0].text, "k8s-debug: Debug Kubernetes pods.");
+    assert_eq!(
+        engine.set_embeddings(vec![("k8s-debug".into(), vec![1.0, 0.0]), ("sql-review".into(), vec![0.0, 1.0])]),
+        Ok(2)
+    );
+    let turn = TurnContext { embedding: Some(vec![0.9, 0.1]), ..TurnContext::default() };
+    let found = engine.matches_turn("my containers keep dying", &turn).unwrap();
+    assert_eq!(found[0].skill, "k8s-debug");
+    // A trap replaces the instance; the embeddings come back with it.
+    engine.set_limits(CallLimits { fuel: 1_000, ..CallLimits::default() });
+    assert_eq!(engine.matches_turn("my containers keep dying", &turn), Err(WasmError::OutOfFuel));
+    engine.set_limits(CallLimits::default());
+    assert_eq!(engine.matches_turn("my containers keep dying", &turn).unwrap(), found);
+    // Bad vectors are the core's typed error; a refresh drops the embeddings.
+    let bad = engine.set_embeddings(vec![("k8s-debug".into(), vec![0.0, 0.0])]);
+    assert!(matches!(bad, Err(WasmError::Engine(Error::InvalidEmbedding { .. }))), "{bad:?}");
+    engine.refresh().unwrap();
+    assert_eq!(engine.matches_turn("my containers keep dying", &turn).unwrap(), vec![]);
 }

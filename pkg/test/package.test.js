@@ -59,6 +59,60 @@ test('a conversation: skills still in context are not read or injected again', a
   sw.free();
 });
 
+// A stand-in for a host's embedding model: a few concepts, spotted by keyword.
+const concepts = (texts) => texts.map((t) => [
+  /kubernetes|container|cluster/i.test(t) ? 1 : 0,
+  /sql|database/i.test(t) ? 1 : 0,
+  0.01,
+]);
+const k8s = '---\nname: k8s-debug\ndescription: Debug Kubernetes pods that crash.\n---\nUse kubectl.\n';
+const sql = '---\nname: sql-review\ndescription: Review SQL queries for injection.\n---\nRead the plan.\n';
+const twoSkills = () => vectorSource([{ location: 'a/SKILL.md', text: k8s }, { location: 'b/SKILL.md', text: sql }]);
+
+test('embed: the host\'s model finds skills that share no word with the message', async () => {
+  const message = 'my containers keep dying';
+  const lexical = new Skillwire({ sources: [twoSkills()] });
+  assert.deepEqual(lexical.matchSync(message).matches, []);
+  let calls = 0;
+  const sw = new Skillwire({ sources: [twoSkills()], embed: (texts) => { calls++; return concepts(texts); } });
+  assert.equal(sw.embeddingError, null);
+  assert.deepEqual(sw.embeddingTexts().map((t) => t.skill), ['k8s-debug', 'sql-review']);
+  const turn = sw.injectSync(message);
+  assert.equal(turn.decisions[0].skill, 'k8s-debug');
+  assert.equal(turn.decisions[0].reason, 'rank');
+  assert.ok(turn.user_message.startsWith('[SKILL:k8s-debug]'));
+  assert.equal(calls, 2); // the skills once, then the message
+  // Async models work with the async API; a given embedding is used as is.
+  const later = await Skillwire.create({ sources: [twoSkills()], embed: async (texts) => concepts(texts).map((v) => new Float32Array(v)) });
+  assert.equal((await later.match(message)).matches[0].skill, 'k8s-debug');
+  assert.deepEqual((await later.match(message, { embedding: [0, 1, 0] })).matches.map((m) => m.skill), ['sql-review']);
+  assert.throws(() => later.matchSync(message, { embedding: [1, 0] }), (e) => e instanceof SkillwireError && e.code === 'invalid_embedding');
+  // An async model with the sync API is refused; a failing model leaves ranking lexical.
+  assert.throws(() => new Skillwire({ sources: [twoSkills()], embed: async () => [] }), (e) => e.code === 'async_source');
+  const broken = new Skillwire({ sources: [twoSkills()], embed: () => { throw new Error('model offline'); } });
+  assert.equal(broken.embeddingError, 'model offline');
+  assert.deepEqual(broken.matchSync(message).matches, []);
+  assert.equal(broken.matchSync('review SQL queries for injection').matches[0].skill, 'sql-review');
+  // Hosts that embed elsewhere set the vectors themselves.
+  assert.equal(lexical.setEmbeddings({ 'k8s-debug': [1, 0, 0], 'no-such': [0, 1, 0] }), 1);
+  assert.equal(lexical.matchSync(message, { embedding: [1, 0, 0] }).matches[0].skill, 'k8s-debug');
+  for (const s of [lexical, sw, later, broken]) s.free();
+});
+
+test('rank options: on, off, or tuned', () => {
+  const message = 'debug kubernetes pods and review sql queries';
+  const count = (rank) => {
+    const sw = new Skillwire({ sources: [twoSkills()], rank });
+    const n = sw.matchSync(message).matches.filter((m) => m.reason === 'rank').length;
+    sw.free();
+    return n;
+  };
+  assert.equal(count(undefined), 1);
+  assert.equal(count(false), 0);
+  assert.equal(count({ maxRanked: 2, minRatio: 0, minScore: 0, minCoverage: 0 }), 2);
+  assert.equal(count({ enabled: false, maxRanked: 2 }), 0);
+});
+
 test('hostile sources become skipped skills, not crashed engines', async () => {
   const throwsOnList = { list() { throw new Error('no disk'); }, read() { return ''; } };
   const weird = {

@@ -16,7 +16,15 @@ const context: TurnContext = { recent: ['a'] };
 const next: Injection = await sw.inject('@a again', context);
 const matches: Matches = await sw.match('@a');
 const report: LintReport = lint('a/SKILL.md', '---\n---\n', { extensions: true });
-const later = await Skillwire.create({ sources: [asyncSource], limits: { maxMessageBytes: 1024 } });
+const later = await Skillwire.create({
+  sources: [asyncSource],
+  limits: { maxMessageBytes: 1024 },
+  rank: { maxRanked: 2, minSimilarity: 0.5 },
+  embed: async (texts: string[]) => texts.map(() => new Float32Array([1, 0])),
+});
+const embedded: number = later.setEmbeddings({ a: [1, 0] });
+const why: string | null = later.embeddingError;
+const byMeaning: Matches = await later.match('x', { embedding: [1, 0] });
 const text: string = (await later.catalog({ format: 'skills-ref', budget: 100 })).text;
 try {
   sw.injectSync('x');
@@ -25,4 +33,4 @@ try {
 }
 sw.free();
 later[Symbol.dispose]();
-console.log(bytes, skipped, next, matches, report, text);
+console.log(bytes, skipped, next, matches, report, text, embedded, why, byMeaning);

@@ -53,9 +53,19 @@ export async function runCase(sw, c, async) {
       out.catalog.push({ ...text, format: r.format, budget: r.budget ?? null });
     }
   }
+  // A result, or the error the vectors record: {error: code, message}.
+  const answer = async (f) => {
+    try {
+      return await f();
+    } catch (e) {
+      if (e instanceof Error && typeof e.code === 'string') return { error: e.code, message: e.message };
+      throw e;
+    }
+  };
+  if (c.embeddings) out.embeddings = await answer(() => sw.setEmbeddings(c.embeddings));
   if (c.message !== undefined) {
-    out.matches = async ? await sw.match(c.message) : sw.matchSync(c.message);
-    out.injection = async ? await sw.inject(c.message, c.turn) : sw.injectSync(c.message, c.turn);
+    out.matches = await answer(() => (async ? sw.match(c.message, c.turn) : sw.matchSync(c.message, c.turn)));
+    out.injection = await answer(() => (async ? sw.inject(c.message, c.turn) : sw.injectSync(c.message, c.turn)));
   }
   return out;
 }

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use skillwire::{CatalogFormat, Options, SkillEntry, SkillSource, SourceError, TurnContext};
+use skillwire::{CatalogFormat, Error, Options, SkillEntry, SkillSource, SourceError, TurnContext};
 use std::path::PathBuf;
 
 /// One skill of a vector: where it lives and its text.
@@ -40,10 +40,12 @@ pub trait Runtime {
     fn report(&mut self) -> Value;
     /// One catalogue text (`CatalogText` as JSON).
     fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value;
-    /// The `Matches` of a message.
-    fn matches(&mut self, message: &str) -> Value;
+    /// Sets the skills' embeddings; how many skills have one.
+    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error>;
+    /// The `Matches` of a message, in a turn that knows the conversation.
+    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error>;
     /// The `Injection` of a message, in a turn that knows the conversation.
-    fn inject(&mut self, message: &str, context: &TurnContext) -> Value;
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error>;
 }
 
 #[derive(Deserialize)]
@@ -77,12 +79,21 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
             .collect();
         out.insert("catalog".into(), Value::Array(texts));
     }
+    if let Some(vectors) = case.get("embeddings") {
+        let vectors: Vec<(String, Vec<f32>)> = serde_json::from_value(vectors.clone()).unwrap();
+        out.insert("embeddings".into(), answer(runtime.set_embeddings(vectors).map(|n| json!(n))));
+    }
     if let Some(message) = case.get("message").and_then(Value::as_str) {
-        out.insert("matches".into(), runtime.matches(message));
         let context: TurnContext = serde_json::from_value(case.get("turn").cloned().unwrap_or(json!({}))).unwrap();
-        out.insert("injection".into(), runtime.inject(message, &context));
+        out.insert("matches".into(), answer(runtime.matches(message, &context)));
+        out.insert("injection".into(), answer(runtime.inject(message, &context)));
     }
     Value::Object(out)
+}
+
+/// A result as the vectors record it: the value, or `{"error": code, "message"}`.
+fn answer(result: Result<Value, Error>) -> Value {
+    result.unwrap_or_else(|e| json!({ "error": e.code(), "message": e.to_string() }))
 }
 
 /// Runs every case; with `bless`, rewrites the expectations instead.

@@ -133,6 +133,20 @@ cases += [
      "message": "@pdf again: our kubernetes pods keep crashing, and review SQL queries and database migrations for injection risks and slow plans"},
 ]
 
+# Host embeddings (toy 4-dimensional vectors: containers, databases, releases, chat):
+# they find a skill the message shares no word with, and bad vectors are typed errors.
+VECTORS = [["k8s-debug", [1, 0.1, 0, 0]], ["sql-review", [0, 1, 0.1, 0]], ["release-notes", [0, 0.1, 1, 0]]]
+cases += [
+    {"name": "embeddings-rank-by-meaning", "sources": [RANKED], "embeddings": VECTORS,
+     "turn": {"embedding": [0.9, 0.1, 0, 0.05]}, "message": "my containers keep dying in the cluster"},
+    {"name": "embeddings-small-talk-is-far-from-every-skill", "sources": [RANKED], "embeddings": VECTORS,
+     "turn": {"embedding": [0, 0, 0.1, 1]}, "message": "thanks, that was great! how was your weekend?"},
+    {"name": "embeddings-message-of-another-length", "sources": [RANKED], "embeddings": VECTORS,
+     "turn": {"embedding": [1, 0]}, "message": "my containers keep dying"},
+    {"name": "embeddings-all-zero-is-refused", "sources": [RANKED], "embeddings": [["k8s-debug", [0, 0, 0, 0]]],
+     "message": "my containers keep dying"},
+]
+
 old = {}
 if TARGET.exists():
     old = {c["name"]: c.get("expect") for c in json.load(open(TARGET, encoding="utf-8"))["cases"]}
@@ -140,8 +154,8 @@ for c in cases:
     if old.get(c["name"]) is not None:
         c["expect"] = old[c["name"]]
 doc = {
-    "about": "Named turn cases: skills (location + raw SKILL.md text) per source, options, a message, the turn's context "
-             "(skills recently injected) and catalogue requests, "
+    "about": "Named turn cases: skills (location + raw SKILL.md text) per source, options, the skills' embeddings, "
+             "a message, the turn's context (skills recently injected, the message's embedding) and catalogue requests, "
              "with the exact expected report, catalogue texts, matches and injection. Run by every runtime.",
     "cases": cases,
 }

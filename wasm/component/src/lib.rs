@@ -66,7 +66,15 @@ fn options_from(o: wit::Options) -> core::Options {
             },
             available: o.available,
             limits: o.limits.map(limits_from).unwrap_or_default(),
-            rank: core::RankOptions { enabled: o.rank, ..core::RankOptions::default() },
+            rank: core::RankOptions {
+                enabled: o.rank.enabled,
+                max_ranked: o.rank.max_ranked as usize,
+                min_score: o.rank.min_score,
+                min_ratio: o.rank.min_ratio,
+                min_coverage: o.rank.min_coverage,
+                semantic_weight: o.rank.semantic_weight,
+                min_similarity: o.rank.min_similarity,
+            },
         },
         render: core::RenderOptions {
             format: match o.format {
@@ -117,6 +125,7 @@ fn diagnostic(d: core::Diagnostic) -> wit::Diagnostic {
 fn error(e: core::Error) -> wit::Error {
     match e {
         core::Error::MessageTooLarge { bytes, limit } => wit::Error::MessageTooLarge((bytes as u64, limit as u64)),
+        core::Error::InvalidEmbedding { of, problem } => wit::Error::InvalidEmbedding((of, problem)),
     }
 }
 
@@ -135,7 +144,20 @@ impl api::Guest for Component {
     }
 }
 
+fn turn_context(turn: wit::TurnContext) -> core::TurnContext {
+    core::TurnContext { recent: turn.recent, embedding: turn.embedding }
+}
+
 impl GuestEngine for Engine {
+    fn embedding_texts(&self) -> Vec<wit::EmbeddingText> {
+        let texts = self.0.borrow().embedding_texts();
+        texts.into_iter().map(|t| wit::EmbeddingText { skill: t.skill, text: t.text }).collect()
+    }
+
+    fn set_embeddings(&self, vectors: Vec<(String, Vec<f32>)>) -> Result<u32, wit::Error> {
+        self.0.borrow_mut().set_embeddings(vectors).map(u32_of).map_err(error)
+    }
+
     fn new(sources: u32, options: wit::Options) -> Self {
         Engine(RefCell::new(core::Engine::new((0..sources).map(HostSource).collect(), options_from(options))))
     }
@@ -175,8 +197,8 @@ impl GuestEngine for Engine {
         }
     }
 
-    fn match_(&self, message: String) -> Result<Vec<wit::SkillMatch>, wit::Error> {
-        let matches = self.0.borrow().matches(&message).map_err(error)?;
+    fn match_(&self, message: String, turn: wit::TurnContext) -> Result<Vec<wit::SkillMatch>, wit::Error> {
+        let matches = self.0.borrow().matches_turn(&message, &turn_context(turn)).map_err(error)?;
         Ok(matches
             .into_iter()
             .map(|m| wit::SkillMatch {
@@ -189,8 +211,7 @@ impl GuestEngine for Engine {
     }
 
     fn inject(&self, message: String, turn: wit::TurnContext) -> Result<wit::Injection, wit::Error> {
-        let context = core::TurnContext { recent: turn.recent };
-        let t = self.0.borrow().inject_turn(&message, &context).map_err(error)?;
+        let t = self.0.borrow().inject_turn(&message, &turn_context(turn)).map_err(error)?;
         Ok(wit::Injection {
             text: t.text,
             user_message: t.user_message,

@@ -104,10 +104,26 @@ impl Catalogue {
         to_js(&skillwire::render_catalog(&self.catalog, format, budget.map(|b| b as usize)))
     }
 
-    /// The skills the rules select (`{matches}`); reads nothing.
-    pub fn matches(&self, message: &str) -> Result<JsValue, JsValue> {
-        let matches = self.catalog.matches(message).map_err(core_error)?;
+    /// The skills selected (`{matches}`) in a turn with context `turn`
+    /// (`{recent?, embedding?}`); reads nothing.
+    pub fn matches(&self, message: &str, turn: JsValue) -> Result<JsValue, JsValue> {
+        let context: TurnContext = from_js(turn, "turn")?;
+        let matches = self.catalog.matches_turn(message, &context).map_err(core_error)?;
         to_js(&Matches { matches })
+    }
+
+    /// What to embed for each skill: `[{skill, text}]`.
+    #[wasm_bindgen(js_name = embeddingTexts)]
+    pub fn embedding_texts(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.catalog.embedding_texts())
+    }
+
+    /// Sets the skills' embeddings from `[[name, number[]]]`; returns how many skills
+    /// have one.
+    #[wasm_bindgen(js_name = setEmbeddings)]
+    pub fn set_embeddings(&mut self, vectors: JsValue) -> Result<usize, JsValue> {
+        let vectors: Vec<(String, Vec<f32>)> = from_js(vectors, "vectors")?;
+        self.catalog.set_embeddings(vectors).map_err(core_error)
     }
 
     /// The reads a turn on `message` may need: `[{source, location}]`, in order.
