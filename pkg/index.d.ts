@@ -37,6 +37,8 @@ export interface RankOptions {
   semanticWeight?: number;
   /** With embeddings: the similarity from which an embedding counts (default 0.35). */
   minSimilarity?: number;
+  /** Also rank on the headings of each skill's body (default false). */
+  headings?: boolean;
 }
 
 /** What the host knows about the conversation, for one turn. */

@@ -156,6 +156,7 @@ function rankOptions(rank) {
     min_coverage: rank.minCoverage,
     semantic_weight: rank.semanticWeight,
     min_similarity: rank.minSimilarity,
+    headings: rank.headings,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }

@@ -272,7 +272,7 @@ impl Catalog {
         }
         report.loaded = winners.len();
         let index = MatchIndex::build(winners.iter().map(|s| &s.skill));
-        let ranking = RankIndex::build(winners.iter().map(|s| &s.skill));
+        let ranking = RankIndex::build(winners.iter().map(|s| &s.skill), options.rank.headings);
         Catalog {
             skills: winners,
             shadowed,

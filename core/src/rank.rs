@@ -45,6 +45,9 @@ pub struct RankOptions {
     /// counts as evidence (default 0.35). Depends on the model: raise it for models
     /// whose unrelated texts score high.
     pub min_similarity: f64,
+    /// Also index the Markdown headings of each skill's body, at a lower weight than
+    /// its description (default off; read when the catalogue is built).
+    pub headings: bool,
 }
 
 impl Default for RankOptions {
@@ -57,6 +60,7 @@ impl Default for RankOptions {
             min_coverage: 0.2,
             semantic_weight: 12.0,
             min_similarity: 0.35,
+            headings: false,
         }
     }
 }
@@ -96,6 +100,7 @@ const B: f64 = 0.75;
 const NAME_WEIGHT: f64 = 3.0;
 const TAG_WEIGHT: f64 = 2.0;
 const DESCRIPTION_WEIGHT: f64 = 1.0;
+const HEADING_WEIGHT: f64 = 0.25;
 
 /// Words that say nothing about which skill is meant.
 const STOP_WORDS: &[&str] = &[
@@ -457,7 +462,6 @@ struct QueryTerm {
 struct Candidate {
     /// The turn it belongs to (see [`Scratch`]).
     generation: u32,
-    skill: u32,
     score: f64,
     /// The IDF of the message's words it has.
     coverage: f64,
@@ -481,8 +485,7 @@ impl Scratch {
     fn add(&mut self, skill: u32, score: f64, coverage: f64, position: usize) {
         let Some(slot) = self.slots.get_mut(skill as usize) else { return };
         if slot.generation != self.generation {
-            *slot =
-                Candidate { generation: self.generation, skill, score: 0.0, coverage: 0.0, semantic: 0.0, position };
+            *slot = Candidate { generation: self.generation, score: 0.0, coverage: 0.0, semantic: 0.0, position };
             self.touched.push(skill);
         }
         slot.score += score;
@@ -496,16 +499,15 @@ impl Scratch {
         let Some(slot) = self.slots.get_mut(skill as usize) else { return };
         if slot.generation != self.generation {
             let position = 0;
-            *slot =
-                Candidate { generation: self.generation, skill, score: 0.0, coverage: 0.0, semantic: 0.0, position };
+            *slot = Candidate { generation: self.generation, score: 0.0, coverage: 0.0, semantic: 0.0, position };
             self.touched.push(skill);
         }
         slot.semantic += semantic;
     }
 
     /// This turn's candidates, in the order they were first touched.
-    fn candidates(&self) -> impl Iterator<Item = &Candidate> {
-        self.touched.iter().filter_map(|&skill| self.slots.get(skill as usize))
+    fn candidates(&self) -> impl Iterator<Item = (usize, &Candidate)> {
+        self.touched.iter().filter_map(|&skill| self.slots.get(skill as usize).map(|c| (skill as usize, c)))
     }
 }
 
@@ -559,7 +561,8 @@ pub(crate) struct RankIndex {
 }
 
 impl RankIndex {
-    pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> RankIndex {
+    /// Indexes `skills`; with `headings`, their bodies' headings too.
+    pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>, headings: bool) -> RankIndex {
         let stop = stop_words();
         let mut words: HashMap<Box<str>, u32, WordHash> = HashMap::default();
         let mut surface: HashMap<Box<str>, Option<u32>, WordHash> =
@@ -608,6 +611,13 @@ impl RankIndex {
                         length += 1;
                     }
                 });
+                if headings {
+                    for heading in &skill.headings {
+                        for_each_lowercase_word(heading, |w, _| {
+                            add(w, HEADING_WEIGHT);
+                        });
+                    }
+                }
             }
             tf.sort_by_key(|&(term, _)| term);
             let mut merged: Vec<(u32, f64)> = Vec::with_capacity(tf.len());
@@ -736,8 +746,7 @@ impl RankIndex {
                     }
                 }
             }
-            for c in scratch.candidates() {
-                let skill = c.skill as usize;
+            for (skill, c) in scratch.candidates() {
                 let covered = total > 0.0 && c.coverage / total >= options.min_coverage;
                 if !(covered || c.semantic > 0.0) || !eligible(skill) {
                     continue;
@@ -792,7 +801,7 @@ mod tests {
     #[test]
     fn ranks_natural_requests_and_ignores_small_talk() {
         let skills = skills();
-        let index = RankIndex::build(&skills);
+        let index = RankIndex::build(&skills, false);
         let options = RankOptions::default();
         let found = index.rank("my kubernetes pods keep crashing, please debug", None, &options, |_| true);
         assert_eq!(found.len(), 1);
@@ -896,7 +905,7 @@ mod tests {
     fn agrees_with_exhaustive_scoring_below_the_candidate_cap() {
         let mut skills = skills();
         copies(&mut skills, CANDIDATES_PER_WORD - 2);
-        let index = RankIndex::build(&skills);
+        let index = RankIndex::build(&skills, false);
         for max_ranked in [1, 3, 50, usize::MAX] {
             let options = RankOptions { max_ranked, min_score: 1.0, min_ratio: 0.5, ..RankOptions::default() };
             for message in ["kubernetes pods crash", "debug sql queries", "crash gardening pods", "cooking topic 7"] {
@@ -912,7 +921,7 @@ mod tests {
     fn a_common_word_brings_in_only_its_heaviest_skills() {
         let mut skills = skills();
         copies(&mut skills, 3 * CANDIDATES_PER_WORD);
-        let index = RankIndex::build(&skills);
+        let index = RankIndex::build(&skills, false);
         let options = RankOptions {
             max_ranked: usize::MAX,
             min_score: 0.0,
@@ -938,11 +947,23 @@ mod tests {
             let text = format!("---\nname: hobby-{i}\ndescription: Hobbies: {hobbies}\n---\nbody\n");
             skills.push(crate::skill::load("x/SKILL.md", &text, &crate::Limits::default()).skill.unwrap());
         }
-        let index = RankIndex::build(&skills);
+        let index = RankIndex::build(&skills, false);
         // Thirty common words, then the few that say what the message is about.
         let message = format!("{hobbies} kubernetes pods crashing readiness probes restart");
         let options = RankOptions { min_coverage: 0.0, ..RankOptions::default() };
         let got = index.rank(&message, None, &options, |_| true);
         assert_eq!(got.iter().map(|r| skills[r.skill].name.as_str()).collect::<Vec<_>>(), vec!["k8s-debug"]);
+    }
+
+    #[test]
+    fn headings_are_indexed_only_when_asked() {
+        let mut skills = skills();
+        skills[1].headings = vec!["Index tuning".into(), "Deadlock triage".into()];
+        // Headings weigh a quarter of a description word: alone, they score low.
+        let options = RankOptions { min_score: 1.0, ..RankOptions::default() };
+        let message = "deadlock triage for our postgres";
+        assert!(RankIndex::build(&skills, false).rank(message, None, &options, |_| true).is_empty());
+        let found = RankIndex::build(&skills, true).rank(message, None, &options, |_| true);
+        assert_eq!(found.iter().map(|r| skills[r.skill].name.as_str()).collect::<Vec<_>>(), vec!["sql-review"]);
     }
 }

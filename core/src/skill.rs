@@ -74,6 +74,49 @@ pub struct Skill {
     /// Fields the standard and skillwire don't define, kept as they were.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub extra: BTreeMap<String, Node>,
+    /// The body's Markdown headings (outside code fences), at most
+    /// [`MAX_HEADINGS`] of at most [`MAX_HEADING_BYTES`] each: what ranking may read
+    /// of the body.
+    #[serde(skip)]
+    pub headings: Vec<String>,
+}
+
+/// Most body headings kept per skill.
+pub const MAX_HEADINGS: usize = 64;
+/// Longest body heading kept, in bytes (longer ones are cut at a character boundary).
+pub const MAX_HEADING_BYTES: usize = 200;
+
+/// The Markdown headings (`#` to `######` and a space) of a body, outside fenced code
+/// blocks, trimmed of their marks.
+fn body_headings(body: &str) -> Vec<String> {
+    let mut headings = Vec::new();
+    let mut fence: Option<&str> = None;
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        if let Some(marker) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
+            fence = match fence {
+                None => Some(marker),
+                Some(open) if open == marker => None,
+                open => open,
+            };
+            continue;
+        }
+        if fence.is_some() {
+            continue;
+        }
+        let level = line.bytes().take_while(|&b| b == b'#').count();
+        let Some(rest) = line.get(level..) else { continue };
+        if (1..=6).contains(&level) && rest.starts_with([' ', '\t']) {
+            let text = rest.trim().trim_end_matches('#').trim();
+            if !text.is_empty() {
+                headings.push(truncate_chars(text, MAX_HEADING_BYTES).to_owned());
+                if headings.len() == MAX_HEADINGS {
+                    break;
+                }
+            }
+        }
+    }
+    headings
 }
 
 impl Skill {
@@ -159,7 +202,9 @@ fn load_inner(location: &str, text: &str, limits: &Limits, diags: &mut Vec<Diagn
         return None;
     };
     let at = |key: &str| key_line(&doc.yaml, key).map(|l| l + 1);
-    Fields { diags, at: &at }.build(location, fields, limits)
+    let mut skill = Fields { diags, at: &at }.build(location, fields, limits)?;
+    skill.headings = body_headings(doc.body);
+    Some(skill)
 }
 
 /// 1-based YAML line of a top-level `key:`.
@@ -209,6 +254,7 @@ impl Fields<'_> {
             requires: Vec::new(),
             max_turns: 1,
             extra: BTreeMap::new(),
+            headings: Vec::new(),
         };
         let mut name_node = None;
         let mut description_node = None;
@@ -570,5 +616,17 @@ mod tests {
         let (s, d) = ok("a/SKILL.md", "---\nname: a\ndescription: d\nmax_turns: 50\n---\n");
         assert_eq!(s.max_turns, 10);
         assert_eq!(codes(&d), vec!["invalid_value"]);
+    }
+
+    #[test]
+    fn body_headings_are_read_outside_code_fences() {
+        let body = "# Merge PDFs\ntext\n```sh\n# not a heading\n```\n## Fill forms ##\n#hashtag\n####### seven\n~~~\n# fenced\n~~~\n###\tSplit pages\n";
+        assert_eq!(body_headings(body), vec!["Merge PDFs", "Fill forms", "Split pages"]);
+        let many: String = (0..100).map(|i| format!("## Heading {i} {}\n", "x".repeat(300))).collect();
+        let headings = body_headings(&many);
+        assert_eq!(headings.len(), MAX_HEADINGS);
+        assert!(headings.iter().all(|h| h.len() <= MAX_HEADING_BYTES));
+        let text = format!("---\nname: pdf\ndescription: d\n---\n{body}");
+        assert_eq!(load("pdf/SKILL.md", &text, &Limits::default()).skill.unwrap().headings.len(), 3);
     }
 }

@@ -204,11 +204,7 @@ impl Catalog {
     }
 
     /// The candidates with the skill they name and why they may not be injected.
-    fn candidates(
-        &self,
-        message: &str,
-        context: &TurnContext,
-    ) -> Result<Vec<Candidate<'_>>, Error> {
+    fn candidates(&self, message: &str, context: &TurnContext) -> Result<Vec<Candidate<'_>>, Error> {
         let embedding = self.message_vector(context.embedding.as_deref())?;
         Ok(self
             .hits(message, embedding.as_deref())

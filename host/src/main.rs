@@ -162,6 +162,9 @@ struct SkillArgs {
     /// Lowest share of the message's informative words a ranked skill must match.
     #[arg(long, value_name = "FRACTION", default_value_t = RankOptions::default().min_coverage)]
     rank_min_coverage: f64,
+    /// Also rank on the headings of each skill's body.
+    #[arg(long)]
+    rank_headings: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -492,6 +495,7 @@ fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool)
         min_score: args.rank_min_score,
         min_ratio: args.rank_min_ratio,
         min_coverage: args.rank_min_coverage,
+        headings: args.rank_headings,
         ..RankOptions::default()
     };
     let options =

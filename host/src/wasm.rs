@@ -462,6 +462,7 @@ fn options_to_wit(o: &Options) -> wit::Options {
             min_coverage: o.catalog.rank.min_coverage,
             semantic_weight: o.catalog.rank.semantic_weight,
             min_similarity: o.catalog.rank.min_similarity,
+            headings: o.catalog.rank.headings,
         },
         limits: Some(limits_to_wit(&o.catalog.limits)),
     }

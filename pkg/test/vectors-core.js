@@ -34,7 +34,16 @@ export function jsOptions(o = {}) {
   return {
     precedence: c.precedence?.replace('_', '-'),
     available: c.available,
-    rank: c.rank?.enabled,
+    rank: c.rank && {
+      enabled: c.rank.enabled,
+      maxRanked: c.rank.max_ranked,
+      minScore: c.rank.min_score,
+      minRatio: c.rank.min_ratio,
+      minCoverage: c.rank.min_coverage,
+      semanticWeight: c.rank.semantic_weight,
+      minSimilarity: c.rank.min_similarity,
+      headings: c.rank.headings,
+    },
     budget: r.budget,
     format: r.format,
     baseDir: r.base_dir,

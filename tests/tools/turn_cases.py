@@ -147,6 +147,15 @@ cases += [
      "message": "my containers keep dying"},
 ]
 
+# Body headings, read only when asked (rank.headings).
+HEADED = [sk("db-tuning", "Make database queries faster.", body="# Index tuning\n\n## Deadlock triage\n\nSteps.\n")]
+HEADED += [sk(f"filler-{i}", f"Unrelated topic number {i}.") for i in range(8)]
+cases += [
+    {"name": "headings-off-by-default", "sources": [HEADED], "message": "help with deadlock triage"},
+    {"name": "headings-on", "sources": [HEADED],
+     "options": {"catalog": {"rank": {"headings": True, "min_score": 1.0}}}, "message": "help with deadlock triage"},
+]
+
 old = {}
 if TARGET.exists():
     old = {c["name"]: c.get("expect") for c in json.load(open(TARGET, encoding="utf-8"))["cases"]}

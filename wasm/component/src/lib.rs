@@ -74,6 +74,7 @@ fn options_from(o: wit::Options) -> core::Options {
                 min_coverage: o.rank.min_coverage,
                 semantic_weight: o.rank.semantic_weight,
                 min_similarity: o.rank.min_similarity,
+                headings: o.rank.headings,
             },
         },
         render: core::RenderOptions {
