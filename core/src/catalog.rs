@@ -212,7 +212,7 @@ impl Catalog {
                 continue;
             }
             let loaded = skill::load(&input.location, &text, limits);
-            let Some(skill) = loaded.skill else {
+            let Some(mut skill) = loaded.skill else {
                 let reason = loaded
                     .diagnostics
                     .iter()
@@ -222,6 +222,9 @@ impl Catalog {
                 continue;
             };
             count += 1;
+            if options.rank.headings {
+                skill.headings = skill::body_headings(crate::frontmatter::body(&text).unwrap_or_default());
+            }
             report.warnings.extend(
                 loaded
                     .diagnostics

@@ -76,7 +76,8 @@ pub struct Skill {
     pub extra: BTreeMap<String, Node>,
     /// The body's Markdown headings (outside code fences), at most
     /// [`MAX_HEADINGS`] of at most [`MAX_HEADING_BYTES`] each: what ranking may read
-    /// of the body.
+    /// of the body. Read only by a catalogue that ranks on headings
+    /// ([`RankOptions::headings`](crate::RankOptions)); empty otherwise.
     #[serde(skip)]
     pub headings: Vec<String>,
 }
@@ -88,7 +89,7 @@ pub const MAX_HEADING_BYTES: usize = 200;
 
 /// The Markdown headings (`#` to `######` and a space) of a body, outside fenced code
 /// blocks, trimmed of their marks.
-fn body_headings(body: &str) -> Vec<String> {
+pub(crate) fn body_headings(body: &str) -> Vec<String> {
     let mut headings = Vec::new();
     let mut fence: Option<&str> = None;
     for line in body.lines() {
@@ -202,9 +203,7 @@ fn load_inner(location: &str, text: &str, limits: &Limits, diags: &mut Vec<Diagn
         return None;
     };
     let at = |key: &str| key_line(&doc.yaml, key).map(|l| l + 1);
-    let mut skill = Fields { diags, at: &at }.build(location, fields, limits)?;
-    skill.headings = body_headings(doc.body);
-    Some(skill)
+    Fields { diags, at: &at }.build(location, fields, limits)
 }
 
 /// 1-based YAML line of a top-level `key:`.
@@ -626,7 +625,5 @@ mod tests {
         let headings = body_headings(&many);
         assert_eq!(headings.len(), MAX_HEADINGS);
         assert!(headings.iter().all(|h| h.len() <= MAX_HEADING_BYTES));
-        let text = format!("---\nname: pdf\ndescription: d\n---\n{body}");
-        assert_eq!(load("pdf/SKILL.md", &text, &Limits::default()).skill.unwrap().headings.len(), 3);
     }
 }
