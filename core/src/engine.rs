@@ -14,6 +14,7 @@ use crate::turn::{Injection, Match, TurnContext};
 use serde::{Deserialize, Serialize};
 
 /// Everything an engine is configured with.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Options {

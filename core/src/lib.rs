@@ -64,7 +64,7 @@ pub use limits::Limits;
 pub use lint::{lint, lint_with, LintOptions, LintReport};
 pub use matching::Reason;
 pub use rank::{RankOptions, MAX_EMBEDDING_DIMENSIONS};
-pub use render::{parse_blocks, InjectFormat, RenderOptions};
+pub use render::{block_name, parse_blocks, InjectFormat, RenderOptions};
 pub use skill::{load, Loaded, Skill};
 pub use source::{MemorySource, SkillEntry, SkillSource, SourceError};
 pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, TurnContext};

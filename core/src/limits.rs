@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Upper bounds on the inputs the core accepts. `Limits::default()` is sized for real
 /// skill packs with a wide margin (the largest public SKILL.md seen is 73 KB).
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Limits {

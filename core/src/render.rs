@@ -31,6 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How injected blocks are written.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum InjectFormat {
@@ -44,6 +45,7 @@ pub enum InjectFormat {
 }
 
 /// Rendering options.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RenderOptions {
@@ -105,7 +107,14 @@ impl Frame {
     }
 }
 
-/// A name safe inside a delimiter: letters, digits and `-_.:` kept, others `_`.
+/// The name a `bracket` or `markdown` block carries for the skill `name` (what
+/// [`parse_blocks`] returns): letters, digits and `-_.:` kept, every other character
+/// `_`, so no name can break a delimiter. Names that follow the standard (lowercase
+/// letters, digits, hyphens) are unchanged.
+pub fn block_name(name: &str) -> String {
+    delimiter_name(name)
+}
+
 fn delimiter_name(name: &str) -> String {
     name.chars().map(|c| if c.is_alphanumeric() || "-_.:".contains(c) { c } else { '_' }).collect()
 }

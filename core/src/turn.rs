@@ -62,6 +62,7 @@ pub enum Skip {
 }
 
 /// What the host knows about the conversation, for one turn.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TurnContext {

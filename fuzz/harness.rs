@@ -1,0 +1,130 @@
+//! What the fuzz targets do with an input, shared with `core/tests/fuzz_replay.rs`,
+//! which runs every saved input under `tests/fuzz/<target>/` as a normal test. Each
+//! function checks properties a user relies on; a panic is a finding.
+
+use arbitrary::{Arbitrary, Unstructured};
+use skillwire::{
+    block_name, lint, load, parse_blocks, render_catalog, Catalog, CatalogFormat, CatalogInput, CatalogOptions,
+    InjectFormat, Limits, Options, TurnContext,
+};
+
+/// A skill as a fuzzer writes it: fields in a well-formed SKILL.md (so the input
+/// reaches matching and rendering), or raw text.
+#[derive(Arbitrary, Debug)]
+pub struct FuzzSkill {
+    name: String,
+    description: String,
+    tags: Vec<String>,
+    body: String,
+    manual_only: bool,
+    raw: Option<String>,
+}
+
+impl FuzzSkill {
+    fn text(&self) -> String {
+        if let Some(raw) = &self.raw {
+            return raw.clone();
+        }
+        // JSON strings are YAML double-quoted scalars.
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let tags: Vec<String> = self.tags.iter().map(|t| quote(t)).collect();
+        format!(
+            "---\nname: {}\ndescription: {}\ntags: [{}]\n{}---\n{}",
+            quote(&self.name),
+            quote(&self.description),
+            tags.join(", "),
+            if self.manual_only { "disable-model-invocation: true\n" } else { "" },
+            self.body
+        )
+    }
+}
+
+/// Any bytes as a SKILL.md: lint and the lenient loader never panic, and what the
+/// strict linter accepts, the lenient loader loads.
+pub fn parse_and_lint(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let report = lint("fuzz/SKILL.md", &text, &Limits::default());
+    let loaded = load("fuzz/SKILL.md", &text, &Limits::default());
+    if report.valid {
+        assert!(loaded.skill.is_some(), "lint accepts what load refuses: {:?}", loaded.diagnostics);
+    }
+}
+
+/// Catalogues from arbitrary skills and options: every entry is accounted for, and the
+/// catalogue text keeps to its budget unless no entry fits at all.
+pub fn build_catalogue(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok((options, skills, budget)) = <(CatalogOptions, Vec<(u8, FuzzSkill)>, Option<u16>)>::arbitrary(&mut u) else {
+        return;
+    };
+    let inputs: Vec<CatalogInput> = skills
+        .iter()
+        .enumerate()
+        .map(|(i, (source, s))| CatalogInput {
+            source: usize::from(source % 4),
+            location: format!("s{}/{i}/SKILL.md", source % 4),
+            text: Ok(s.text()),
+        })
+        .collect();
+    let catalog = Catalog::build(inputs, &options);
+    let report = catalog.report();
+    assert_eq!(report.loaded + report.skipped.len() + report.shadowed.len(), skills.len());
+    for format in [CatalogFormat::AgentSkills, CatalogFormat::SkillsRef, CatalogFormat::Markdown, CatalogFormat::Json] {
+        let text = render_catalog(&catalog, format, budget.map(usize::from));
+        let listed = catalog.skills().iter().filter(|s| !s.gated()).count();
+        if let Some(budget) = budget {
+            assert!(
+                text.text.len() <= usize::from(budget) || text.omitted.len() == listed,
+                "{format:?}: {} bytes over a budget of {budget}",
+                text.text.len()
+            );
+        }
+    }
+}
+
+/// A turn with arbitrary options, skills, bodies, message and context: the injection
+/// keeps to the budget, parses back into exactly the injected blocks in order, and the
+/// user message is the injection, a blank line and the message.
+pub fn turn(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok((options, skills, message, context, failing_reads)) =
+        <(Options, Vec<FuzzSkill>, String, TurnContext, Vec<bool>)>::arbitrary(&mut u)
+    else {
+        return;
+    };
+    let texts: Vec<String> = skills.iter().map(FuzzSkill::text).collect();
+    let inputs = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| CatalogInput { source: 0, location: format!("{i}/SKILL.md"), text: Ok(text.clone()) })
+        .collect();
+    let catalog = Catalog::build(inputs, &options.catalog);
+    let _ = catalog.matches_turn(&message, &context);
+    let read = |location: &str| -> Result<String, String> {
+        let i: usize = location.split('/').next().and_then(|n| n.parse().ok()).unwrap_or(usize::MAX);
+        match (texts.get(i), failing_reads.get(i)) {
+            (_, Some(true)) => Err("the source failed".to_owned()),
+            (Some(text), _) => Ok(text.clone()),
+            (None, _) => Err("no such skill".to_owned()),
+        }
+    };
+    let Ok(turn) = catalog.inject_turn(&message, &context, &options.render, |entry| read(&entry.skill.location)) else {
+        return;
+    };
+    let render = &options.render;
+    assert!(turn.text.len() <= render.budget, "{} bytes over a budget of {}", turn.text.len(), render.budget);
+    assert_eq!(turn.summary.injected_bytes, turn.text.len());
+    if turn.text.is_empty() {
+        assert_eq!(turn.user_message, message);
+    } else {
+        assert_eq!(turn.user_message, format!("{}\n\n{message}", turn.text));
+    }
+    let injected: Vec<(String, bool)> =
+        turn.decisions.iter().filter(|d| d.injected_bytes > 0).map(|d| (block_name(&d.skill), d.truncated)).collect();
+    if render.format != InjectFormat::Xml && !turn.text.is_empty() {
+        let blocks =
+            parse_blocks(&turn.text, render.format).unwrap_or_else(|| panic!("does not parse: {:?}", turn.text));
+        let parsed: Vec<(String, bool)> = blocks.into_iter().map(|b| (b.name, b.truncated)).collect();
+        assert_eq!(parsed, injected);
+    }
+}
