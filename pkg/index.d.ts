@@ -79,6 +79,12 @@ export interface Options<S extends SkillSource = SkillSource> {
    * and the async methods. When it fails, ranking stays lexical (`embeddingError`).
    */
   embed?: (texts: string[]) => ArrayLike<number>[] | Promise<ArrayLike<number>[]>;
+  /**
+   * Milliseconds the async API waits for each answer of a source (`list`, `read`) or of
+   * `embed`; past it, the call counts as failed (code `timeout`): a skipped skill, a
+   * `body_unavailable` decision, or lexical ranking. No limit by default.
+   */
+  timeout?: number;
   /** Most bytes the injected skills may take (default 8192). */
   budget?: number;
   /** Block format (default `bracket`). */
@@ -141,7 +147,7 @@ export interface LintOptions { extensions?: boolean; limits?: Limits }
 
 /** An error from skillwire, with a stable code. */
 export class SkillwireError extends Error {
-  readonly code: 'message_too_large' | 'invalid_embedding' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
+  readonly code: 'message_too_large' | 'invalid_embedding' | 'timeout' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
   constructor(message: string, code: string);
 }
 

@@ -78,12 +78,12 @@ function runSync(steps) {
   return r.value;
 }
 
-async function runAsync(steps) {
+async function runAsync(steps, timeoutMs) {
   let r = steps.next();
   while (!r.done) {
     let value;
     try {
-      value = await r.value;
+      value = await withTimeout(r.value, timeoutMs);
     } catch (e) {
       r = steps.throw(e);
       continue;
@@ -91,6 +91,16 @@ async function runAsync(steps) {
     r = steps.next(value);
   }
   return r.value;
+}
+
+/** `value`, or a `timeout` rejection when it has not settled within `ms` (no limit unless `ms` > 0). */
+function withTimeout(value, ms) {
+  if (!isThenable(value) || !(ms > 0) || !Number.isFinite(ms)) return value;
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new SkillwireError(`no answer within ${ms} ms`, 'timeout')), ms);
+  });
+  return Promise.race([value, late]).finally(() => clearTimeout(timer));
 }
 
 /** Lists every source and reads the entries that came without text. */
@@ -235,6 +245,7 @@ const registry = typeof FinalizationRegistry === 'function'
 export class Skillwire {
   #sources;
   #options;
+  #timeout;
   #embed;
   #embeddingError = null;
   #catalogue = null;
@@ -247,6 +258,7 @@ export class Skillwire {
     if (!ready) throw new SkillwireError('call `await init()` before `new Skillwire()` in a browser', 'not_initialised');
     this.#sources = [...(options.sources ?? [])];
     this.#options = coreOptions(options);
+    this.#timeout = options.timeout;
     this.#embed = options.embed;
     this.#build(options[LISTED] ?? runSync(listEntries(this.#sources)));
     if (!options[LISTED]) this.#embeddingError = this.#embedSkills(runSync);
@@ -255,9 +267,9 @@ export class Skillwire {
   /** Builds the catalogue, awaiting sources (and `embed`) that return Promises. */
   static async create(options = {}) {
     await init(options.wasm);
-    const entries = await runAsync(listEntries([...(options.sources ?? [])]));
+    const entries = await runAsync(listEntries([...(options.sources ?? [])]), options.timeout);
     const sw = new Skillwire({ ...options, [LISTED]: entries });
-    sw.#embeddingError = await sw.#embedSkills(runAsync);
+    sw.#embeddingError = await sw.#embedSkills((steps) => runAsync(steps, options.timeout));
     return sw;
   }
 
@@ -288,8 +300,8 @@ export class Skillwire {
 
   /** Lists and reads the sources again (and embeds the skills again). */
   async refresh() {
-    this.#build(await runAsync(listEntries(this.#sources)));
-    this.#embeddingError = await this.#embedSkills(runAsync);
+    this.#build(await runAsync(listEntries(this.#sources), this.#timeout));
+    this.#embeddingError = await this.#embedSkills((steps) => runAsync(steps, this.#timeout));
   }
   /** Lists and reads the sources again, synchronously. */
   refreshSync() {
@@ -319,7 +331,7 @@ export class Skillwire {
    * `context.embedding` is the message's vector (else `embed` is asked for it).
    */
   async inject(message, context = undefined) {
-    return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context));
+    return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context), this.#timeout);
   }
   /** `inject` for synchronous sources. */
   injectSync(message, context = undefined) {
@@ -328,7 +340,7 @@ export class Skillwire {
 
   /** The skills selected for a message (`{matches}`); reads no bodies. */
   async match(message, context = undefined) {
-    return runAsync(matchSteps(this.#live(), this.#turnEmbed, message, context));
+    return runAsync(matchSteps(this.#live(), this.#turnEmbed, message, context), this.#timeout);
   }
   /** `match`, synchronously. */
   matchSync(message, context = undefined) {

@@ -113,6 +113,28 @@ test('rank options: on, off, or tuned', () => {
   assert.equal(count({ enabled: false, maxRanked: 2 }), 0);
 });
 
+test('timeout: a source or model that never answers fails its call, not the engine', async () => {
+  const never = () => new Promise(() => {});
+  const files = { 'a/SKILL.md': pdf };
+  const hangsOnRead = { list: async () => Object.keys(files), read: async (l) => files[l] };
+  const sw = await Skillwire.create({ sources: [hangsOnRead], timeout: 50 });
+  assert.equal(sw.report().loaded, 1);
+  hangsOnRead.read = never;
+  const turn = await sw.inject('@pdf fill this form');
+  assert.equal(turn.decisions[0].skipped, 'body_unavailable');
+  assert.match(turn.decisions[0].detail, /no answer within 50 ms/);
+  // The next turn works when the source answers again.
+  hangsOnRead.read = async () => pdf;
+  assert.equal((await sw.inject('@pdf again')).decisions[0].skipped, null);
+  // A listing that never answers is a skipped source; a model that never answers leaves ranking lexical.
+  const quiet = await Skillwire.create({ sources: [{ list: never, read: never }, hangsOnRead], timeout: 50, embed: never });
+  assert.equal(quiet.report().loaded, 1);
+  assert.match(quiet.report().skipped[0].reason, /no answer within 50 ms/);
+  assert.match(quiet.embeddingError, /no answer within 50 ms/);
+  assert.equal((await quiet.match('@pdf')).matches[0].skill, 'pdf');
+  for (const s of [sw, quiet]) s.free();
+});
+
 test('hostile sources become skipped skills, not crashed engines', async () => {
   const throwsOnList = { list() { throw new Error('no disk'); }, read() { return ''; } };
   const weird = {
