@@ -12,6 +12,7 @@ use crate::render::RenderOptions;
 use crate::source::{SkillSource, SourceError};
 use crate::turn::{Injection, Match, TurnContext};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Everything an engine is configured with.
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
@@ -105,13 +106,16 @@ impl<S: SkillSource> Engine<S> {
 
     /// `context` with the message's embedding, when there is an embedder and the
     /// host did not supply one.
-    fn with_message_embedding(&self, message: &str, context: &TurnContext) -> TurnContext {
-        let mut context = context.clone();
+    /// (Borrowed as given on every turn without an embedder: nothing is copied.)
+    fn with_message_embedding<'a>(&self, message: &str, context: &'a TurnContext) -> Cow<'a, TurnContext> {
         let fits = message.len() <= self.catalog.limits().max_message_bytes;
-        if let (Some(embedder), None, None, true) = (&self.embedder, &context.embedding, &self.embedding_error, fits) {
-            context.embedding = embedder.embed(&[message.to_owned()]).ok().and_then(|mut v| v.pop());
+        match (&self.embedder, &context.embedding, &self.embedding_error, fits) {
+            (Some(embedder), None, None, true) => {
+                let embedding = embedder.embed(&[message.to_owned()]).ok().and_then(|mut v| v.pop());
+                Cow::Owned(TurnContext { embedding, ..context.clone() })
+            }
+            _ => Cow::Borrowed(context),
         }
-        context
     }
 
     /// Lists and loads the sources again (after skills changed).
