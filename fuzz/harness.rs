@@ -48,6 +48,15 @@ pub fn parse_and_lint(data: &[u8]) {
     if report.valid {
         assert!(loaded.skill.is_some(), "lint accepts what load refuses: {:?}", loaded.diagnostics);
     }
+    // Every safety finding points into the text, and there are never more than the cap.
+    let name = loaded.skill.as_ref().map(|s| s.name.as_str());
+    let findings = skillwire::scan::scan(&text, name, &skillwire::ScanPolicy::uniform(skillwire::Action::Warn));
+    assert!(findings.len() <= skillwire::scan::MAX_FINDINGS);
+    let lines: Vec<&str> = text.split('\n').collect();
+    for f in &findings {
+        let line = lines.get(f.line - 1).unwrap_or_else(|| panic!("{f:?} is past the last line"));
+        assert!(f.column >= 1 && f.column <= line.chars().count() + 1, "{f:?} is past the end of its line");
+    }
 }
 
 /// Catalogues from arbitrary skills and options: every entry is accounted for, and the
@@ -71,7 +80,7 @@ pub fn build_catalogue(data: &[u8]) {
     assert_eq!(report.loaded + report.skipped.len() + report.shadowed.len(), skills.len());
     for format in [CatalogFormat::AgentSkills, CatalogFormat::SkillsRef, CatalogFormat::Markdown, CatalogFormat::Json] {
         let text = render_catalog(&catalog, format, budget.map(usize::from));
-        let listed = catalog.skills().iter().filter(|s| !s.gated()).count();
+        let listed = catalog.skills().iter().filter(|s| !s.gated() && !s.blocked()).count();
         if let Some(budget) = budget {
             assert!(
                 text.text.len() <= usize::from(budget) || text.omitted.len() == listed,

@@ -20,7 +20,7 @@ export type Precedence = 'first-wins' | 'last-wins';
 export type InjectFormat = 'bracket' | 'xml' | 'markdown';
 export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
 export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank';
-export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected';
+export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected' | 'unsafe';
 
 /** How relevance ranking selects skills (each field defaults to the core's default). */
 export interface RankOptions {
@@ -50,6 +50,36 @@ export interface TurnContext {
    * (names, compared ignoring case and `-`/`_`): not injected again.
    */
   recent?: string[];
+}
+
+/** What the safety scan does with a category's findings. */
+export type ScanAction = 'allow' | 'warn' | 'block';
+export type ScanCategory =
+  | 'hidden_text' | 'bidi_control' | 'homoglyph_name' | 'instruction_override' | 'exfiltration' | 'destructive_command';
+
+/**
+ * The safety scan's action per category; a category left out keeps its default
+ * (`destructiveCommand: 'warn'`, the others `'block'`).
+ */
+export interface ScanPolicy {
+  hiddenText?: ScanAction;
+  bidiControl?: ScanAction;
+  homoglyphName?: ScanAction;
+  instructionOverride?: ScanAction;
+  exfiltration?: ScanAction;
+  destructiveCommand?: ScanAction;
+}
+
+/** One thing the safety scan found in a SKILL.md. */
+export interface Finding {
+  category: ScanCategory;
+  action: 'warn' | 'block';
+  message: string;
+  /** 1-based line and column (in characters) in the SKILL.md. */
+  line: number;
+  column: number;
+  /** The text found, invisible characters written as `<U+XXXX>`. */
+  excerpt: string;
 }
 
 /** Input limits (the core's defaults when left out). */
@@ -94,6 +124,8 @@ export interface Options<S extends SkillSource = SkillSource> {
   /** A body is cut to fit only if at least this many bytes of it fit (default 64). */
   minTruncatedBytes?: number;
   limits?: Limits;
+  /** The safety scan: what it looks for in each SKILL.md and what it blocks. */
+  scan?: ScanPolicy;
   /** Where browsers load the .wasm from (default: next to this module). */
   wasm?: string | URL | Request | Response | BufferSource | WebAssembly.Module;
 }
@@ -111,6 +143,8 @@ export interface Decision {
   truncated: boolean;
   skipped: Skip | null;
   detail?: string;
+  /** Why it was blocked, or warnings about a skill injected anyway. */
+  findings?: Finding[];
 }
 
 export interface Summary { candidates: number; matched: number; injected_bytes: number; truncated_any: boolean }
@@ -140,10 +174,19 @@ export interface CatalogReport {
   shadowed: { name: string; location: string; by: string }[];
   gated: { name: string; location: string; missing: string[] }[];
   warnings: { location: string; diagnostic: Diagnostic }[];
+  /** Skills the safety scan found something in (blocked ones stay out of every turn). */
+  flagged: { name: string; location: string; blocked: boolean; findings: Finding[] }[];
 }
 
-export interface LintReport { path: string; valid: boolean; errors: string[]; warnings: Diagnostic[] }
-export interface LintOptions { extensions?: boolean; limits?: Limits }
+export interface LintReport {
+  path: string;
+  valid: boolean;
+  errors: string[];
+  warnings: Diagnostic[];
+  /** Safety findings (absent when there are none); `valid` is about the standard alone. */
+  findings?: Finding[];
+}
+export interface LintOptions { extensions?: boolean; limits?: Limits; scan?: ScanPolicy }
 
 /** An error from skillwire, with a stable code. */
 export class SkillwireError extends Error {

@@ -7,7 +7,7 @@
 // generators that yield what a source returned, and a driver either uses the value
 // (sync) or awaits it (async).
 
-import initWasm, { initSync, Catalogue, lint as wasmLint } from './dist/skillwire_wasm.js';
+import initWasm, { initSync, Catalogue, effectiveLimits, lint as wasmLint } from './dist/skillwire_wasm.js';
 
 const WASM_URL = new URL('./dist/skillwire_wasm_bg.wasm', import.meta.url);
 const isServer = typeof globalThis.Deno !== 'undefined' ||
@@ -103,8 +103,44 @@ function withTimeout(value, ms) {
   return Promise.race([value, late]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The UTF-8 length of a JS string, as the core will count it (a lone surrogate becomes
+ * U+FFFD, 3 bytes). Only called on strings already known to be over a limit.
+ */
+function utf8Length(s) {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * A source's answer as `{text}` or `{error}`. A string with more UTF-16 units than the
+ * limit has bytes is over it for sure: it is refused here, without copying it into the
+ * WebAssembly memory (the core checks every other text byte for byte).
+ */
+function sourceText(text, maxBytes) {
+  if (typeof text !== 'string') return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string` };
+  if (text.length > maxBytes) return { error: `SKILL.md is ${utf8Length(text)} bytes; the limit is ${maxBytes}` };
+  return { text };
+}
+
+/** Refuses a message surely over the limit before it is copied (the core's error, word for word). */
+function checkMessage(message, maxBytes) {
+  if (typeof message === 'string' && message.length > maxBytes) {
+    throw new SkillwireError(`the message is ${utf8Length(message)} bytes; the limit is ${maxBytes}`, 'message_too_large');
+  }
+}
+
 /** Lists every source and reads the entries that came without text. */
-function* listEntries(sources) {
+function* listEntries(sources, limits) {
   const entries = [];
   for (let source = 0; source < sources.length; source++) {
     let listed;
@@ -125,12 +161,8 @@ function* listEntries(sources) {
           entries.push({ source, location, error: describe(e) });
           continue;
         }
-        if (typeof text !== 'string') {
-          entries.push({ source, location, error: `read() returned ${text === null ? 'null' : typeof text}, not a string` });
-          continue;
-        }
       }
-      entries.push({ source, location, text });
+      entries.push({ source, location, ...sourceText(text, limits.max_skill_md_bytes) });
     }
   }
   return entries;
@@ -138,16 +170,15 @@ function* listEntries(sources) {
 
 /** Reads the bodies a turn may need, then runs it in the core. `context` is the
  * turn's `{recent}` (checked by the core). */
-function* turn(catalogue, sources, embed, message, given) {
+function* turn(catalogue, sources, embed, message, given, limits) {
+  checkMessage(message, limits.max_message_bytes);
   const context = yield* turnContext(embed, message, given);
   const plan = call(() => catalogue.plan(message, context));
   const bodies = {};
   for (const { source, location } of plan) {
     try {
       const text = yield sources[source].read(location);
-      bodies[location] = typeof text === 'string'
-        ? { text }
-        : { error: `read() returned ${text === null ? 'null' : typeof text}, not a string` };
+      bodies[location] = sourceText(text, limits.max_skill_md_bytes);
     } catch (e) {
       bodies[location] = { error: describe(e) };
     }
@@ -210,20 +241,28 @@ function* turnContext(embed, message, context) {
   }
 }
 
-function* matchSteps(catalogue, embed, message, context) {
+function* matchSteps(catalogue, embed, message, context, limits) {
+  checkMessage(message, limits.max_message_bytes);
   const turn = yield* turnContext(embed, message, context);
   return call(() => catalogue.matches(message, turn));
 }
 
+/** `{maxSkillMdBytes: 1}` → `{max_skill_md_bytes: 1}`; undefined stays undefined. */
+function snakeKeys(object) {
+  return object && Object.fromEntries(
+    Object.entries(object).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), v]));
+}
+
 function coreOptions(o) {
-  const limits = o.limits && Object.fromEntries(
-    Object.entries(o.limits).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), v]));
+  const limits = snakeKeys(o.limits);
+  const scan = snakeKeys(o.scan);
   return {
     catalog: {
       precedence: (o.precedence ?? 'first-wins').replace('-', '_'),
       available: o.available ?? [],
       rank: rankOptions(o.rank),
       ...(limits ? { limits } : {}),
+      ...(scan ? { scan } : {}),
     },
     render: {
       format: o.format ?? 'bracket',
@@ -245,6 +284,7 @@ const registry = typeof FinalizationRegistry === 'function'
 export class Skillwire {
   #sources;
   #options;
+  #limits;
   #timeout;
   #embed;
   #embeddingError = null;
@@ -258,16 +298,18 @@ export class Skillwire {
     if (!ready) throw new SkillwireError('call `await init()` before `new Skillwire()` in a browser', 'not_initialised');
     this.#sources = [...(options.sources ?? [])];
     this.#options = coreOptions(options);
+    this.#limits = call(() => effectiveLimits(this.#options.catalog.limits));
     this.#timeout = options.timeout;
     this.#embed = options.embed;
-    this.#build(options[LISTED] ?? runSync(listEntries(this.#sources)));
+    this.#build(options[LISTED] ?? runSync(listEntries(this.#sources, this.#limits)));
     if (!options[LISTED]) this.#embeddingError = this.#embedSkills(runSync);
   }
 
   /** Builds the catalogue, awaiting sources (and `embed`) that return Promises. */
   static async create(options = {}) {
     await init(options.wasm);
-    const entries = await runAsync(listEntries([...(options.sources ?? [])]), options.timeout);
+    const limits = call(() => effectiveLimits(coreOptions(options).catalog.limits));
+    const entries = await runAsync(listEntries([...(options.sources ?? [])], limits), options.timeout);
     const sw = new Skillwire({ ...options, [LISTED]: entries });
     sw.#embeddingError = await sw.#embedSkills((steps) => runAsync(steps, options.timeout));
     return sw;
@@ -300,12 +342,12 @@ export class Skillwire {
 
   /** Lists and reads the sources again (and embeds the skills again). */
   async refresh() {
-    this.#build(await runAsync(listEntries(this.#sources), this.#timeout));
+    this.#build(await runAsync(listEntries(this.#sources, this.#limits), this.#timeout));
     this.#embeddingError = await this.#embedSkills((steps) => runAsync(steps, this.#timeout));
   }
   /** Lists and reads the sources again, synchronously. */
   refreshSync() {
-    this.#build(runSync(listEntries(this.#sources)));
+    this.#build(runSync(listEntries(this.#sources, this.#limits)));
     this.#embeddingError = this.#embedSkills(runSync);
   }
 
@@ -331,20 +373,20 @@ export class Skillwire {
    * `context.embedding` is the message's vector (else `embed` is asked for it).
    */
   async inject(message, context = undefined) {
-    return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context), this.#timeout);
+    return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits), this.#timeout);
   }
   /** `inject` for synchronous sources. */
   injectSync(message, context = undefined) {
-    return runSync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context));
+    return runSync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits));
   }
 
   /** The skills selected for a message (`{matches}`); reads no bodies. */
   async match(message, context = undefined) {
-    return runAsync(matchSteps(this.#live(), this.#turnEmbed, message, context), this.#timeout);
+    return runAsync(matchSteps(this.#live(), this.#turnEmbed, message, context, this.#limits), this.#timeout);
   }
   /** `match`, synchronously. */
   matchSync(message, context = undefined) {
-    return runSync(matchSteps(this.#live(), this.#turnEmbed, message, context));
+    return runSync(matchSteps(this.#live(), this.#turnEmbed, message, context, this.#limits));
   }
 
   /** The catalogue for the system prompt (`{text, shortened, omitted}`). */
@@ -374,9 +416,16 @@ if (typeof Symbol.dispose === 'symbol') {
   Skillwire.prototype[Symbol.dispose] = function dispose() { this.free(); };
 }
 
-/** Lints one SKILL.md text against the standard (`{path, valid, errors, warnings}`). */
-export function lint(location, text, { extensions = false, limits } = {}) {
+/**
+ * Lints one SKILL.md text against the standard and scans it for safety
+ * (`{path, valid, errors, warnings, findings?}`).
+ */
+export function lint(location, text, { extensions = false, limits, scan } = {}) {
   if (!ready) throw new SkillwireError('call `await init()` first in a browser', 'not_initialised');
-  const core = limits ? coreOptions({ limits }).catalog.limits : undefined;
-  return call(() => wasmLint(location, text, { extensions, ...(core ? { limits: core } : {}) }));
+  const core = coreOptions({ limits, scan }).catalog;
+  return call(() => wasmLint(location, text, {
+    extensions,
+    ...(core.limits ? { limits: core.limits } : {}),
+    ...(core.scan ? { scan: core.scan } : {}),
+  }));
 }

@@ -83,3 +83,14 @@ fn turn_matches_rules_only<const BYTES: usize>(bencher: divan::Bencher, size: us
     let message = message(BYTES);
     bencher.bench(|| catalog.matches(divan::black_box(&message)).unwrap());
 }
+
+/// The safety scan over the whole corpus (250 SKILL.md files, 5.3 MB): what it adds to
+/// building a catalogue, and per byte to each body a turn injects.
+#[divan::bench(sample_count = 10)]
+fn scan_corpus(bencher: divan::Bencher) {
+    let texts: Vec<String> = inputs(250).into_iter().map(|i| i.text.unwrap()).collect();
+    let policy = skillwire::ScanPolicy::default();
+    bencher
+        .counter(divan::counter::BytesCount::new(texts.iter().map(String::len).sum::<usize>()))
+        .bench(|| texts.iter().map(|t| skillwire::scan::scan(t, Some("pdf"), &policy).len()).sum::<usize>());
+}

@@ -10,6 +10,10 @@
 //!   declared available is *gated*: left out of the catalogue text and never injected.
 //!   A requirement `kind:name` (from `requires: {kind: [name]}`) is met by an available
 //!   `kind:name` or `name`; comparison ignores case.
+//! - **Scanning.** Every skill's SKILL.md is scanned ([`scan`](crate::scan)) with the
+//!   host's [`ScanPolicy`]. A skill with a finding the policy blocks is *blocked*: like
+//!   a gated skill it stays out of the catalogue text and is never injected, and it
+//!   takes no part in ranking (so it cannot crowd out a skill that may be injected).
 //! - **Order.** Skills are ordered by precedence (the winning source first), then by
 //!   name. The catalogue text follows this order, and a catalogue budget leaves out
 //!   entries from its end.
@@ -19,6 +23,7 @@ use crate::error::Error;
 use crate::limits::Limits;
 use crate::matching::{mention_key, Hit, MatchIndex, Reason};
 use crate::rank::{unit_vector, RankIndex, RankOptions};
+use crate::scan::{self, Finding, ScanCache, ScanPolicy};
 use crate::skill::{self, Skill};
 use crate::source::{SkillSource, SourceError};
 use serde::{Deserialize, Serialize};
@@ -49,6 +54,8 @@ pub struct CatalogOptions {
     pub limits: Limits,
     /// Relevance ranking.
     pub rank: RankOptions,
+    /// What the safety scan looks for and what it blocks.
+    pub scan: ScanPolicy,
 }
 
 /// One entry handed to [`Catalog::build`]: the source it came from (its index, which
@@ -72,12 +79,19 @@ pub struct CatalogSkill {
     pub source: usize,
     /// Requirements the host has not declared available; non-empty means gated.
     pub missing: Vec<String>,
+    /// What the safety scan found in its SKILL.md (warnings and blocks).
+    pub findings: Vec<Finding>,
 }
 
 impl CatalogSkill {
     /// True when the skill's requirements are not all available.
     pub fn gated(&self) -> bool {
         !self.missing.is_empty()
+    }
+
+    /// True when the scan policy blocks the skill.
+    pub fn blocked(&self) -> bool {
+        scan::blocked(&self.findings)
     }
 }
 
@@ -114,6 +128,19 @@ pub struct Gated {
     pub missing: Vec<String>,
 }
 
+/// A skill the safety scan found something in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Flagged {
+    /// The skill's name.
+    pub name: String,
+    /// Its location.
+    pub location: String,
+    /// True when a finding blocks it.
+    pub blocked: bool,
+    /// The findings, in text order.
+    pub findings: Vec<Finding>,
+}
+
 /// A warning about a skill that loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Warning {
@@ -134,6 +161,8 @@ pub struct CatalogReport {
     pub shadowed: Vec<Shadowed>,
     /// Skills left out for missing integrations.
     pub gated: Vec<Gated>,
+    /// Skills with safety findings, blocked or not (shadowed ones included).
+    pub flagged: Vec<Flagged>,
     /// Warnings about skills that loaded.
     pub warnings: Vec<Warning>,
 }
@@ -157,6 +186,9 @@ pub struct Catalog {
     ranking: RankIndex,
     rank: RankOptions,
     limits: Limits,
+    scan: ScanPolicy,
+    /// Bodies turns have read and scanned.
+    pub(crate) scanned: ScanCache,
 }
 
 impl Catalog {
@@ -234,7 +266,16 @@ impl Catalog {
                     .map(|diagnostic| Warning { location: skill.location.clone(), diagnostic }),
             );
             let missing = missing_requirements(&skill.requires, &options.available);
-            let entry = CatalogSkill { skill, source: input.source, missing };
+            let findings = scan::scan(&text, Some(&skill.name), &options.scan);
+            if !findings.is_empty() {
+                report.flagged.push(Flagged {
+                    name: skill.name.clone(),
+                    location: skill.location.clone(),
+                    blocked: scan::blocked(&findings),
+                    findings: findings.clone(),
+                });
+            }
+            let entry = CatalogSkill { skill, source: input.source, missing, findings };
             let key = mention_key(&entry.skill.name);
             match by_key.get(&key).copied() {
                 None => {
@@ -277,7 +318,10 @@ impl Catalog {
         }
         report.loaded = winners.len();
         let index = MatchIndex::build(winners.iter().map(|s| &s.skill));
-        let ranking = RankIndex::build(winners.iter().map(|s| &s.skill), options.rank.headings);
+        // A blocked skill ranks as an empty one: it keeps its position, never a score.
+        let nothing = Skill::default();
+        let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
+        let ranking = RankIndex::build(ranked, options.rank.headings);
         Catalog {
             skills: winners,
             shadowed,
@@ -286,12 +330,20 @@ impl Catalog {
             ranking,
             rank: options.rank.clone(),
             limits: limits.clone(),
+            scan: options.scan.clone(),
+            scanned: ScanCache::default(),
         }
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
     pub fn skills(&self) -> &[CatalogSkill] {
         &self.skills
+    }
+
+    /// The scan policy the catalogue was built with (it also applies to what each
+    /// turn reads).
+    pub fn scan_policy(&self) -> &ScanPolicy {
+        &self.scan
     }
 
     /// The limits the catalogue was built with (they also bound each turn).

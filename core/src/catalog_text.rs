@@ -8,7 +8,7 @@
 //! - [`CatalogFormat::Markdown`]: a bullet list, whitespace in descriptions collapsed.
 //! - [`CatalogFormat::Json`]: a compact JSON array of `{name, description, location}`.
 //!
-//! Gated skills are left out. With no skills the text is empty (but for `skills-ref`).
+//! Gated and blocked skills are left out. With no skills the text is empty (but for `skills-ref`).
 //!
 //! **Budget.** When the text is over the budget, the longest descriptions are shortened
 //! first: every description is capped at the largest length (in characters) that
@@ -61,7 +61,7 @@ pub fn render_catalog(catalog: &Catalog, format: CatalogFormat, budget: Option<u
     let entries: Vec<Entry<'_>> = catalog
         .skills()
         .iter()
-        .filter(|s| !s.gated())
+        .filter(|s| !s.gated() && !s.blocked())
         .map(|s| Entry { name: &s.skill.name, description: &s.skill.description, location: &s.skill.location })
         .collect();
     let full = write(format, &entries, None);

@@ -29,7 +29,8 @@
 //! frontmatter, [`skill`] loads it leniently, [`lint`] checks it strictly,
 //! [`catalog`] merges and gates skills, [`catalog_text`] renders the catalogue,
 //! [`matching`] applies the mention and substring rules, [`rank`] finds skills for
-//! messages in the user's own words, [`render`] writes the blocks, [`turn`] runs a
+//! messages in the user's own words, [`scan`] looks for what a stranger's skill should
+//! not slip into a model's context, [`render`] writes the blocks, [`turn`] runs a
 //! turn, [`engine`] binds a catalogue to its sources.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -50,6 +51,7 @@ pub mod location;
 pub mod matching;
 pub mod rank;
 pub mod render;
+pub mod scan;
 pub mod skill;
 pub mod source;
 pub mod turn;
@@ -65,6 +67,7 @@ pub use lint::{lint, lint_with, LintOptions, LintReport};
 pub use matching::Reason;
 pub use rank::{RankOptions, MAX_EMBEDDING_DIMENSIONS};
 pub use render::{block_name, parse_blocks, InjectFormat, RenderOptions};
+pub use scan::{Action, Category, Finding, ScanPolicy};
 pub use skill::{load, Loaded, Skill};
 pub use source::{MemorySource, SkillEntry, SkillSource, SourceError};
 pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, TurnContext};

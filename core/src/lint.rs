@@ -12,6 +12,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::frontmatter;
 use crate::limits::Limits;
 use crate::location;
+use crate::scan::{self, Finding, ScanPolicy};
 use crate::skill;
 use crate::yaml::{self, Node};
 use serde::Serialize;
@@ -37,6 +38,17 @@ pub struct LintReport {
     pub errors: Vec<String>,
     /// Findings that don't break the standard but deserve a look (skillwire's own).
     pub warnings: Vec<Diagnostic>,
+    /// What the safety scan found ([`LintOptions::scan`]); not part of `valid`, which
+    /// is about the standard alone.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
+}
+
+impl LintReport {
+    /// True when a safety finding blocks the skill.
+    pub fn blocked(&self) -> bool {
+        scan::blocked(&self.findings)
+    }
 }
 
 /// One broken naming rule: a diagnostic code and the reference's message.
@@ -93,12 +105,14 @@ pub struct LintOptions {
     /// ([`EXTENSION_FIELDS`](crate::skill::EXTENSION_FIELDS)) instead of reporting them
     /// as unexpected.
     pub extensions: bool,
+    /// What the safety scan looks for and what it blocks.
+    pub scan: ScanPolicy,
 }
 
 /// Lints one SKILL.md given by its location and text, as the reference validator
 /// would (every field outside the standard is an error).
 pub fn lint(location: &str, text: &str, limits: &Limits) -> LintReport {
-    lint_with(location, text, &LintOptions { limits: limits.clone(), extensions: false })
+    lint_with(location, text, &LintOptions { limits: limits.clone(), ..LintOptions::default() })
 }
 
 /// Lints one SKILL.md with options.
@@ -108,10 +122,11 @@ pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintRepor
     // skillwire's own findings: the lenient loader's warnings that the standard's
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
+    let findings = scan::scan(text, loaded.skill.as_ref().map(|s| s.name.as_str()), &options.scan);
     warnings.extend(
         loaded.diagnostics.into_iter().filter(|d| d.severity == Severity::Warning && !covered_by_errors(&d.code)),
     );
-    LintReport { path: location.to_owned(), valid: errors.is_empty(), errors, warnings }
+    LintReport { path: location.to_owned(), valid: errors.is_empty(), errors, warnings, findings }
 }
 
 fn covered_by_errors(code: &str) -> bool {

@@ -120,6 +120,29 @@ pub(crate) fn body_headings(body: &str) -> Vec<String> {
     headings
 }
 
+/// An empty skill with the standard's defaults (invocable by the model and the
+/// user, one turn).
+impl Default for Skill {
+    fn default() -> Self {
+        Skill {
+            name: String::new(),
+            description: String::new(),
+            location: String::new(),
+            license: None,
+            compatibility: None,
+            metadata: BTreeMap::new(),
+            allowed_tools: Vec::new(),
+            tags: Vec::new(),
+            user_invocable: true,
+            disable_model_invocation: false,
+            requires: Vec::new(),
+            max_turns: 1,
+            extra: BTreeMap::new(),
+            headings: Vec::new(),
+        }
+    }
+}
+
 impl Skill {
     /// True when rules may inject the skill without an explicit `@mention`.
     pub fn auto_invocable(&self) -> bool {
@@ -239,22 +262,7 @@ impl Fields<'_> {
 
     fn build(&mut self, location: &str, fields: Vec<(String, Node)>, limits: &Limits) -> Option<Skill> {
         let dir_name = location::directory_name(location);
-        let mut skill = Skill {
-            name: String::new(),
-            description: String::new(),
-            location: location.to_owned(),
-            license: None,
-            compatibility: None,
-            metadata: BTreeMap::new(),
-            allowed_tools: Vec::new(),
-            tags: Vec::new(),
-            user_invocable: true,
-            disable_model_invocation: false,
-            requires: Vec::new(),
-            max_turns: 1,
-            extra: BTreeMap::new(),
-            headings: Vec::new(),
-        };
+        let mut skill = Skill { location: location.to_owned(), ..Skill::default() };
         let mut name_node = None;
         let mut description_node = None;
         for (key, node) in fields {

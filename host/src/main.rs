@@ -4,8 +4,9 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
-    lint_with, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Engine, InjectFormat, Injection, Limits,
-    LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions, RenderOptions, SkillSource, TurnContext,
+    lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Category, Engine, InjectFormat,
+    Injection, Limits, LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions, RenderOptions,
+    ScanPolicy, SkillSource, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};
@@ -29,7 +30,7 @@ use std::sync::Arc;
         skillwire catalog --skills ./skills --format markdown\n  \
         skillwire lint ./skills/pdf\n  \
         skillwire bench --skills ./skills --messages messages.txt\n\n\
-        Exit codes: 0 ok, 1 lint found errors, 2 usage or input error."
+        Exit codes: 0 ok, 1 lint found errors or a blocked skill, 2 usage or input error."
 )]
 struct Cli {
     /// Where the core runs: `wasm`, the sandboxed WebAssembly component (default), or
@@ -133,6 +134,12 @@ enum Command {
         /// user-invocable, disable-model-invocation, max_turns).
         #[arg(long)]
         extensions: bool,
+        /// Safety-scan policy: CATEGORY=ACTION (allow, warn or block), comma-separated or
+        /// repeated; `all=ACTION` sets every category. Categories: hidden_text,
+        /// bidi_control, homoglyph_name, instruction_override, exfiltration,
+        /// destructive_command. Default: destructive_command=warn, the others block.
+        #[arg(long = "scan", value_delimiter = ',', value_name = "CATEGORY=ACTION")]
+        scan: Vec<String>,
     },
 }
 
@@ -165,6 +172,12 @@ struct SkillArgs {
     /// Also rank on the headings of each skill's body.
     #[arg(long)]
     rank_headings: bool,
+    /// Safety-scan policy: CATEGORY=ACTION (allow, warn or block), comma-separated or
+    /// repeated; `all=ACTION` sets every category. Categories: hidden_text,
+    /// bidi_control, homoglyph_name, instruction_override, exfiltration,
+    /// destructive_command. Default: destructive_command=warn, the others block.
+    #[arg(long = "scan", value_delimiter = ',', value_name = "CATEGORY=ACTION")]
+    scan: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -307,14 +320,14 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             }
             ExitCode::SUCCESS
         }
-        Command::Lint { paths, format, extensions } => {
-            let options = LintOptions { limits: Limits::default(), extensions };
+        Command::Lint { paths, format, extensions, scan } => {
+            let options = LintOptions { limits: Limits::default(), extensions, scan: scan_policy(&scan)? };
             let linter = Linter::new(kind)?;
             let mut reports: Vec<LintReport> = Vec::new();
             for path in &paths {
                 reports.extend(lint_path(path, &options, &linter)?);
             }
-            let failed = reports.iter().any(|r| !r.valid);
+            let failed = reports.iter().any(|r| !r.valid || r.blocked());
             match format {
                 LintFormatArg::Json => out = to_json(&reports)?,
                 LintFormatArg::Human => {
@@ -330,6 +343,9 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                         }
                         for w in &r.warnings {
                             eprintln!("  {} ({})", w, r.path);
+                        }
+                        for f in &r.findings {
+                            eprintln!("  {} ({})", f, r.path);
                         }
                     }
                     out = lines.join("\n");
@@ -498,8 +514,9 @@ fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool)
         headings: args.rank_headings,
         ..RankOptions::default()
     };
-    let options =
-        Options { catalog: CatalogOptions { precedence, available, limits: Limits::default(), rank }, render };
+    let catalog =
+        CatalogOptions { precedence, available, limits: Limits::default(), rank, scan: scan_policy(&args.scan)? };
+    let options = Options { catalog, render };
     let mut engine = match kind {
         EngineArg::Native => Backend::Native(Engine::new(sources, options)),
         EngineArg::Wasm => {
@@ -550,6 +567,39 @@ fn report(r: &CatalogReport) {
     for w in &r.warnings {
         eprintln!("{} ({})", w.diagnostic, w.location);
     }
+    for f in &r.flagged {
+        let state = if f.blocked { "blocked" } else { "flagged" };
+        eprintln!("{state} {} ({})", f.name, f.location);
+        for finding in &f.findings {
+            eprintln!("  {finding}");
+        }
+    }
+}
+
+/// The scan policy from `--scan CATEGORY=ACTION` arguments, over the defaults.
+fn scan_policy(args: &[String]) -> Result<ScanPolicy, InputError> {
+    let mut policy = ScanPolicy::default();
+    for arg in args.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
+        let bad = || InputError(format!("--scan {arg}: expected CATEGORY=ACTION, ACTION one of allow, warn, block"));
+        let (category, action) = arg.split_once('=').ok_or_else(bad)?;
+        let action = Action::parse(action.trim()).ok_or_else(bad)?;
+        match category.trim() {
+            "all" => policy = ScanPolicy::uniform(action),
+            name => {
+                let category = Category::parse(name).ok_or_else(|| {
+                    let known: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+                    InputError(format!("--scan {arg}: unknown category {name} (known: all, {})", known.join(", ")))
+                })?;
+                policy.set(category, action);
+            }
+        }
+    }
+    Ok(policy)
+}
+
+/// A report of a lint that could not read its input.
+fn failed_report() -> LintReport {
+    LintReport { path: String::new(), valid: false, errors: Vec::new(), warnings: Vec::new(), findings: Vec::new() }
 }
 
 /// Lints one command-line path: a SKILL.md file, a skill folder, or a folder of
@@ -557,7 +607,7 @@ fn report(r: &CatalogReport) {
 fn lint_path(path: &Path, options: &LintOptions, linter: &Linter) -> Result<Vec<LintReport>, InputError> {
     let display = path.display().to_string();
     let failed =
-        |error: String| LintReport { path: display.clone(), valid: false, errors: vec![error], warnings: Vec::new() };
+        |error: String| LintReport { path: display.clone(), valid: false, errors: vec![error], ..failed_report() };
     if !path.exists() {
         return Ok(vec![failed(format!("Path does not exist: {display}"))]);
     }
@@ -584,7 +634,7 @@ fn lint_path(path: &Path, options: &LintOptions, linter: &Linter) -> Result<Vec<
     let shown = if is_skill_file { dir.display().to_string() } else { display.clone() };
     let mut report = match read_skill_file(&file) {
         Ok(text) => linter.lint(&file.to_string_lossy(), &text, options)?,
-        Err(e) => LintReport { path: String::new(), valid: false, errors: vec![e], warnings: Vec::new() },
+        Err(e) => LintReport { errors: vec![e], ..failed_report() },
     };
     report.path = shown;
     Ok(vec![report])

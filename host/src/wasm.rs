@@ -28,8 +28,9 @@
 //! ```
 
 use skillwire::{
-    CatalogFormat, CatalogReport, CatalogText, Decision, Diagnostic, EmbeddingText, Injection, LintOptions, LintReport,
-    Match, Options, Reason, Severity, SkillSource, Skip, Summary, TurnContext,
+    Action, CatalogFormat, CatalogReport, CatalogText, Category, Decision, Diagnostic, EmbeddingText, Finding,
+    Injection, LintOptions, LintReport, Match, Options, Reason, ScanPolicy, Severity, SkillSource, Skip, Summary,
+    TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -213,7 +214,14 @@ impl Runtime {
         let instance = self.pre.instantiate(&mut store).map_err(trap)?;
         let report = instance
             .skillwire_engine_api()
-            .call_lint(&mut store, location, text, options.extensions, Some(limits_to_wit(&options.limits)))
+            .call_lint(
+                &mut store,
+                location,
+                text,
+                options.extensions,
+                Some(limits_to_wit(&options.limits)),
+                Some(scan_policy_to_wit(&options.scan)),
+            )
             .map_err(trap)?;
         Ok(lint_report(report))
     }
@@ -439,6 +447,47 @@ fn limits_to_wit(l: &skillwire::Limits) -> wit::Limits {
     }
 }
 
+fn action_to_wit(a: Action) -> wit::ScanAction {
+    match a {
+        Action::Allow => wit::ScanAction::Allow,
+        Action::Warn => wit::ScanAction::Warn,
+        Action::Block => wit::ScanAction::Block,
+    }
+}
+
+fn scan_policy_to_wit(p: &ScanPolicy) -> wit::ScanPolicy {
+    wit::ScanPolicy {
+        hidden_text: action_to_wit(p.hidden_text),
+        bidi_control: action_to_wit(p.bidi_control),
+        homoglyph_name: action_to_wit(p.homoglyph_name),
+        instruction_override: action_to_wit(p.instruction_override),
+        exfiltration: action_to_wit(p.exfiltration),
+        destructive_command: action_to_wit(p.destructive_command),
+    }
+}
+
+fn finding(f: wit::Finding) -> Finding {
+    Finding {
+        category: match f.category {
+            wit::ScanCategory::HiddenText => Category::HiddenText,
+            wit::ScanCategory::BidiControl => Category::BidiControl,
+            wit::ScanCategory::HomoglyphName => Category::HomoglyphName,
+            wit::ScanCategory::InstructionOverride => Category::InstructionOverride,
+            wit::ScanCategory::Exfiltration => Category::Exfiltration,
+            wit::ScanCategory::DestructiveCommand => Category::DestructiveCommand,
+        },
+        action: match f.action {
+            wit::ScanAction::Allow => Action::Allow,
+            wit::ScanAction::Warn => Action::Warn,
+            wit::ScanAction::Block => Action::Block,
+        },
+        message: f.message,
+        line: f.line as usize,
+        column: f.column as usize,
+        excerpt: f.excerpt,
+    }
+}
+
 fn options_to_wit(o: &Options) -> wit::Options {
     wit::Options {
         precedence: match o.catalog.precedence {
@@ -465,6 +514,7 @@ fn options_to_wit(o: &Options) -> wit::Options {
             headings: o.catalog.rank.headings,
         },
         limits: Some(limits_to_wit(&o.catalog.limits)),
+        scan: Some(scan_policy_to_wit(&o.catalog.scan)),
     }
 }
 
@@ -497,6 +547,7 @@ fn skip(s: wit::Skip) -> Skip {
         wit::Skip::Gated => Skip::Gated,
         wit::Skip::MentionOnly => Skip::MentionOnly,
         wit::Skip::RecentlyInjected => Skip::RecentlyInjected,
+        wit::Skip::Unsafe => Skip::Unsafe,
     }
 }
 
@@ -529,6 +580,7 @@ fn injection(t: wit::Injection) -> Injection {
                 truncated: d.truncated,
                 skipped: d.skipped.map(skip),
                 detail: d.detail,
+                findings: d.findings.into_iter().map(finding).collect(),
             })
             .collect(),
         summary: Summary {
@@ -546,6 +598,7 @@ fn lint_report(r: wit::LintReport) -> LintReport {
         valid: r.valid,
         errors: r.errors,
         warnings: r.warnings.into_iter().map(diagnostic).collect(),
+        findings: r.findings.into_iter().map(finding).collect(),
     }
 }
 
@@ -575,6 +628,16 @@ fn catalog_report(r: wit::CatalogReport) -> CatalogReport {
             .warnings
             .into_iter()
             .map(|w| skillwire::catalog::Warning { location: w.location, diagnostic: diagnostic(w.diagnostic) })
+            .collect(),
+        flagged: r
+            .flagged
+            .into_iter()
+            .map(|f| skillwire::catalog::Flagged {
+                name: f.name,
+                location: f.location,
+                blocked: f.blocked,
+                findings: f.findings.into_iter().map(finding).collect(),
+            })
             .collect(),
     }
 }

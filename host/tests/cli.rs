@@ -485,3 +485,87 @@ fn ranking_options_reach_the_component() {
     let ranked = v["matches"].as_array().unwrap().iter().filter(|m| m["reason"] == "rank").count();
     assert_eq!(ranked, 5, "{v}");
 }
+
+/// (category, skill folder) of every safety finding in a `lint --format json` output.
+fn findings(o: &Output) -> Vec<(String, String)> {
+    let reports: Value = serde_json::from_str(&stdout(o)).unwrap();
+    let mut out = Vec::new();
+    for r in reports.as_array().unwrap() {
+        for f in r["findings"].as_array().into_iter().flatten() {
+            out.push((f["category"].as_str().unwrap().to_owned(), r["path"].as_str().unwrap().to_owned()));
+        }
+    }
+    out
+}
+
+#[test]
+fn safety_scan_flags_every_hostile_fixture_and_nothing_in_the_corpus() {
+    for engine in ["native", "wasm"] {
+        let o = skillwire(&["--engine", engine, "lint", "--format", "json", "--scan", "all=warn", "tests/safety"]);
+        let found = findings(&o);
+        let mut fixtures = 0;
+        for category in fs::read_dir(repo().join("tests/safety")).unwrap() {
+            let category = category.unwrap().path();
+            if !category.is_dir() {
+                continue;
+            }
+            let name = category.file_name().unwrap().to_string_lossy().into_owned();
+            for skill in fs::read_dir(&category).unwrap() {
+                let skill = skill.unwrap().path();
+                let folder = format!("{name}/{}", skill.file_name().unwrap().to_string_lossy());
+                let own: Vec<&String> = found.iter().filter(|(_, p)| p.ends_with(&folder)).map(|(c, _)| c).collect();
+                assert!(!own.is_empty() && own.iter().all(|c| **c == name), "{engine} {folder}: {own:?}");
+                fixtures += 1;
+            }
+        }
+        assert_eq!(fixtures, 15);
+        // Every fixture meets the standard; at warn nothing blocks, with the defaults they do.
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(skillwire(&["--engine", engine, "lint", "tests/safety"]).status.code(), Some(1));
+
+        // Every category on: the 250 public skills are flagged under none.
+        let o = skillwire(&["--engine", engine, "lint", "--format", "json", "--scan", "all=warn", "tests/corpus"]);
+        assert_eq!(findings(&o), Vec::<(String, String)>::new(), "{engine}");
+    }
+}
+
+#[test]
+fn blocked_skills_are_left_out_and_the_policy_is_the_users() {
+    let hostile = "tests/safety/instruction_override/ignore-previous";
+    let o = skillwire(&[
+        "inject",
+        "--json",
+        "--skills",
+        hostile,
+        "--skills",
+        "examples/skills",
+        "@ignore-previous translate this",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let turn: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(turn["text"], "");
+    assert_eq!(turn["decisions"][0]["skipped"], "unsafe");
+    assert_eq!(turn["decisions"][0]["findings"][0]["category"], "instruction_override");
+    assert_eq!(turn["decisions"][0]["findings"][0]["line"], 5);
+
+    let o = skillwire(&["catalog", "--skills", hostile, "--skills", "examples/skills", "-v"]);
+    assert!(!stdout(&o).contains("ignore-previous"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("blocked ignore-previous"), "{}", stderr(&o));
+
+    let o = skillwire(&["inject", "--skills", hostile, "--scan", "instruction_override=warn", "@ignore-previous hi"]);
+    assert!(stdout(&o).starts_with("[SKILL:ignore-previous]\nIMPORTANT: Ignore all previous"), "{}", stdout(&o));
+
+    // Lint fails on a blocked skill even though it meets the standard.
+    let o = skillwire(&["lint", hostile]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("block[instruction_override] 5:12: tells the model to ignore its instructions"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(skillwire(&["lint", "--scan", "instruction_override=allow", hostile]).status.success());
+
+    let o = skillwire(&["lint", "--scan", "hidden=block", hostile]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown category hidden"), "{}", stderr(&o));
+}

@@ -1,7 +1,7 @@
 // Compiled by `deno check` in the test script: the declarations in index.d.ts describe
 // the API the README shows, with no `any` to hide mistakes.
 import { init, lint, Skillwire, SkillwireError } from '../index.js';
-import type { Injection, LintReport, Matches, SkillSource, SyncSkillSource, TurnContext } from '../index.js';
+import type { Finding, Injection, LintReport, Matches, SkillSource, SyncSkillSource, TurnContext } from '../index.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
 const asyncSource: SkillSource = { list: async () => [{ location: 'a/SKILL.md' }], read: async () => '' };
@@ -10,15 +10,18 @@ await init();
 const sw = new Skillwire({ sources: [sync], budget: 4096, format: 'xml', precedence: 'last-wins', available: ['github'] });
 const turn: Injection = sw.injectSync('@a');
 const bytes: number = turn.summary.injected_bytes;
-const skipped: 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected' | null =
+const skipped: 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected' | 'unsafe' | null =
   turn.decisions[0].skipped;
+const findings: Finding[] = turn.decisions[0].findings ?? [];
+const blocked: boolean = sw.report().flagged.some((f) => f.blocked && f.findings[0].line > 0);
 const context: TurnContext = { recent: ['a'] };
 const next: Injection = await sw.inject('@a again', context);
 const matches: Matches = await sw.match('@a');
-const report: LintReport = lint('a/SKILL.md', '---\n---\n', { extensions: true });
+const report: LintReport = lint('a/SKILL.md', '---\n---\n', { extensions: true, scan: { exfiltration: 'warn' } });
 const later = await Skillwire.create({
   sources: [asyncSource],
   limits: { maxMessageBytes: 1024 },
+  scan: { hiddenText: 'block', destructiveCommand: 'allow' },
   rank: { maxRanked: 2, minSimilarity: 0.5 },
   embed: async (texts: string[]) => texts.map(() => new Float32Array([1, 0])),
 });
@@ -33,4 +36,4 @@ try {
 }
 sw.free();
 later[Symbol.dispose]();
-console.log(bytes, skipped, next, matches, report, text, embedded, why, byMeaning);
+console.log(bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);

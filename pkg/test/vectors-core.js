@@ -22,7 +22,7 @@ export function vectorSource(skills, async = false) {
       const skill = skills.find((s) => s.location === location);
       if (!skill) return fail('missing');
       if (skill.read_error) return fail(skill.read_error);
-      return answer(skill.text);
+      return answer(skill.read_text ?? skill.text);
     },
   };
 }
@@ -44,6 +44,8 @@ export function jsOptions(o = {}) {
       minSimilarity: c.rank.min_similarity,
       headings: c.rank.headings,
     },
+    scan: c.scan && Object.fromEntries(
+      Object.entries(c.scan).map(([k, v]) => [k.replace(/_([a-z])/g, (_, l) => l.toUpperCase()), v])),
     budget: r.budget,
     format: r.format,
     baseDir: r.base_dir,

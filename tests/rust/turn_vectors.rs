@@ -16,6 +16,9 @@ pub struct VectorSkill {
     /// When set, listing gives the text but reading the body fails with this error.
     #[serde(default)]
     read_error: Option<String>,
+    /// When set, listing gives `text` but reading gives this (the file changed since).
+    #[serde(default)]
+    read_text: Option<String>,
 }
 
 /// A source made of a vector's skills.
@@ -29,7 +32,7 @@ impl SkillSource for VectorSource {
         let skill = self.0.iter().find(|s| s.location == location).ok_or_else(|| SourceError("missing".into()))?;
         match &skill.read_error {
             Some(e) => Err(SourceError(e.clone())),
-            None => Ok(skill.text.clone()),
+            None => Ok(skill.read_text.clone().unwrap_or_else(|| skill.text.clone())),
         }
     }
 }

@@ -57,6 +57,47 @@ fn limits_from(l: wit::Limits) -> core::Limits {
     }
 }
 
+fn action_from(a: wit::ScanAction) -> core::Action {
+    match a {
+        wit::ScanAction::Allow => core::Action::Allow,
+        wit::ScanAction::Warn => core::Action::Warn,
+        wit::ScanAction::Block => core::Action::Block,
+    }
+}
+
+fn scan_policy_from(p: wit::ScanPolicy) -> core::ScanPolicy {
+    core::ScanPolicy {
+        hidden_text: action_from(p.hidden_text),
+        bidi_control: action_from(p.bidi_control),
+        homoglyph_name: action_from(p.homoglyph_name),
+        instruction_override: action_from(p.instruction_override),
+        exfiltration: action_from(p.exfiltration),
+        destructive_command: action_from(p.destructive_command),
+    }
+}
+
+fn finding(f: core::Finding) -> wit::Finding {
+    wit::Finding {
+        category: match f.category {
+            core::Category::HiddenText => wit::ScanCategory::HiddenText,
+            core::Category::BidiControl => wit::ScanCategory::BidiControl,
+            core::Category::HomoglyphName => wit::ScanCategory::HomoglyphName,
+            core::Category::InstructionOverride => wit::ScanCategory::InstructionOverride,
+            core::Category::Exfiltration => wit::ScanCategory::Exfiltration,
+            core::Category::DestructiveCommand => wit::ScanCategory::DestructiveCommand,
+        },
+        action: match f.action {
+            core::Action::Allow => wit::ScanAction::Allow,
+            core::Action::Warn => wit::ScanAction::Warn,
+            core::Action::Block => wit::ScanAction::Block,
+        },
+        message: f.message,
+        line: u32_of(f.line),
+        column: u32_of(f.column),
+        excerpt: f.excerpt,
+    }
+}
+
 fn options_from(o: wit::Options) -> core::Options {
     core::Options {
         catalog: core::CatalogOptions {
@@ -76,6 +117,7 @@ fn options_from(o: wit::Options) -> core::Options {
                 min_similarity: o.rank.min_similarity,
                 headings: o.rank.headings,
             },
+            scan: o.scan.map(scan_policy_from).unwrap_or_default(),
         },
         render: core::RenderOptions {
             format: match o.format {
@@ -107,6 +149,7 @@ fn skip(s: core::Skip) -> wit::Skip {
         core::Skip::Gated => wit::Skip::Gated,
         core::Skip::MentionOnly => wit::Skip::MentionOnly,
         core::Skip::RecentlyInjected => wit::Skip::RecentlyInjected,
+        core::Skip::Unsafe => wit::Skip::Unsafe,
     }
 }
 
@@ -133,14 +176,25 @@ fn error(e: core::Error) -> wit::Error {
 impl api::Guest for Component {
     type Engine = Engine;
 
-    fn lint(location: String, text: String, extensions: bool, limits: Option<wit::Limits>) -> wit::LintReport {
-        let options = core::LintOptions { limits: limits.map(limits_from).unwrap_or_default(), extensions };
+    fn lint(
+        location: String,
+        text: String,
+        extensions: bool,
+        limits: Option<wit::Limits>,
+        scan: Option<wit::ScanPolicy>,
+    ) -> wit::LintReport {
+        let options = core::LintOptions {
+            limits: limits.map(limits_from).unwrap_or_default(),
+            extensions,
+            scan: scan.map(scan_policy_from).unwrap_or_default(),
+        };
         let r = core::lint_with(&location, &text, &options);
         wit::LintReport {
             path: r.path,
             valid: r.valid,
             errors: r.errors,
             warnings: r.warnings.into_iter().map(diagnostic).collect(),
+            findings: r.findings.into_iter().map(finding).collect(),
         }
     }
 }
@@ -195,6 +249,16 @@ impl GuestEngine for Engine {
                 .into_iter()
                 .map(|w| wit::LocatedWarning { location: w.location, diagnostic: diagnostic(w.diagnostic) })
                 .collect(),
+            flagged: r
+                .flagged
+                .into_iter()
+                .map(|f| wit::FlaggedSkill {
+                    name: f.name,
+                    location: f.location,
+                    blocked: f.blocked,
+                    findings: f.findings.into_iter().map(finding).collect(),
+                })
+                .collect(),
         }
     }
 
@@ -228,6 +292,7 @@ impl GuestEngine for Engine {
                     truncated: d.truncated,
                     skipped: d.skipped.map(skip),
                     detail: d.detail,
+                    findings: d.findings.into_iter().map(finding).collect(),
                 })
                 .collect(),
             summary: wit::Summary {

@@ -152,7 +152,15 @@ impl Catalogue {
     }
 }
 
-/// Lints one SKILL.md text (`LintReport`); `options` is `{limits?, extensions?}`.
+/// The limits a catalogue built with `limits` (the core's `Limits`, fields optional)
+/// enforces: the JS side refuses texts past them before copying them into memory.
+#[wasm_bindgen(js_name = effectiveLimits)]
+pub fn effective_limits(limits: JsValue) -> Result<JsValue, JsValue> {
+    let limits: skillwire::Limits = from_js(limits, "limits")?;
+    to_js(&limits)
+}
+
+/// Lints one SKILL.md text (`LintReport`); `options` is `{limits?, extensions?, scan?}`.
 #[wasm_bindgen]
 pub fn lint(location: &str, text: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let options: LintOptions = from_js(options, "options")?;
