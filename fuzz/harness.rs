@@ -128,9 +128,12 @@ pub fn turn(data: &[u8]) {
     } else {
         assert_eq!(turn.user_message, format!("{}\n\n{message}", turn.text));
     }
+    // The name a block carries: the skill's own in `xml` (an escaped attribute), else
+    // the delimiter-safe form.
+    let carried = |name: &str| if render.format == InjectFormat::Xml { name.to_owned() } else { block_name(name) };
     let injected: Vec<(String, bool)> =
-        turn.decisions.iter().filter(|d| d.injected_bytes > 0).map(|d| (block_name(&d.skill), d.truncated)).collect();
-    if render.format != InjectFormat::Xml && !turn.text.is_empty() {
+        turn.decisions.iter().filter(|d| d.injected_bytes > 0).map(|d| (carried(&d.skill), d.truncated)).collect();
+    if !turn.text.is_empty() {
         let blocks =
             parse_blocks(&turn.text, render.format).unwrap_or_else(|| panic!("does not parse: {:?}", turn.text));
         let parsed: Vec<(String, bool)> = blocks.into_iter().map(|b| (b.name, b.truncated)).collect();

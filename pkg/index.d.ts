@@ -82,14 +82,23 @@ export interface Finding {
   excerpt: string;
 }
 
-/** Input limits (the core's defaults when left out). */
+/** Input limits (the core's defaults when left out; README, "Limits"). */
 export interface Limits {
+  /** Largest SKILL.md, in bytes (1 MiB): past it a skill is skipped, a body `body_unavailable`. */
   maxSkillMdBytes?: number;
+  /** Largest frontmatter, in bytes (64 KiB). */
   maxFrontmatterBytes?: number;
+  /** Deepest YAML flow nesting (32). */
   maxYamlDepth?: number;
+  /** Most YAML alias references (64). */
+  maxYamlAliases?: number;
+  /** Largest message, in bytes (256 KiB): past it a turn fails with `message_too_large`. */
   maxMessageBytes?: number;
+  /** Most skills in a catalogue (50,000). */
   maxSkills?: number;
+  /** Longest name, tag or requirement, in bytes (256). */
   maxNameBytes?: number;
+  /** Longest description used, in bytes (16 KiB); longer ones are cut. */
   maxDescriptionBytes?: number;
 }
 

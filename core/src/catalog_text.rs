@@ -1,7 +1,8 @@
 //! The catalogue as text for the system prompt, in four formats, under a byte budget.
 //!
 //! - [`CatalogFormat::AgentSkills`]: the standard's integration guide's indented
-//!   `<available_skills>` XML, names, descriptions and locations escaped.
+//!   `<available_skills>` XML, names, descriptions and locations escaped: always a
+//!   well-formed XML document (characters XML cannot hold become U+FFFD).
 //! - [`CatalogFormat::SkillsRef`]: byte for byte what the reference implementation's
 //!   `to-prompt` prints (one element per line, Python `html.escape` escaping), including
 //!   its empty `<available_skills>` element when there are no skills.
@@ -136,11 +137,11 @@ fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> St
             out.push_str("<available_skills>\n");
             for e in entries {
                 out.push_str("  <skill>\n    <name>");
-                out.push_str(&html_escape(e.name));
+                out.push_str(&xml_escape(e.name));
                 out.push_str("</name>\n    <description>");
-                out.push_str(&html_escape(&capped(e.description, cap)));
+                out.push_str(&xml_escape(&capped(e.description, cap)));
                 out.push_str("</description>\n    <location>");
-                out.push_str(&html_escape(e.location));
+                out.push_str(&xml_escape(e.location));
                 out.push_str("</location>\n  </skill>\n");
             }
             out.push_str("</available_skills>");
@@ -173,6 +174,18 @@ fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> St
         _ => {}
     }
     out
+}
+
+/// [`html_escape`], and every character XML 1.0 cannot hold (control characters but
+/// tab and line breaks, U+FFFE, U+FFFF) written as U+FFFD: the text stays a
+/// well-formed XML document whatever a skill's author wrote.
+fn xml_escape(s: &str) -> String {
+    let legal =
+        |c: char| matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..);
+    if s.chars().all(legal) {
+        return html_escape(s);
+    }
+    html_escape(&s.chars().map(|c| if legal(c) { c } else { '\u{FFFD}' }).collect::<String>())
 }
 
 /// Python's `html.escape(s, quote=True)`: `&`, `<`, `>`, `"` and `'`.

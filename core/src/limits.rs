@@ -12,21 +12,35 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Limits {
-    /// Largest SKILL.md accepted, in bytes (default 1 MiB). Larger files are skipped.
+    /// Largest SKILL.md accepted, in bytes (default 1 MiB), when the catalogue is built
+    /// (the skill is skipped, `too_large`) and when a turn reads it (the decision says
+    /// `body_unavailable`). Hosts stop reading there: the filesystem source reads at
+    /// most one byte more, the JS glue refuses longer strings before copying them.
     pub max_skill_md_bytes: usize,
-    /// Largest frontmatter accepted, in bytes (default 64 KiB).
+    /// Largest frontmatter accepted, in bytes (default 64 KiB); past it the skill is
+    /// skipped (`frontmatter_too_large`).
     pub max_frontmatter_bytes: usize,
-    /// Deepest flow nesting (`[`/`{`) accepted in frontmatter (default 32). Block
-    /// nesting is bounded by the YAML parser's own recursion limit (128).
+    /// Deepest flow nesting (`[`/`{`) accepted in frontmatter (default 32); past it the
+    /// skill is skipped (`yaml_limit`). Block nesting is bounded by the YAML parser's
+    /// own recursion limit (128).
     pub max_yaml_depth: usize,
-    /// Largest user message accepted per turn, in bytes (default 256 KiB).
+    /// Most alias references (`*name`) accepted in frontmatter (default 64); past it
+    /// the skill is skipped (`yaml_limit`). The parser also bounds what aliases expand
+    /// to ("repetition limit exceeded").
+    pub max_yaml_aliases: usize,
+    /// Largest user message accepted per turn, in bytes (default 256 KiB); past it the
+    /// turn is refused with [`Error::MessageTooLarge`](crate::Error).
     pub max_message_bytes: usize,
-    /// Most skills a catalogue holds (default 50,000); entries past it are skipped.
+    /// Most skills a catalogue holds (default 50,000); entries past it are skipped with
+    /// a reason.
     pub max_skills: usize,
-    /// Longest skill name, tag or integration name considered, in bytes (default 256).
+    /// Longest skill name, tag or `requires` entry considered, in bytes (default 256).
+    /// A longer name skips the skill (`name_too_long`); a longer tag or requirement is
+    /// left out with a warning (`value_too_long`).
     pub max_name_bytes: usize,
-    /// Longest description considered, in bytes (default 16 KiB). The standard's
-    /// limit is 1,024 characters; longer ones load with a warning up to this bound.
+    /// Longest description considered, in bytes (default 16 KiB): a longer one is cut
+    /// on a character boundary, with a warning (`description_truncated`). The
+    /// standard's limit is 1,024 characters; longer ones load with a warning too.
     pub max_description_bytes: usize,
 }
 
@@ -36,6 +50,7 @@ impl Default for Limits {
             max_skill_md_bytes: 1 << 20,
             max_frontmatter_bytes: 64 << 10,
             max_yaml_depth: 32,
+            max_yaml_aliases: 64,
             max_message_bytes: 256 << 10,
             max_skills: 50_000,
             max_name_bytes: 256,

@@ -165,7 +165,7 @@ fn errors_and_warnings(location: &str, text: &str, options: &LintOptions) -> (Ve
     if doc.yaml.len() > limits.max_frontmatter_bytes {
         return (vec![format!("SKILL.md frontmatter exceeds {} bytes", limits.max_frontmatter_bytes)], warnings);
     }
-    let root = match yaml::parse(&doc.yaml, limits.max_yaml_depth) {
+    let root = match yaml::parse(&doc.yaml, limits.into()) {
         Ok(root) => root,
         Err(e) => return (vec![format!("Invalid YAML in frontmatter: {}", yaml_detail(&e))], warnings),
     };

@@ -16,7 +16,13 @@
 //!   as `&lt;`.
 //!
 //! Lines end at `\n`, `\r\n` or `\r`. A name in a delimiter keeps only letters, digits
-//! and `-_.:`; anything else becomes `_` (XML escapes the attribute instead).
+//! and `-_.:`; anything else becomes `_` (XML escapes the attribute instead, line
+//! breaks included, so [`parse_blocks`] gives the name back exactly).
+//!
+//! The `xml` format is XML-shaped for models, not an XML document: a body keeps its
+//! `<`, `>` and `&` as written (code samples stay readable); only what could open or
+//! close a `skill` element is escaped. The catalogue's XML formats are well-formed
+//! documents (see [`catalog_text`](crate::catalog_text)).
 //!
 //! **Body.** Leading blank lines and trailing whitespace are dropped. With
 //! `base_dir` on, `{baseDir}` becomes the skill's directory (before escaping).
@@ -84,7 +90,8 @@ impl Frame {
                 close_truncated: "\n[/SKILL:truncated]",
             },
             InjectFormat::Xml => {
-                let name = crate::catalog_text::html_escape(name);
+                // Line breaks too: a block's opening is one line.
+                let name = crate::catalog_text::html_escape(name).replace('\n', "&#10;").replace('\r', "&#13;");
                 Frame {
                     open: format!("<skill name=\"{name}\">\n"),
                     open_truncated: format!("<skill name=\"{name}\" truncated=\"true\">\n"),
@@ -200,16 +207,13 @@ pub struct ParsedBlock {
     pub truncated: bool,
 }
 
-/// Splits a `bracket` or `markdown` injection (the text before the user message) back
-/// into its blocks. Returns `None` when the text is not a well-formed sequence of
-/// blocks separated by blank lines. Useful for checking output, and for finding and
-/// removing injected skills from a stored conversation.
+/// Splits an injection (the text before the user message) back into its blocks, in
+/// any format. Returns `None` when the text is not a well-formed sequence of blocks
+/// separated by blank lines. Names are as the blocks carry them: [`block_name`] for
+/// `bracket` and `markdown`, the skill's own name for `xml` (its attribute unescaped).
+/// Useful for checking output, and for finding and removing injected skills from a
+/// stored conversation.
 pub fn parse_blocks(injection: &str, format: InjectFormat) -> Option<Vec<ParsedBlock>> {
-    let (open_prefix, open_suffix, close, close_truncated) = match format {
-        InjectFormat::Bracket => ("[SKILL:", "]", "[/SKILL]", "[/SKILL:truncated]"),
-        InjectFormat::Markdown => ("<!-- skill:", " -->", "<!-- /skill -->", "<!-- /skill:truncated -->"),
-        InjectFormat::Xml => return None,
-    };
     let mut blocks = Vec::new();
     if injection.is_empty() {
         return Some(blocks);
@@ -219,24 +223,61 @@ pub fn parse_blocks(injection: &str, format: InjectFormat) -> Option<Vec<ParsedB
         if !blocks.is_empty() && line.is_empty() {
             continue;
         }
-        let name = line.strip_prefix(open_prefix)?.strip_suffix(open_suffix)?;
+        let (name, truncated_open) = opening(line, format)?;
         let mut body: Vec<&str> = Vec::new();
-        let truncated = loop {
+        let truncated_close = loop {
             let next = lines.next()?;
-            if next == close {
-                break false;
+            if let Some(truncated) = closing(next, format) {
+                break truncated;
             }
-            if next == close_truncated {
-                break true;
-            }
-            if next.strip_prefix(open_prefix).is_some_and(|r| r.ends_with(open_suffix)) {
+            if opening(next, format).is_some() {
                 return None;
             }
             body.push(next);
         };
-        blocks.push(ParsedBlock { name: name.to_owned(), body: body.join("\n"), truncated });
+        blocks.push(ParsedBlock { name, body: body.join("\n"), truncated: truncated_open || truncated_close });
     }
     Some(blocks)
+}
+
+/// The name of the block `line` opens, and whether the opening says it is truncated.
+fn opening(line: &str, format: InjectFormat) -> Option<(String, bool)> {
+    match format {
+        InjectFormat::Bracket => Some((line.strip_prefix("[SKILL:")?.strip_suffix(']')?.to_owned(), false)),
+        InjectFormat::Markdown => Some((line.strip_prefix("<!-- skill:")?.strip_suffix(" -->")?.to_owned(), false)),
+        InjectFormat::Xml => {
+            let rest = line.strip_prefix("<skill name=\"")?;
+            let (name, truncated) = match rest.strip_suffix("\" truncated=\"true\">") {
+                Some(name) => (name, true),
+                None => (rest.strip_suffix("\">")?, false),
+            };
+            // The attribute is escaped, so a quote in it ends it: anything else is not ours.
+            (!name.contains('"')).then(|| (html_unescape(name), truncated))
+        }
+    }
+}
+
+/// Whether `line` closes a block, and as truncated.
+fn closing(line: &str, format: InjectFormat) -> Option<bool> {
+    match (format, line) {
+        (InjectFormat::Bracket, "[/SKILL]") | (InjectFormat::Markdown, "<!-- /skill -->") => Some(false),
+        (InjectFormat::Bracket, "[/SKILL:truncated]") | (InjectFormat::Markdown, "<!-- /skill:truncated -->") => {
+            Some(true)
+        }
+        (InjectFormat::Xml, "</skill>") => Some(false),
+        _ => None,
+    }
+}
+
+/// The inverse of the attribute escaping (`html_escape`, and line breaks).
+fn html_unescape(text: &str) -> String {
+    text.replace("&#10;", "\n")
+        .replace("&#13;", "\r")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
 }
 
 #[cfg(test)]
@@ -279,5 +320,12 @@ mod tests {
         assert!(blocks[1].truncated);
         assert!(parse_blocks("[SKILL:a]\n[SKILL:b]\n[/SKILL]", InjectFormat::Bracket).is_none());
         assert_eq!(parse_blocks("", InjectFormat::Bracket), Some(vec![]));
+        let xml = "<skill name=\"a&amp;&quot;b\">\nx &lt;/skill>\n</skill>\n\n<skill name=\"c\" truncated=\"true\">\ny\n</skill>";
+        let blocks = parse_blocks(xml, InjectFormat::Xml).unwrap();
+        assert_eq!(
+            blocks.iter().map(|b| (b.name.as_str(), b.truncated)).collect::<Vec<_>>(),
+            [("a&\"b", false), ("c", true)]
+        );
+        assert!(parse_blocks("<skill name=\"a\">\n<skill name=\"b\">\n</skill>", InjectFormat::Xml).is_none());
     }
 }

@@ -200,7 +200,7 @@ fn load_inner(location: &str, text: &str, limits: &Limits, diags: &mut Vec<Diagn
         );
         return None;
     }
-    let parsed = match yaml::parse_lenient(&doc.yaml, limits.max_yaml_depth) {
+    let parsed = match yaml::parse_lenient(&doc.yaml, limits.into()) {
         Ok(parsed) => parsed,
         Err(e) => {
             let code = if e.limit { "yaml_limit" } else { "yaml_syntax" };
@@ -287,8 +287,14 @@ impl Fields<'_> {
                 }
                 "metadata" => self.metadata(&key, node, &mut skill),
                 "allowed-tools" | "allowed_tools" => skill.allowed_tools = self.list(&key, &node, split_tools),
-                "tags" => skill.tags = self.list(&key, &node, split_commas),
-                "requires" => skill.requires = self.requires(&key, &node),
+                "tags" => {
+                    let tags = self.list(&key, &node, split_commas);
+                    skill.tags = self.bounded(&key, tags, limits.max_name_bytes);
+                }
+                "requires" => {
+                    let requires = self.requires(&key, &node);
+                    skill.requires = self.bounded(&key, requires, limits.max_name_bytes);
+                }
                 "user-invocable" | "user_invocable" | "userInvocable" => {
                     skill.user_invocable = self.boolean(&key, &node, true);
                 }
@@ -333,6 +339,17 @@ impl Fields<'_> {
             );
         }
         skill.description = truncate_chars(description, limits.max_description_bytes).to_owned();
+        if skill.description.len() < description.len() {
+            self.warn(
+                "description",
+                "description_truncated",
+                format!(
+                    "description is {} bytes; only the first {} are used (the limit)",
+                    description.len(),
+                    skill.description.len()
+                ),
+            );
+        }
 
         // Name: falls back to the folder's name.
         let given = name_node.as_ref().and_then(|n| n.as_str()).map(str::trim).filter(|s| !s.is_empty());
@@ -425,6 +442,23 @@ impl Fields<'_> {
                 Vec::new()
             }
         }
+    }
+
+    /// `values` without those longer than `max_bytes`, each left out with a warning.
+    fn bounded(&mut self, key: &str, values: Vec<String>, max_bytes: usize) -> Vec<String> {
+        let mut kept = Vec::with_capacity(values.len());
+        for value in values {
+            if value.len() > max_bytes {
+                self.warn(
+                    key,
+                    "value_too_long",
+                    format!("a '{key}' entry is {} bytes; the limit is {max_bytes}; left out", value.len()),
+                );
+            } else {
+                kept.push(value);
+            }
+        }
+        kept
     }
 
     fn requires(&mut self, key: &str, node: &Node) -> Vec<String> {

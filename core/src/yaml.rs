@@ -7,9 +7,11 @@
 //! second time, following the first read's shape, asking for each scalar as a string.
 //!
 //! Guards against hostile input, checked before the parser runs: a byte limit (by the
-//! caller) and a flow-nesting pre-scan, because the parser's time grows with the
-//! square of flow nesting before its own recursion limit stops it. Alias expansion is
-//! bounded by the parser ("repetition limit exceeded").
+//! caller), and one pre-scan that refuses flow nesting deeper than
+//! [`YamlLimits::max_depth`] (the parser's time grows with the square of flow nesting
+//! before its own recursion limit stops it) and more alias references (`*name`) than
+//! [`YamlLimits::max_aliases`]. Expansion itself is also bounded by the parser
+//! ("repetition limit exceeded"), whatever the alias count.
 //!
 //! [`parse_lenient`] repairs the most common real-world mistake: a plain value with a
 //! second `: ` in it (`description: Use when: x`), which no YAML parser accepts. The
@@ -122,9 +124,24 @@ pub struct Lenient {
     pub repaired_lines: Vec<usize>,
 }
 
+/// The bounds a frontmatter must keep to (from [`Limits`](crate::Limits)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct YamlLimits {
+    /// Deepest flow nesting (`[`/`{`).
+    pub max_depth: usize,
+    /// Most alias references (`*name`).
+    pub max_aliases: usize,
+}
+
+impl From<&crate::Limits> for YamlLimits {
+    fn from(limits: &crate::Limits) -> Self {
+        YamlLimits { max_depth: limits.max_yaml_depth, max_aliases: limits.max_yaml_aliases }
+    }
+}
+
 /// Parses `text` strictly: any YAML error is returned.
-pub fn parse(text: &str, max_depth: usize) -> Result<Node, YamlError> {
-    check_flow_depth(text, max_depth)?;
+pub fn parse(text: &str, limits: YamlLimits) -> Result<Node, YamlError> {
+    check_structure(text, limits)?;
     let value: Value = serde_norway::from_str(text).map_err(convert_error)?;
     if !has_resolved_scalars(&value) {
         return Ok(from_value(&value));
@@ -144,14 +161,15 @@ pub fn parse(text: &str, max_depth: usize) -> Result<Node, YamlError> {
 
 /// Parses `text`, quoting plain values that contain `: ` when that is what stops the
 /// parse. Each repair is reported by line; other errors are returned as they are.
-pub fn parse_lenient(text: &str, max_depth: usize) -> Result<Lenient, YamlError> {
+pub fn parse_lenient(text: &str, limits: YamlLimits) -> Result<Lenient, YamlError> {
     let mut current = text.to_owned();
     let mut repaired_lines = Vec::new();
     loop {
-        match parse(&current, max_depth) {
+        match parse(&current, limits) {
             Ok(root) => return Ok(Lenient { root, repaired_lines }),
             Err(err) => {
-                let Some(line) = err.line else {
+                // A limit is not a mistake to repair (quoting `*x` would hide an alias).
+                let Some(line) = err.line.filter(|_| !err.limit) else {
                     return Err(err);
                 };
                 // Each repair quotes one more line, so this loop ends.
@@ -160,7 +178,7 @@ pub fn parse_lenient(text: &str, max_depth: usize) -> Result<Lenient, YamlError>
                         repaired_lines.push(key_line);
                         current = fixed;
                     }
-                    _ => return Err(first_error(text, max_depth, err)),
+                    _ => return Err(first_error(text, limits, err)),
                 }
             }
         }
@@ -168,34 +186,64 @@ pub fn parse_lenient(text: &str, max_depth: usize) -> Result<Lenient, YamlError>
 }
 
 /// The error of the unrepaired text, so positions refer to what the author wrote.
-fn first_error(text: &str, max_depth: usize, fallback: YamlError) -> YamlError {
-    parse(text, max_depth).err().unwrap_or(fallback)
+fn first_error(text: &str, limits: YamlLimits, fallback: YamlError) -> YamlError {
+    parse(text, limits).err().unwrap_or(fallback)
 }
 
-/// Refuses flow nesting deeper than `max_depth` before the parser sees it.
-fn check_flow_depth(text: &str, max_depth: usize) -> Result<(), YamlError> {
+/// Refuses flow nesting deeper than the limit, and more alias references than the
+/// limit, before the parser sees the text. Aliases are counted lexically: a `*` outside
+/// quotes and comments, after a line start, a blank or `[{,`, and before a name
+/// character. (A `*word` inside a block scalar counts too: the count can only be high.)
+fn check_structure(text: &str, limits: YamlLimits) -> Result<(), YamlError> {
+    let refuse = |message: String, line: usize, column: usize| {
+        Err(YamlError { message, line: Some(line), column: Some(column), limit: true })
+    };
     let mut depth = 0usize;
-    let (mut line, mut column) = (1usize, 0usize);
-    for c in text.chars() {
-        column += 1;
-        match c {
-            '[' | '{' => {
-                depth += 1;
-                if depth > max_depth {
-                    return Err(YamlError {
-                        message: format!("flow nesting deeper than {max_depth} levels"),
-                        line: Some(line),
-                        column: Some(column),
-                        limit: true,
-                    });
+    let mut aliases = 0usize;
+    for (index, line_text) in text.split('\n').enumerate() {
+        let line = index + 1;
+        let (mut single, mut double, mut escaped) = (false, false, false);
+        let mut previous = None;
+        let mut chars = line_text.chars().enumerate().peekable();
+        while let Some((i, c)) = chars.next() {
+            let column = i + 1;
+            if double {
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => double = false,
+                    _ => escaped = false,
+                }
+            } else if single {
+                single = c != '\'';
+            } else {
+                let after_blank = previous.is_none_or(|p: char| p == ' ' || p == '\t');
+                match c {
+                    '"' => double = true,
+                    '\'' => single = true,
+                    '#' if after_blank => break,
+                    '[' | '{' => {
+                        depth += 1;
+                        if depth > limits.max_depth {
+                            return refuse(
+                                format!("flow nesting deeper than {} levels", limits.max_depth),
+                                line,
+                                column,
+                            );
+                        }
+                    }
+                    ']' | '}' => depth = depth.saturating_sub(1),
+                    '*' if (after_blank || previous.is_some_and(|p| matches!(p, '[' | '{' | ',')))
+                        && chars.peek().is_some_and(|&(_, n)| n.is_alphanumeric() || n == '_' || n == '-') =>
+                    {
+                        aliases += 1;
+                        if aliases > limits.max_aliases {
+                            return refuse(format!("more than {} aliases", limits.max_aliases), line, column);
+                        }
+                    }
+                    _ => {}
                 }
             }
-            ']' | '}' => depth = depth.saturating_sub(1),
-            '\n' => {
-                line += 1;
-                column = 0;
-            }
-            _ => {}
+            previous = Some(c);
         }
     }
     Ok(())
@@ -463,6 +511,8 @@ fn is_plain_start(value: &str) -> bool {
 mod tests {
     use super::*;
 
+    const BOUNDS: YamlLimits = YamlLimits { max_depth: 32, max_aliases: 64 };
+
     fn map(node: &Node) -> &[(String, Node)] {
         match node {
             Node::Map(m) => m,
@@ -476,7 +526,7 @@ mod tests {
 
     #[test]
     fn scalars_keep_their_source_text() {
-        let n = parse("name: 123\nv: 1.10\nb: true\nn: null\ne:\nt: ~\n", 32).unwrap();
+        let n = parse("name: 123\nv: 1.10\nb: true\nn: null\ne:\nt: ~\n", BOUNDS).unwrap();
         assert_eq!(get(&n, "name").as_str(), Some("123"));
         assert_eq!(get(&n, "v").as_str(), Some("1.10"));
         assert_eq!(get(&n, "b").as_str(), Some("true"));
@@ -489,7 +539,7 @@ mod tests {
     #[test]
     fn full_yaml_collections_and_block_scalars() {
         let text = "a: [x, 'y z']\nb:\n  - 1\n  - two\nc: {k: v}\nd: >\n  one\n  two\ne: |\n  l1\n  l2\nf: >-\n  x\n";
-        let n = parse(text, 32).unwrap();
+        let n = parse(text, BOUNDS).unwrap();
         assert_eq!(get(&n, "a").to_flow_text(), "[x, y z]");
         assert_eq!(get(&n, "b").to_flow_text(), "[1, two]");
         assert_eq!(get(&n, "c").to_flow_text(), "{k: v}");
@@ -500,7 +550,7 @@ mod tests {
 
     #[test]
     fn anchors_and_aliases_resolve() {
-        let n = parse("name: &n my-skill\ndescription: *n\n", 32).unwrap();
+        let n = parse("name: &n my-skill\ndescription: *n\n", BOUNDS).unwrap();
         assert_eq!(get(&n, "description").as_str(), Some("my-skill"));
     }
 
@@ -514,32 +564,47 @@ mod tests {
             ));
             prev = name;
         }
-        let err = parse(&text, 32).unwrap_err();
-        assert!(err.message.contains("repetition limit"), "{}", err.message);
+        // The alias count refuses it first; without that bound, the parser's own does.
+        let err = parse(&text, BOUNDS).unwrap_err();
+        assert_eq!(err.message, "more than 64 aliases");
+        let unbounded = YamlLimits { max_depth: 32, max_aliases: usize::MAX };
+        let err = parse(&text, unbounded).unwrap_err();
+        assert!(err.limit && err.message.contains("repetition limit"), "{}", err.message);
+    }
+
+    #[test]
+    fn aliases_are_counted_outside_quotes_and_comments() {
+        let limits = YamlLimits { max_depth: 32, max_aliases: 2 };
+        assert!(parse("a: &x 1\nb: [*x, *x]\n", limits).is_ok());
+        let err = parse("a: &x 1\nb: [*x, *x]\nc: *x\n", limits).unwrap_err();
+        assert!(err.limit);
+        assert_eq!((err.message.as_str(), err.line, err.column), ("more than 2 aliases", Some(3), Some(4)));
+        let quoted = "a: &x 1\nb: \"*x *x *x\"\nc: '*x *x' # *x *x\nd: 2*x\n";
+        assert!(parse(quoted, limits).is_ok());
     }
 
     #[test]
     fn deep_flow_nesting_is_refused_before_parsing() {
         let text = format!("a: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
-        let err = parse(&text, 32).unwrap_err();
+        let err = parse(&text, BOUNDS).unwrap_err();
         assert!(err.limit);
         assert_eq!((err.line, err.column), (Some(1), Some(36)));
     }
 
     #[test]
     fn errors_carry_positions() {
-        let err = parse("name: my-skill\ndescription: Use this skill when: the user asks\n", 32).unwrap_err();
+        let err = parse("name: my-skill\ndescription: Use this skill when: the user asks\n", BOUNDS).unwrap_err();
         assert_eq!(err.line, Some(2));
         assert!(err.message.contains("mapping values are not allowed"), "{}", err.message);
         assert!(!err.message.contains("at line"), "{}", err.message);
-        let err = parse("name: [invalid\ndescription: broken\n", 32).unwrap_err();
+        let err = parse("name: [invalid\ndescription: broken\n", BOUNDS).unwrap_err();
         assert_eq!(err.message, "did not find expected ',' or ']', while parsing a flow sequence");
         assert_eq!((err.line, err.column), (Some(2), Some(12)));
     }
 
     #[test]
     fn lenient_quotes_values_with_a_colon() {
-        let out = parse_lenient("name: a\ndescription: Use when: x, or y's\n", 32).unwrap();
+        let out = parse_lenient("name: a\ndescription: Use when: x, or y's\n", BOUNDS).unwrap();
         assert_eq!(get(&out.root, "description").as_str(), Some("Use when: x, or y's"));
         assert_eq!(out.repaired_lines, vec![2]);
     }
@@ -547,7 +612,7 @@ mod tests {
     #[test]
     fn lenient_handles_continuation_lines_and_several_entries() {
         let text = "description: Use this\n  when: the user asks\nname: a\nmetadata:\n  note: see: here\n";
-        let out = parse_lenient(text, 32).unwrap();
+        let out = parse_lenient(text, BOUNDS).unwrap();
         assert_eq!(get(&out.root, "description").as_str(), Some("Use this when: the user asks"));
         assert_eq!(get(get(&out.root, "metadata"), "note").as_str(), Some("see: here"));
         assert_eq!(out.repaired_lines, vec![1, 5]);
@@ -555,12 +620,12 @@ mod tests {
 
     #[test]
     fn lenient_keeps_other_errors() {
-        let err = parse_lenient("name: [invalid\ndescription: broken\n", 32).unwrap_err();
+        let err = parse_lenient("name: [invalid\ndescription: broken\n", BOUNDS).unwrap_err();
         assert!(err.line.is_some());
     }
 
     #[test]
     fn duplicate_keys_are_errors() {
-        assert!(parse("name: a\nname: a\n", 32).is_err());
+        assert!(parse("name: a\nname: a\n", BOUNDS).is_err());
     }
 }

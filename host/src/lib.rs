@@ -18,7 +18,7 @@ pub mod wasm;
 use skillwire::{SkillEntry, SkillSource, SourceError};
 use std::collections::HashSet;
 use std::fs;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 /// How many folders below a root the search goes.
@@ -34,6 +34,7 @@ const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
 #[derive(Debug, Clone)]
 pub struct FsSource {
     files: Vec<PathBuf>,
+    max_bytes: usize,
 }
 
 impl FsSource {
@@ -52,7 +53,15 @@ impl FsSource {
         }
         files.sort();
         files.dedup();
-        Ok(FsSource { files })
+        Ok(FsSource { files, max_bytes: skillwire::Limits::default().max_skill_md_bytes })
+    }
+
+    /// The same source, refusing SKILL.md files over `max_bytes` without reading them
+    /// (pass the catalogue's [`Limits::max_skill_md_bytes`](skillwire::Limits); the
+    /// default is the default limit).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> FsSource {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// The SKILL.md files found.
@@ -106,9 +115,21 @@ fn walk(
     Ok(())
 }
 
-/// Reads a SKILL.md as UTF-8 text.
-pub fn read_skill_file(path: &Path) -> Result<String, String> {
-    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// Reads a SKILL.md as UTF-8 text, refusing one over `max_bytes` after reading at most
+/// one byte more (a file that grows while it is read is refused too).
+pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, String> {
+    let failed = |e: io::Error| format!("{}: {e}", path.display());
+    let file = fs::File::open(path).map_err(failed)?;
+    let size = file.metadata().map_err(failed)?.len();
+    let too_large = |size: u64| format!("{}: SKILL.md is {size} bytes; the limit is {max_bytes}", path.display());
+    if size > max_bytes as u64 {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::new();
+    file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(failed)?;
+    if bytes.len() > max_bytes {
+        return Err(too_large(bytes.len() as u64));
+    }
     String::from_utf8(bytes)
         .map_err(|e| format!("{}: not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
 }
@@ -124,6 +145,6 @@ impl SkillSource for FsSource {
         if !self.files.iter().any(|f| f == path) {
             return Err(SourceError(format!("{location}: not a skill of this source")));
         }
-        read_skill_file(path).map_err(SourceError)
+        read_skill_file(path, self.max_bytes).map_err(SourceError)
     }
 }

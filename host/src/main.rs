@@ -140,6 +140,11 @@ enum Command {
         /// destructive_command. Default: destructive_command=warn, the others block.
         #[arg(long = "scan", value_delimiter = ',', value_name = "CATEGORY=ACTION")]
         scan: Vec<String>,
+        /// Overrides an input limit: NAME=N, comma-separated or repeated. NAME is one of
+        /// max_skill_md_bytes, max_frontmatter_bytes, max_yaml_depth, max_yaml_aliases,
+        /// max_message_bytes, max_skills, max_name_bytes, max_description_bytes.
+        #[arg(long = "limit", value_delimiter = ',', value_name = "NAME=N")]
+        limit: Vec<String>,
     },
 }
 
@@ -178,6 +183,11 @@ struct SkillArgs {
     /// destructive_command. Default: destructive_command=warn, the others block.
     #[arg(long = "scan", value_delimiter = ',', value_name = "CATEGORY=ACTION")]
     scan: Vec<String>,
+    /// Overrides an input limit: NAME=N, comma-separated or repeated. NAME is one of
+    /// max_skill_md_bytes, max_frontmatter_bytes, max_yaml_depth, max_yaml_aliases,
+    /// max_message_bytes, max_skills, max_name_bytes, max_description_bytes.
+    #[arg(long = "limit", value_delimiter = ',', value_name = "NAME=N")]
+    limit: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -320,8 +330,8 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             }
             ExitCode::SUCCESS
         }
-        Command::Lint { paths, format, extensions, scan } => {
-            let options = LintOptions { limits: Limits::default(), extensions, scan: scan_policy(&scan)? };
+        Command::Lint { paths, format, extensions, scan, limit } => {
+            let options = LintOptions { limits: limits(&limit)?, extensions, scan: scan_policy(&scan)? };
             let linter = Linter::new(kind)?;
             let mut reports: Vec<LintReport> = Vec::new();
             for path in &paths {
@@ -495,10 +505,11 @@ fn runtime() -> Result<Arc<Runtime>, InputError> {
 }
 
 fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<Backend, InputError> {
+    let limits = limits(&args.limit)?;
     let mut sources = Vec::new();
     for path in &args.paths {
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
-        sources.push(source);
+        sources.push(source.with_max_bytes(limits.max_skill_md_bytes));
     }
     let precedence = match args.precedence {
         PrecedenceArg::FirstWins => Precedence::FirstWins,
@@ -514,8 +525,7 @@ fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool)
         headings: args.rank_headings,
         ..RankOptions::default()
     };
-    let catalog =
-        CatalogOptions { precedence, available, limits: Limits::default(), rank, scan: scan_policy(&args.scan)? };
+    let catalog = CatalogOptions { precedence, available, limits, rank, scan: scan_policy(&args.scan)? };
     let options = Options { catalog, render };
     let mut engine = match kind {
         EngineArg::Native => Backend::Native(Engine::new(sources, options)),
@@ -576,6 +586,24 @@ fn report(r: &CatalogReport) {
     }
 }
 
+/// The limits from `--limit NAME=N` arguments, over the defaults.
+fn limits(args: &[String]) -> Result<Limits, InputError> {
+    let mut fields = serde_json::to_value(Limits::default()).map_err(input)?;
+    for arg in args.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
+        let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
+        let value: u64 = value.trim().parse().map_err(|_| InputError(format!("--limit {arg}: expected NAME=N")))?;
+        match fields.get_mut(name.trim()) {
+            Some(slot) => *slot = value.into(),
+            None => {
+                let known: Vec<&String> = fields.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+                let known: Vec<&str> = known.into_iter().map(String::as_str).collect();
+                return Err(InputError(format!("--limit {arg}: unknown limit {name} (known: {})", known.join(", "))));
+            }
+        }
+    }
+    serde_json::from_value(fields).map_err(|e| InputError(format!("--limit: {e}")))
+}
+
 /// The scan policy from `--scan CATEGORY=ACTION` arguments, over the defaults.
 fn scan_policy(args: &[String]) -> Result<ScanPolicy, InputError> {
     let mut policy = ScanPolicy::default();
@@ -632,7 +660,7 @@ fn lint_path(path: &Path, options: &LintOptions, linter: &Linter) -> Result<Vec<
         return Ok(reports);
     };
     let shown = if is_skill_file { dir.display().to_string() } else { display.clone() };
-    let mut report = match read_skill_file(&file) {
+    let mut report = match read_skill_file(&file, options.limits.max_skill_md_bytes) {
         Ok(text) => linter.lint(&file.to_string_lossy(), &text, options)?,
         Err(e) => LintReport { errors: vec![e], ..failed_report() },
     };

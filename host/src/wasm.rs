@@ -440,6 +440,7 @@ fn limits_to_wit(l: &skillwire::Limits) -> wit::Limits {
         max_skill_md_bytes: clamp(l.max_skill_md_bytes),
         max_frontmatter_bytes: clamp(l.max_frontmatter_bytes),
         max_yaml_depth: clamp(l.max_yaml_depth),
+        max_yaml_aliases: clamp(l.max_yaml_aliases),
         max_message_bytes: clamp(l.max_message_bytes),
         max_skills: clamp(l.max_skills),
         max_name_bytes: clamp(l.max_name_bytes),

@@ -223,7 +223,7 @@ fn hostile_skills_are_skipped_not_fatal() {
     assert_eq!(stdout(&o), "[SKILL:good]\nGood body.\n[/SKILL]\n\n@good @bomb @deep @huge @binary\n");
     let err = stderr(&o);
     assert!(err.contains("skillwire: 1 skills loaded"), "{err}");
-    for why in ["repetition limit exceeded", "flow nesting deeper than 32", "the limit is 1048576", "not valid UTF-8"] {
+    for why in ["more than 64 aliases", "flow nesting deeper than 32", "the limit is 1048576", "not valid UTF-8"] {
         assert!(err.contains(why), "missing {why:?} in {err}");
     }
 }
@@ -282,7 +282,7 @@ fn corpus_loads_and_commands_run_on_it() {
     let source = skillwire_host::FsSource::discover(&corpus).unwrap();
     assert_eq!(source.files().len(), 250);
     for file in source.files() {
-        let text = skillwire_host::read_skill_file(file).unwrap();
+        let text = skillwire_host::read_skill_file(file, usize::MAX).unwrap();
         let loaded = skillwire::load(&file.to_string_lossy(), &text, &skillwire::Limits::default());
         assert!(loaded.skill.is_some(), "{} did not load: {:?}", file.display(), loaded.diagnostics);
     }
@@ -568,4 +568,59 @@ fn blocked_skills_are_left_out_and_the_policy_is_the_users() {
     let o = skillwire(&["lint", "--scan", "hidden=block", hostile]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown category hidden"), "{}", stderr(&o));
+}
+
+#[test]
+fn limits_are_the_users_to_set_in_both_engines() {
+    let dir = temp_dir("limits");
+    let text =
+        "---\nname: aliased\ndescription: Uses YAML aliases.\nmetadata:\n  a: &x one\n  b: *x\n  c: *x\n---\nBody.\n";
+    write(&dir.join("aliased/SKILL.md"), text.as_bytes());
+    let skills = dir.to_str().unwrap();
+    for engine in ["native", "wasm"] {
+        let run = |limit: &str| {
+            skillwire(&["--engine", engine, "match", "--json", "--skills", skills, "--limit", limit, "@aliased"])
+        };
+        // At each limit the skill loads; one past it, it is skipped and the turn says so.
+        for (at, past) in [
+            ("max_yaml_aliases=2", "max_yaml_aliases=1"),
+            (&*format!("max_skill_md_bytes={}", text.len()), &*format!("max_skill_md_bytes={}", text.len() - 1)),
+        ] {
+            let o = run(at);
+            assert!(stdout(&o).contains("\"skill\": \"aliased\""), "{engine} {at}: {}{}", stdout(&o), stderr(&o));
+            let o = run(past);
+            assert!(o.status.success(), "{engine} {past}: {}", stderr(&o));
+            assert!(!stdout(&o).contains("\"skill\": \"aliased\""), "{engine} {past}: {}", stdout(&o));
+        }
+        let o = skillwire(&[
+            "--engine",
+            engine,
+            "match",
+            "--skills",
+            skills,
+            "-v",
+            "--limit",
+            "max_skill_md_bytes=10",
+            "hi",
+        ]);
+        assert!(stderr(&o).contains(&format!("SKILL.md is {} bytes; the limit is 10", text.len())), "{}", stderr(&o));
+        let o = skillwire(&[
+            "--engine",
+            engine,
+            "match",
+            "--skills",
+            skills,
+            "--limit",
+            "max_message_bytes=8",
+            "@aliased!",
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("the message is 9 bytes; the limit is 8"), "{}", stderr(&o));
+    }
+    let o = skillwire(&["lint", "--limit", "max_yaml_aliases=1", &format!("{skills}/aliased")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("more than 1 aliases"), "{}", stderr(&o));
+    let o = skillwire(&["match", "--skills", skills, "--limit", "max_bytes=1", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown limit max_bytes"), "{}", stderr(&o));
 }

@@ -27,6 +27,12 @@ export function vectorSource(skills, async = false) {
   };
 }
 
+/** `{max_name_bytes: 1}` → `{maxNameBytes: 1}`; undefined stays undefined. */
+function camelKeys(object) {
+  return object && Object.fromEntries(
+    Object.entries(object).map(([k, v]) => [k.replace(/_([a-z])/g, (_, l) => l.toUpperCase()), v]));
+}
+
 /** A vector's options (the core's shape) in the JS API's shape. */
 export function jsOptions(o = {}) {
   const c = o.catalog ?? {};
@@ -44,8 +50,8 @@ export function jsOptions(o = {}) {
       minSimilarity: c.rank.min_similarity,
       headings: c.rank.headings,
     },
-    scan: c.scan && Object.fromEntries(
-      Object.entries(c.scan).map(([k, v]) => [k.replace(/_([a-z])/g, (_, l) => l.toUpperCase()), v])),
+    scan: camelKeys(c.scan),
+    limits: camelKeys(c.limits),
     budget: r.budget,
     format: r.format,
     baseDir: r.base_dir,

@@ -185,6 +185,16 @@ cases += [
     ]], "message": "@\u0440df and @pdf fill this form"},
 ]
 
+# Limits set by the host reach every runtime: past each, a skipped skill or a warning.
+cases += [
+    {"name": "limits-set-by-the-host", "sources": [[
+        sk("aliased", "Uses YAML aliases.", extra="metadata:\n  a: &x one\n  b: *x\n  c: *x\n"),
+        sk("tagged", "A description longer than the limit.", extra="tags: [short, much-too-long-tag]\n"),
+        sk("a-name-too-long", "Named at length."),
+    ]], "options": {"catalog": {"limits": {"max_yaml_aliases": 1, "max_name_bytes": 8, "max_description_bytes": 12}}},
+     "message": "@aliased @tagged @a-name-too-long short"},
+]
+
 old = {}
 if TARGET.exists():
     old = {c["name"]: c.get("expect") for c in json.load(open(TARGET, encoding="utf-8"))["cases"]}

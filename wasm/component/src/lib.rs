@@ -50,6 +50,7 @@ fn limits_from(l: wit::Limits) -> core::Limits {
         max_skill_md_bytes: n(l.max_skill_md_bytes),
         max_frontmatter_bytes: n(l.max_frontmatter_bytes),
         max_yaml_depth: n(l.max_yaml_depth),
+        max_yaml_aliases: n(l.max_yaml_aliases),
         max_message_bytes: n(l.max_message_bytes),
         max_skills: n(l.max_skills),
         max_name_bytes: n(l.max_name_bytes),
