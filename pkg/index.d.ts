@@ -197,6 +197,9 @@ export interface LintReport {
 }
 export interface LintOptions { extensions?: boolean; limits?: Limits; scan?: ScanPolicy }
 
+/** Bytes of WebAssembly memory the package holds; it grows as needed and never shrinks. */
+export function memoryBytes(): number;
+
 /** An error from skillwire, with a stable code. */
 export class SkillwireError extends Error {
   readonly code: 'message_too_large' | 'invalid_embedding' | 'timeout' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;

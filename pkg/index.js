@@ -14,10 +14,11 @@ const isServer = typeof globalThis.Deno !== 'undefined' ||
   (typeof globalThis.process !== 'undefined' && Boolean(globalThis.process.versions?.node));
 
 let ready = null;
+let exports = null; // the module's exports, for memoryBytes()
 if (isServer) {
   // Node and Deno read the module from the package itself: no network fetch.
   const { readFileSync } = await import('node:fs');
-  initSync({ module: readFileSync(WASM_URL) });
+  exports = initSync({ module: readFileSync(WASM_URL) });
   ready = Promise.resolve();
 }
 
@@ -28,9 +29,17 @@ if (isServer) {
  */
 export async function init(wasm) {
   if (!ready) {
-    ready = initWasm({ module_or_path: wasm ?? WASM_URL });
+    ready = initWasm({ module_or_path: wasm ?? WASM_URL }).then((e) => { exports = e; });
   }
   await ready;
+}
+
+/**
+ * Bytes of WebAssembly memory the package holds (every engine shares it). It grows as
+ * needed and never shrinks: for monitoring a long-running host (`pkg/bench/soak.mjs`).
+ */
+export function memoryBytes() {
+  return exports?.memory?.buffer?.byteLength ?? 0;
 }
 
 /** An error from skillwire, with a stable `code` (`message_too_large`, `async_source`, ...). */

@@ -35,7 +35,7 @@ use skillwire::{
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wasmtime::component::{Component, Linker, ResourceAny};
-use wasmtime::{Config, Store, StoreLimits, StoreLimitsBuilder};
+use wasmtime::{Config, ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder};
 
 /// Bindings generated from `wit/skillwire.wit`. (In a module of their own: the WIT
 /// package's namespace, `skillwire`, would shadow the core crate's name.)
@@ -100,8 +100,50 @@ impl std::error::Error for WasmError {}
 /// What the store holds: the host's sources and the memory limiter.
 struct HostState {
     sources: Vec<Box<dyn SkillSource>>,
-    limits: StoreLimits,
+    limits: GuestLimiter,
     max_text_bytes: usize,
+}
+
+/// The memory cap ([`StoreLimits`]), noting how large the guest's memory has grown.
+struct GuestLimiter {
+    cap: StoreLimits,
+    /// The size of the largest linear memory, in bytes.
+    memory_bytes: usize,
+}
+
+impl GuestLimiter {
+    fn new(limits: CallLimits) -> GuestLimiter {
+        let cap = StoreLimitsBuilder::new().memory_size(limits.memory_bytes).trap_on_grow_failure(true).build();
+        GuestLimiter { cap, memory_bytes: 0 }
+    }
+}
+
+impl ResourceLimiter for GuestLimiter {
+    fn memory_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
+        let allowed = self.cap.memory_growing(current, desired, maximum)?;
+        if allowed {
+            self.memory_bytes = self.memory_bytes.max(desired);
+        }
+        Ok(allowed)
+    }
+    fn memory_grow_failed(&mut self, error: wasmtime::Error) -> wasmtime::Result<()> {
+        self.cap.memory_grow_failed(error)
+    }
+    fn table_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
+        self.cap.table_growing(current, desired, maximum)
+    }
+    fn table_grow_failed(&mut self, error: wasmtime::Error) -> wasmtime::Result<()> {
+        self.cap.table_grow_failed(error)
+    }
+    fn instances(&self) -> usize {
+        self.cap.instances()
+    }
+    fn tables(&self) -> usize {
+        self.cap.tables()
+    }
+    fn memories(&self) -> usize {
+        self.cap.memories()
+    }
 }
 
 impl wit::Host for HostState {}
@@ -186,7 +228,7 @@ impl Runtime {
     fn store(&self, sources: Vec<Box<dyn SkillSource>>, options: &Options, limits: CallLimits) -> Store<HostState> {
         let state = HostState {
             sources,
-            limits: StoreLimitsBuilder::new().memory_size(limits.memory_bytes).trap_on_grow_failure(true).build(),
+            limits: GuestLimiter::new(limits),
             max_text_bytes: options.catalog.limits.max_skill_md_bytes,
         };
         let mut store = Store::new(&self.engine, state);
@@ -350,9 +392,15 @@ impl WasmEngine {
     pub fn set_limits(&mut self, limits: CallLimits) {
         self.limits = limits;
         if let Some(live) = self.live.as_mut() {
-            live.store.data_mut().limits =
-                StoreLimitsBuilder::new().memory_size(limits.memory_bytes).trap_on_grow_failure(true).build();
+            let grown = live.store.data().limits.memory_bytes;
+            live.store.data_mut().limits = GuestLimiter { memory_bytes: grown, ..GuestLimiter::new(limits) };
         }
+    }
+
+    /// How large the guest's linear memory has grown, in bytes (0 while no instance is
+    /// live). Linear memory never shrinks; a soak run watches that it stops growing.
+    pub fn memory_bytes(&self) -> usize {
+        self.live.as_ref().map_or(0, |live| live.store.data().limits.memory_bytes)
     }
 
     /// Lists and loads the sources again (dropping the skills' embeddings).

@@ -118,6 +118,15 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
         WasmEngine::new(runtime(), boxed(vec![source]), Options::default(), CallLimits::default()).unwrap();
     let before = engine.inject("@pdf merge these files").unwrap();
     assert_eq!(engine.report().unwrap().loaded, 249);
+    // Turns reuse the guest's memory: after warming up, it does not grow.
+    let warm = engine.memory_bytes();
+    assert!(warm > 0 && warm <= CallLimits::default().memory_bytes, "{warm}");
+    for turn in 0..300 {
+        engine
+            .inject_turn("@pdf merge these files", &TurnContext { recent: vec![format!("s{turn}")], embedding: None })
+            .unwrap();
+    }
+    assert_eq!(engine.memory_bytes(), warm);
 
     // Too little fuel: the call stops with a typed error...
     engine.set_limits(CallLimits { fuel: 10_000, ..CallLimits::default() });

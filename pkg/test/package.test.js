@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Skillwire, SkillwireError, lint } from '../index.js';
+import { Skillwire, SkillwireError, lint, memoryBytes } from '../index.js';
 import { canonical, conformance, jsOptions, runCase, turns, vectorSource } from './helpers.js';
 
 for (const c of turns.cases) {
@@ -181,6 +181,8 @@ test('huge strings from a source or a caller are refused before they reach the c
   // Just under the unit count, over the byte count: the core refuses it, with the same words.
   assert.throws(() => sw.matchSync('€'.repeat(100 * 1024)), (e) => e.code === 'message_too_large'
     && e.message === `the message is ${3 * 100 * 1024} bytes; the limit is 262144`);
+  // Refused strings never reached the WebAssembly memory.
+  assert.ok(memoryBytes() > 0 && memoryBytes() < 64 << 20, `${memoryBytes()}`);
   // Limits are the host's to set, and the engine keeps working.
   const small = new Skillwire({ sources: [source], limits: { maxSkillMdBytes: 64, maxMessageBytes: 8 } });
   assert.equal(small.report().loaded, 1);

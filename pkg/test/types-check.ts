@@ -1,6 +1,6 @@
 // Compiled by `deno check` in the test script: the declarations in index.d.ts describe
 // the API the README shows, with no `any` to hide mistakes.
-import { init, lint, Skillwire, SkillwireError } from '../index.js';
+import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../index.js';
 import type { Finding, Injection, LintReport, Matches, SkillSource, SyncSkillSource, TurnContext } from '../index.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
@@ -36,4 +36,4 @@ try {
 }
 sw.free();
 later[Symbol.dispose]();
-console.log(bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);
+console.log(memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);
