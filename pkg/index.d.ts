@@ -167,6 +167,14 @@ export interface Injection {
   summary: Summary;
 }
 
+/** A skill offered for what was typed after `@`. */
+export interface Completion {
+  name: string;
+  /** Shortened for display (at most 80 characters). */
+  description: string;
+  match: 'prefix' | 'fuzzy';
+}
+
 export interface CatalogText { text: string; shortened: string[]; omitted: string[] }
 
 export interface Diagnostic {
@@ -232,6 +240,11 @@ export class Skillwire {
   readonly embeddingError: string | null;
   catalog(options?: { format?: CatalogFormat; budget?: number }): Promise<CatalogText>;
   catalogSync(options?: { format?: CatalogFormat; budget?: number }): CatalogText;
+  /**
+   * The skills to offer as a user types `@` and `typed`, at most `limit` (default 10):
+   * prefix matches on the name first (ignoring case and separators), then fuzzy ones.
+   */
+  complete(typed: string, limit?: number): Completion[];
   lint(location: string, text: string, options?: LintOptions): Promise<LintReport>;
   lintSync(location: string, text: string, options?: LintOptions): LintReport;
   /** Releases the WebAssembly memory now. */

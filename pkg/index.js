@@ -405,6 +405,17 @@ export class Skillwire {
     return call(() => this.#live().catalog(format, budget));
   }
 
+  /**
+   * The skills to offer as a user types `@` and `typed` (`[{name, description, match}]`,
+   * at most `limit`): prefix matches on the name first, ignoring case and separators,
+   * then fuzzy ones; gated, hidden and unsafe skills left out. Synchronous: it reads nothing.
+   */
+  complete(typed, limit = 10) {
+    if (typeof typed !== 'string') throw new SkillwireError('complete(typed): typed must be a string', 'invalid_argument');
+    const max = Number.isInteger(limit) && limit > 0 ? Math.min(limit, 0xffffffff) : 0;
+    return call(() => this.#live().complete(typed, max));
+  }
+
   /** Lints one SKILL.md text. */
   async lint(location, text, options) { return lint(location, text, options); }
   /** `lint`, synchronously. */

@@ -173,6 +173,11 @@ impl<S: SkillSource> Engine<S> {
         })
     }
 
+    /// The skills to offer as a user types `@` and `typed` ([`Catalog::complete`]).
+    pub fn complete(&self, typed: &str, limit: usize) -> Vec<crate::Completion> {
+        self.catalog.complete(typed, limit)
+    }
+
     /// The catalogue as text for the system prompt.
     pub fn catalog_text(&self, format: CatalogFormat, budget: Option<usize>) -> CatalogText {
         render_catalog(&self.catalog, format, budget)

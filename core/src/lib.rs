@@ -28,6 +28,7 @@
 //! Where things live: [`frontmatter`] splits a SKILL.md, [`yaml`] reads its
 //! frontmatter, [`skill`] loads it leniently, [`lint`] checks it strictly,
 //! [`catalog`] merges and gates skills, [`catalog_text`] renders the catalogue,
+//! [`complete`] offers skill names for `@` as a user types,
 //! [`matching`] applies the mention and substring rules, [`rank`] finds skills for
 //! messages in the user's own words, [`scan`] looks for what a stranger's skill should
 //! not slip into a model's context, [`render`] writes the blocks, [`turn`] runs a
@@ -41,6 +42,7 @@ pub struct ReadmeDoctests;
 
 pub mod catalog;
 pub mod catalog_text;
+pub mod complete;
 pub mod diag;
 pub mod engine;
 pub mod error;
@@ -59,6 +61,7 @@ pub mod yaml;
 
 pub use catalog::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, Precedence};
 pub use catalog_text::{render_catalog, CatalogFormat, CatalogText};
+pub use complete::{Completion, CompletionMatch};
 pub use diag::{Diagnostic, Severity};
 pub use engine::{Embedder, Engine, Options};
 pub use error::Error;

@@ -30,6 +30,9 @@ impl Runtime for Native {
     fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
         Ok(serde_json::to_value(self.0.inject_turn(message, context)?).unwrap())
     }
+    fn complete(&mut self, typed: &str, limit: usize) -> Value {
+        serde_json::to_value(self.0.complete(typed, limit)).unwrap()
+    }
 }
 
 #[test]

@@ -4,9 +4,9 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
-    lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Category, Engine, InjectFormat,
-    Injection, Limits, LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions, RenderOptions,
-    ScanPolicy, SkillSource, TurnContext,
+    lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Category, Completion, Engine,
+    InjectFormat, Injection, Limits, LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions,
+    RenderOptions, ScanPolicy, SkillSource, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};
@@ -28,6 +28,7 @@ use std::sync::Arc;
         skillwire inject --skills ./skills \"merge these PDFs\"\n  \
         skillwire match --skills ./skills --json \"@pdf please\"\n  \
         skillwire catalog --skills ./skills --format markdown\n  \
+        skillwire complete --skills ./skills sq\n  \
         skillwire lint ./skills/pdf\n  \
         skillwire bench --skills ./skills --messages messages.txt\n\n\
         Exit codes: 0 ok, 1 lint found errors or a blocked skill, 2 usage or input error."
@@ -98,6 +99,19 @@ enum Command {
         /// Most bytes the catalogue may take (long descriptions are shortened first).
         #[arg(long, value_name = "BYTES")]
         budget: Option<usize>,
+    },
+    /// Offer skill names for what a user typed after `@`: prefix matches, then fuzzy ones.
+    Complete {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Most skills offered.
+        #[arg(long = "max", default_value_t = 10, value_name = "N")]
+        max_offered: usize,
+        /// Print {"completions": [{"name", "description", "match"}]}.
+        #[arg(long)]
+        json: bool,
+        /// What follows the `@` (a leading `@` is ignored).
+        typed: String,
     },
     /// Time turns on your own skills and messages: per-turn p50 and p99 and turns per second.
     Bench {
@@ -270,6 +284,23 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                     matches.iter().map(|m| format!("{}\t{}\t{}", m.skill, m.reason.as_str(), m.position)).collect();
                 out = lines.join("\n");
             }
+            ExitCode::SUCCESS
+        }
+        Command::Complete { skills, max_offered, json, typed } => {
+            let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
+            let completions = engine.complete(&typed, max_offered)?;
+            out = if json {
+                to_json(&serde_json::json!({ "completions": completions }))?
+            } else {
+                let lines: Vec<String> = completions
+                    .iter()
+                    .map(|c| {
+                        let how = serde_json::to_value(c.matched).ok().and_then(|v| v.as_str().map(str::to_owned));
+                        format!("{}\t{}\t{}", c.name, how.unwrap_or_default(), c.description)
+                    })
+                    .collect();
+                lines.join("\n")
+            };
             ExitCode::SUCCESS
         }
         Command::Catalog { skills, format, budget } => {
@@ -475,6 +506,13 @@ impl Backend {
         match self {
             Backend::Native(e) => e.inject_turn(message, context).map_err(input),
             Backend::Wasm(e) => e.inject_turn(message, context).map_err(input),
+        }
+    }
+
+    fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, InputError> {
+        match self {
+            Backend::Native(e) => Ok(e.complete(typed, limit)),
+            Backend::Wasm(e) => e.complete(typed, limit).map_err(input),
         }
     }
 

@@ -28,9 +28,9 @@
 //! ```
 
 use skillwire::{
-    Action, CatalogFormat, CatalogReport, CatalogText, Category, Decision, Diagnostic, EmbeddingText, Finding,
-    Injection, LintOptions, LintReport, Match, Options, Reason, ScanPolicy, Severity, SkillSource, Skip, Summary,
-    TurnContext,
+    Action, CatalogFormat, CatalogReport, CatalogText, Category, Completion, CompletionMatch, Decision, Diagnostic,
+    EmbeddingText, Finding, Injection, LintOptions, LintReport, Match, Options, Reason, ScanPolicy, Severity,
+    SkillSource, Skip, Summary, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -457,6 +457,23 @@ impl WasmEngine {
         let result =
             self.call(|store, i, e| i.skillwire_engine_api().engine().call_inject(store, e, message, &turn))?;
         Ok(injection(result.map_err(engine_error)?))
+    }
+
+    /// The skills to offer as a user types `@` and `typed` ([`skillwire::Catalog::complete`]).
+    pub fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, WasmError> {
+        let limit = clamp(limit);
+        let list = self.call(|store, i, e| i.skillwire_engine_api().engine().call_complete(store, e, typed, limit))?;
+        Ok(list
+            .into_iter()
+            .map(|c| Completion {
+                name: c.name,
+                description: c.description,
+                matched: match c.match_ {
+                    wit::CompletionMatch::Prefix => CompletionMatch::Prefix,
+                    wit::CompletionMatch::Fuzzy => CompletionMatch::Fuzzy,
+                },
+            })
+            .collect())
     }
 
     /// The catalogue as text for the system prompt.

@@ -624,3 +624,25 @@ fn limits_are_the_users_to_set_in_both_engines() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown limit max_bytes"), "{}", stderr(&o));
 }
+
+#[test]
+fn complete_offers_names_for_at_in_both_engines() {
+    let mut outputs = Vec::new();
+    for engine in ["native", "wasm"] {
+        let o =
+            skillwire(&["--engine", engine, "complete", "--skills", "examples/skills", "--json", "--max", "3", "@c"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        outputs.push(stdout(&o));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let json: Value = serde_json::from_str(&outputs[0]).unwrap();
+    let offered: Vec<(&str, &str)> = json["completions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c["match"].as_str().unwrap()))
+        .collect();
+    assert_eq!(offered, [("csv-cleanup", "prefix"), ("commit-message", "prefix")]);
+    let o = skillwire(&["complete", "--skills", "examples/skills", "sqlrev"]);
+    assert!(stdout(&o).starts_with("sql-review\tprefix\tReview SQL"), "{}", stdout(&o));
+}

@@ -40,6 +40,9 @@ impl turn_vectors::Runtime for Wasm {
     fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
         Ok(serde_json::to_value(self.0.inject_turn(message, context).map_err(engine_error)?).unwrap())
     }
+    fn complete(&mut self, typed: &str, limit: usize) -> Value {
+        serde_json::to_value(self.0.complete(typed, limit).unwrap()).unwrap()
+    }
 }
 
 /// The core's error inside a component error (anything else fails the test).

@@ -19,7 +19,6 @@ const source = {
 };
 
 const sw = await Skillwire.create({ sources: [source], budget });
-const skills = JSON.parse(sw.catalogSync({ format: 'json' }).text || '[]');
 $('catalog').textContent = sw.catalogSync({ format: 'agent-skills' }).text;
 $('status').textContent = `${sw.report().loaded} skills loaded from ${folder.pathname}`;
 document.body.dataset.ready = 'true';
@@ -59,18 +58,19 @@ let selected = 0;
 function showSuggestions() {
   const list = $('suggestions');
   const at = mentionAtCaret();
-  const key = (s) => s.toLowerCase().replaceAll('_', '-');
-  const found = at ? skills.filter((s) => key(s.name).startsWith(key(at.prefix))).slice(0, 8) : [];
+  // The package decides what to offer: prefix matches, then fuzzy ones.
+  const found = at ? sw.complete(at.prefix, 8) : [];
   list.hidden = found.length === 0;
   selected = Math.min(selected, Math.max(found.length - 1, 0));
   list.replaceChildren(...found.map((s, i) => {
     const li = document.createElement('li');
     li.role = 'option';
     li.dataset.name = s.name;
+    li.dataset.match = s.match;
     li.setAttribute('aria-selected', String(i === selected));
     li.append(s.name);
     const small = document.createElement('small');
-    small.textContent = s.description.length > 60 ? s.description.slice(0, 59) + '…' : s.description;
+    small.textContent = s.description;
     li.append(small);
     li.addEventListener('mousedown', (e) => { e.preventDefault(); complete(s.name); });
     return li;

@@ -58,6 +58,20 @@ test('the chat demo in Chromium', async (t) => {
       await page.click('#message');
       await page.keyboard.type('please check @SQ');
       await page.waitForSelector('#suggestions:not([hidden]) li[data-name="sql-review"]');
+      // The suggestions are the package's `complete`, in its order.
+      const offered = await page.$$eval('#suggestions li', (lis) => lis.map((li) => [li.dataset.name, li.dataset.match]));
+      const expected = await page.evaluate(async () => {
+        const { Skillwire } = await import('/pkg/index.js');
+        const folder = new URL('/pkg/demo/skills/', location.href);
+        const source = {
+          list: async () => (await fetch(new URL('index.json', folder))).json(),
+          read: async (path) => (await fetch(new URL(path, folder))).text(),
+        };
+        const sw = await Skillwire.create({ sources: [source] });
+        return sw.complete('SQ', 8).map((c) => [c.name, c.match]);
+      });
+      assert.deepEqual(offered, expected);
+      assert.deepEqual(offered[0], ['sql-review', 'prefix']);
       await page.keyboard.press('Tab');
       assert.equal(await page.inputValue('#message'), 'please check @sql-review ');
       await page.waitForSelector('#decisions tr[data-skill="sql-review"]');
@@ -67,6 +81,10 @@ test('the chat demo in Chromium', async (t) => {
       // Not inside an e-mail address.
       await page.keyboard.type('and mail bob@co');
       assert.equal(await page.isHidden('#suggestions'), true);
+      // Fuzzy: letters of a name in order.
+      await page.keyboard.type(' then @cmsg');
+      await page.waitForSelector('#suggestions:not([hidden]) li[data-name="commit-message"][data-match="fuzzy"]');
+      await page.keyboard.press('Escape');
       mkdirSync(new URL('../test-artifacts/', import.meta.url), { recursive: true });
       await page.screenshot({ path: new URL('../test-artifacts/demo.png', import.meta.url).pathname, fullPage: true });
     });

@@ -1,7 +1,7 @@
 // Compiled by `deno check` in the test script: the declarations in index.d.ts describe
 // the API the README shows, with no `any` to hide mistakes.
 import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../index.js';
-import type { Finding, Injection, LintReport, Matches, SkillSource, SyncSkillSource, TurnContext } from '../index.js';
+import type { Completion, Finding, Injection, LintReport, Matches, SkillSource, SyncSkillSource, TurnContext } from '../index.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
 const asyncSource: SkillSource = { list: async () => [{ location: 'a/SKILL.md' }], read: async () => '' };
@@ -15,6 +15,8 @@ const skipped: 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only
 const findings: Finding[] = turn.decisions[0].findings ?? [];
 const blocked: boolean = sw.report().flagged.some((f) => f.blocked && f.findings[0].line > 0);
 const context: TurnContext = { recent: ['a'] };
+const offered: Completion[] = sw.complete('a', 5);
+const how: 'prefix' | 'fuzzy' | undefined = offered[0]?.match;
 const next: Injection = await sw.inject('@a again', context);
 const matches: Matches = await sw.match('@a');
 const report: LintReport = lint('a/SKILL.md', '---\n---\n', { extensions: true, scan: { exfiltration: 'warn' } });
@@ -36,4 +38,4 @@ try {
 }
 sw.free();
 later[Symbol.dispose]();
-console.log(memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);
+console.log(how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);

@@ -79,6 +79,7 @@ export async function runCase(sw, c, async) {
       throw e;
     }
   };
+  if (c.complete) out.complete = c.complete.map((r) => sw.complete(r.typed, r.limit));
   if (c.embeddings) out.embeddings = await answer(() => sw.setEmbeddings(c.embeddings));
   if (c.message !== undefined) {
     out.matches = await answer(() => (async ? sw.match(c.message, c.turn) : sw.matchSync(c.message, c.turn)));

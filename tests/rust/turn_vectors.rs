@@ -49,6 +49,14 @@ pub trait Runtime {
     fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error>;
     /// The `Injection` of a message, in a turn that knows the conversation.
     fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error>;
+    /// The completions (`[Completion]` as JSON) for what was typed after `@`.
+    fn complete(&mut self, typed: &str, limit: usize) -> Value;
+}
+
+#[derive(Deserialize)]
+struct CompleteRequest {
+    typed: String,
+    limit: usize,
 }
 
 #[derive(Deserialize)]
@@ -81,6 +89,11 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
             })
             .collect();
         out.insert("catalog".into(), Value::Array(texts));
+    }
+    if let Some(requests) = case.get("complete") {
+        let requests: Vec<CompleteRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let lists: Vec<Value> = requests.iter().map(|r| runtime.complete(&r.typed, r.limit)).collect();
+        out.insert("complete".into(), Value::Array(lists));
     }
     if let Some(vectors) = case.get("embeddings") {
         let vectors: Vec<(String, Vec<f32>)> = serde_json::from_value(vectors.clone()).unwrap();

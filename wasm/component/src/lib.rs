@@ -305,6 +305,21 @@ impl GuestEngine for Engine {
         })
     }
 
+    fn complete(&self, typed: String, limit: u32) -> Vec<wit::Completion> {
+        let completions = self.0.borrow().complete(&typed, limit as usize);
+        completions
+            .into_iter()
+            .map(|c| wit::Completion {
+                name: c.name,
+                description: c.description,
+                match_: match c.matched {
+                    core::CompletionMatch::Prefix => wit::CompletionMatch::Prefix,
+                    core::CompletionMatch::Fuzzy => wit::CompletionMatch::Fuzzy,
+                },
+            })
+            .collect()
+    }
+
     fn catalog(&self, format: wit::CatalogFormat, budget: Option<u32>) -> wit::CatalogText {
         let format = match format {
             wit::CatalogFormat::Agentskills => core::CatalogFormat::AgentSkills,

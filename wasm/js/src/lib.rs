@@ -104,6 +104,12 @@ impl Catalogue {
         to_js(&skillwire::render_catalog(&self.catalog, format, budget.map(|b| b as usize)))
     }
 
+    /// The skills to offer as a user types `@` and `typed` (`[{name, description,
+    /// match}]`), at most `limit`.
+    pub fn complete(&self, typed: &str, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.catalog.complete(typed, limit as usize))
+    }
+
     /// The skills selected (`{matches}`) in a turn with context `turn`
     /// (`{recent?, embedding?}`); reads nothing.
     pub fn matches(&self, message: &str, turn: JsValue) -> Result<JsValue, JsValue> {
