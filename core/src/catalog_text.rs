@@ -204,6 +204,7 @@ pub(crate) fn html_escape(s: &str) -> String {
     out
 }
 
-fn collapse_whitespace(s: &str) -> String {
+/// `s` with each whitespace run written as one space, and no leading or trailing space.
+pub(crate) fn collapse_whitespace(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

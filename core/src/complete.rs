@@ -16,6 +16,7 @@
 //! [`COMPLETION_DESCRIPTION_CHARS`] characters, cut at a word and marked with `…`.
 
 use crate::catalog::Catalog;
+use crate::catalog_text::collapse_whitespace;
 use serde::Serialize;
 
 /// Longest description a completion carries, in characters.
@@ -43,9 +44,10 @@ pub struct Completion {
     pub matched: CompletionMatch,
 }
 
-/// Letters and digits, lowercased: what matching compares.
-fn key(text: &str) -> Vec<char> {
-    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+/// Letters and digits, lowercased, into `out`: what matching compares.
+fn key_into(text: &str, out: &mut Vec<char>) {
+    out.clear();
+    out.extend(text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase));
 }
 
 /// Where `typed` appears in `name` in order: (skipped characters, first position), or
@@ -65,7 +67,7 @@ fn subsequence(typed: &[char], name: &[char]) -> Option<(usize, usize)> {
 /// `description` for display: whitespace collapsed, at most
 /// [`COMPLETION_DESCRIPTION_CHARS`] characters, cut at a word with `…`.
 pub fn short_description(description: &str) -> String {
-    let collapsed = description.split_whitespace().collect::<Vec<_>>().join(" ");
+    let collapsed = collapse_whitespace(description);
     if collapsed.chars().count() <= COMPLETION_DESCRIPTION_CHARS {
         return collapsed;
     }
@@ -89,14 +91,18 @@ impl Catalog {
         if limit == 0 || typed.len() > self.limits().max_name_bytes {
             return Vec::new();
         }
-        let typed = key(typed);
+        let mut typed_key = Vec::new();
+        key_into(typed, &mut typed_key);
+        let typed = typed_key;
+        // One buffer for every name's key: a keystroke allocates nothing per skill.
+        let mut name = Vec::new();
         // (how, then what orders within it), name, description
         let mut ranked: Vec<((CompletionMatch, usize, usize), &str, &str)> = Vec::new();
         for entry in self.skills() {
             if entry.gated() || entry.blocked() || !entry.skill.user_invocable {
                 continue;
             }
-            let name = key(&entry.skill.name);
+            key_into(&entry.skill.name, &mut name);
             let rank = if name.starts_with(&typed) {
                 (CompletionMatch::Prefix, name.len(), 0)
             } else if let Some((skipped, first)) = subsequence(&typed, &name) {

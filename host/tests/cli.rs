@@ -578,42 +578,27 @@ fn limits_are_the_users_to_set_in_both_engines() {
     write(&dir.join("aliased/SKILL.md"), text.as_bytes());
     let skills = dir.to_str().unwrap();
     for engine in ["native", "wasm"] {
-        let run = |limit: &str| {
-            skillwire(&["--engine", engine, "match", "--json", "--skills", skills, "--limit", limit, "@aliased"])
+        // `match` in this engine on the skills, with one limit set.
+        let with_limit = |limit: &str, extra: &[&str], message: &str| {
+            let mut args = vec!["--engine", engine, "match", "--skills", skills, "--limit", limit];
+            args.extend_from_slice(extra);
+            args.push(message);
+            skillwire(&args)
         };
         // At each limit the skill loads; one past it, it is skipped and the turn says so.
         for (at, past) in [
             ("max_yaml_aliases=2", "max_yaml_aliases=1"),
             (&*format!("max_skill_md_bytes={}", text.len()), &*format!("max_skill_md_bytes={}", text.len() - 1)),
         ] {
-            let o = run(at);
+            let o = with_limit(at, &["--json"], "@aliased");
             assert!(stdout(&o).contains("\"skill\": \"aliased\""), "{engine} {at}: {}{}", stdout(&o), stderr(&o));
-            let o = run(past);
+            let o = with_limit(past, &["--json"], "@aliased");
             assert!(o.status.success(), "{engine} {past}: {}", stderr(&o));
             assert!(!stdout(&o).contains("\"skill\": \"aliased\""), "{engine} {past}: {}", stdout(&o));
         }
-        let o = skillwire(&[
-            "--engine",
-            engine,
-            "match",
-            "--skills",
-            skills,
-            "-v",
-            "--limit",
-            "max_skill_md_bytes=10",
-            "hi",
-        ]);
+        let o = with_limit("max_skill_md_bytes=10", &["-v"], "hi");
         assert!(stderr(&o).contains(&format!("SKILL.md is {} bytes; the limit is 10", text.len())), "{}", stderr(&o));
-        let o = skillwire(&[
-            "--engine",
-            engine,
-            "match",
-            "--skills",
-            skills,
-            "--limit",
-            "max_message_bytes=8",
-            "@aliased!",
-        ]);
+        let o = with_limit("max_message_bytes=8", &[], "@aliased!");
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("the message is 9 bytes; the limit is 8"), "{}", stderr(&o));
     }
