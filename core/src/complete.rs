@@ -32,6 +32,16 @@ pub enum CompletionMatch {
     Fuzzy,
 }
 
+impl CompletionMatch {
+    /// The name as written in JSON (`prefix`, `fuzzy`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompletionMatch::Prefix => "prefix",
+            CompletionMatch::Fuzzy => "fuzzy",
+        }
+    }
+}
+
 /// One skill offered for what was typed after `@`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Completion {

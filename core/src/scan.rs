@@ -107,14 +107,18 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action's name as written in JSON and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Allow => "allow",
+            Action::Warn => "warn",
+            Action::Block => "block",
+        }
+    }
+
     /// The action named `name` (`allow`, `warn` or `block`).
     pub fn parse(name: &str) -> Option<Action> {
-        match name {
-            "allow" => Some(Action::Allow),
-            "warn" => Some(Action::Warn),
-            "block" => Some(Action::Block),
-            _ => None,
-        }
+        [Action::Allow, Action::Warn, Action::Block].into_iter().find(|a| a.as_str() == name)
     }
 }
 
@@ -227,12 +231,8 @@ impl Finding {
 
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let action = match self.action {
-            Action::Allow => "allow",
-            Action::Warn => "warn",
-            Action::Block => "block",
-        };
-        write!(f, "{action}[{}] {}:{}: {}", self.category.as_str(), self.line, self.column, self.message)
+        let (action, category) = (self.action.as_str(), self.category.as_str());
+        write!(f, "{action}[{category}] {}:{}: {}", self.line, self.column, self.message)
     }
 }
 

@@ -294,10 +294,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             } else {
                 let lines: Vec<String> = completions
                     .iter()
-                    .map(|c| {
-                        let how = serde_json::to_value(c.matched).ok().and_then(|v| v.as_str().map(str::to_owned));
-                        format!("{}\t{}\t{}", c.name, how.unwrap_or_default(), c.description)
-                    })
+                    .map(|c| format!("{}\t{}\t{}", c.name, c.matched.as_str(), c.description))
                     .collect();
                 lines.join("\n")
             };
