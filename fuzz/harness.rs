@@ -5,7 +5,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use skillwire::{
     block_name, lint, load, parse_blocks, render_catalog, Catalog, CatalogFormat, CatalogInput, CatalogOptions,
-    InjectFormat, Limits, Options, TurnContext,
+    InjectFormat, Limits, Options, SelectOptions, SkillStats, ToolOptions, TurnContext,
 };
 
 /// A skill as a fuzzer writes it: fields in a well-formed SKILL.md (so the input
@@ -101,6 +101,8 @@ pub fn turn(data: &[u8]) {
     else {
         return;
     };
+    let select = SelectOptions::arbitrary(&mut u).unwrap_or_default();
+    let stats = Vec::<SkillStats>::arbitrary(&mut u).unwrap_or_default();
     let texts: Vec<String> = skills.iter().map(FuzzSkill::text).collect();
     let inputs = texts
         .iter()
@@ -109,6 +111,7 @@ pub fn turn(data: &[u8]) {
         .collect();
     let catalog = Catalog::build(inputs, &options.catalog);
     let _ = catalog.matches_turn(&message, &context);
+    selection_and_tools(&catalog, &message, &context, &stats, &select);
     let read = |location: &str| -> Result<String, String> {
         let i: usize = location.split('/').next().and_then(|n| n.parse().ok()).unwrap_or(usize::MAX);
         match (texts.get(i), failing_reads.get(i)) {
@@ -139,4 +142,43 @@ pub fn turn(data: &[u8]) {
         let parsed: Vec<(String, bool)> = blocks.into_iter().map(|b| (b.name, b.truncated)).collect();
         assert_eq!(parsed, injected);
     }
+}
+
+/// LLM selection and tools on a fuzzed catalogue: the message is also read as a model's
+/// reply. What the core returns names only skills a model may use, once each, within
+/// the caps; tool names are unique and valid for the APIs.
+fn selection_and_tools(
+    catalog: &Catalog,
+    message: &str,
+    context: &TurnContext,
+    stats: &[SkillStats],
+    select: &SelectOptions,
+) {
+    let selectable =
+        |name: &str| catalog.get(name).is_some_and(|e| !e.gated() && !e.blocked() && e.skill.auto_invocable());
+    if let Ok(prompt) = catalog.select_prompt(message, context, stats, select) {
+        assert!(prompt.candidates.iter().all(|c| selectable(c)), "{:?}", prompt.candidates);
+        assert!(!prompt.shortlisted || prompt.candidates.len() <= select.shortlist_size);
+        let quoted = serde_json::to_string(message).unwrap_or_default();
+        assert!(prompt.prompt.contains(&quoted));
+    }
+    if let Ok(selection) = catalog.select_parse(message, select.max_skills) {
+        assert!(selection.skills.len() <= select.max_skills);
+        assert!(selection.skills.iter().all(|s| selectable(s)), "{:?}", selection.skills);
+        let mut unique = selection.skills.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), selection.skills.len(), "{:?}", selection.skills);
+        let _ = catalog
+            .inject_selected(message, &selection.skills, context, &Default::default(), |_| Err("not read".to_owned()));
+    }
+    let tools = catalog.tools(&ToolOptions::default());
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    for name in &names {
+        assert!(name.len() <= 64 && name.starts_with("skills__"), "{name}");
+        assert!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'), "{name}");
+    }
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), tools.len());
 }

@@ -19,7 +19,7 @@ export interface SyncSkillSource {
 export type Precedence = 'first-wins' | 'last-wins';
 export type InjectFormat = 'bracket' | 'xml' | 'markdown';
 export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
-export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank';
+export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank' | 'selected';
 export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected' | 'unsafe';
 
 /** How relevance ranking selects skills (each field defaults to the core's default). */
@@ -175,6 +175,77 @@ export interface Completion {
   match: 'prefix' | 'fuzzy';
 }
 
+/** What the host has recorded about one skill's past selections. */
+export interface SkillStats {
+  skill: string;
+  selected?: number;
+  applied?: number;
+  completed?: number;
+  fellBack?: number;
+}
+
+export interface SelectPromptOptions {
+  /** Most skills the model may pick (3). */
+  maxSkills?: number;
+  /** Catalogues with more selectable skills are shortlisted by ranking (40). */
+  shortlistAbove?: number;
+  /** How many ranked skills a shortlist offers (20). */
+  shortlistSize?: number;
+  /** The skills' records: those they show failing are left out. */
+  stats?: SkillStats[];
+  /** Selected this often and never completed: left out (2; 0 turns it off). */
+  neverCompletedAfter?: number;
+  /** Applied this often and fell back more than `maxFallbackRate`: left out (2; 0 turns it off). */
+  fallbackAfter?: number;
+  /** Highest share of applications that fell back (0.5). */
+  maxFallbackRate?: number;
+  /** The message's embedding, to rank a shortlist. */
+  turn?: TurnContext;
+}
+
+/** The question for the host's model. */
+export interface SelectPrompt {
+  prompt: string;
+  /** The skills offered, in order; empty: there is nothing to ask. */
+  candidates: string[];
+  shortlisted: boolean;
+  left_out: { skill: string; reason: 'never_completed' | 'falls_back'; detail: string }[];
+}
+
+/** The model's reply, read. */
+export interface Selection {
+  /** Catalogue names, in the model's order, at most `maxSkills`. */
+  skills: string[];
+  brief_plan?: string;
+  /** Names that are no skill the model may pick. */
+  unknown: string[];
+  /** Skills past `maxSkills`, dropped. */
+  over_limit: string[];
+  reply: 'object' | 'list' | 'names' | 'unreadable';
+}
+
+/** The input every skill tool takes: one required string, `task`. */
+export interface TaskSchema {
+  type: 'object';
+  properties: { task: { type: 'string'; description: string } };
+  required: ['task'];
+  additionalProperties: false;
+}
+
+/** A skill offered as a tool. */
+export interface SkillTool {
+  /** `skills__…`, valid for the OpenAI and Anthropic APIs. */
+  name: string;
+  skill: string;
+  description: string;
+  input_schema: TaskSchema;
+  max_turns: number;
+}
+
+export type ToolProvider = 'openai' | 'anthropic';
+export type OpenAiTool = { type: 'function'; function: { name: string; description: string; parameters: TaskSchema } };
+export type AnthropicTool = { name: string; description: string; input_schema: TaskSchema };
+
 export interface CatalogText { text: string; shortened: string[]; omitted: string[] }
 
 export interface Diagnostic {
@@ -210,7 +281,7 @@ export function memoryBytes(): number;
 
 /** An error from skillwire, with a stable code. */
 export class SkillwireError extends Error {
-  readonly code: 'message_too_large' | 'invalid_embedding' | 'timeout' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
+  readonly code: 'message_too_large' | 'reply_too_large' | 'invalid_embedding' | 'timeout' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
   constructor(message: string, code: string);
 }
 
@@ -245,6 +316,19 @@ export class Skillwire {
    * prefix matches on the name first (ignoring case and separators), then fuzzy ones.
    */
   complete(typed: string, limit?: number): Completion[];
+  /** LLM selection: the prompt asking your model which skills `message` calls for. */
+  selectPrompt(message: string, options?: SelectPromptOptions): Promise<SelectPrompt>;
+  selectPromptSync(message: string, options?: SelectPromptOptions): SelectPrompt;
+  /** LLM selection: your model's reply read; at most `maxSkills` (default 3) skills kept. */
+  selectParse(reply: string, maxSkills?: number): Selection;
+  /** LLM selection: a turn on the skills your model chose (after the message's mentions). */
+  injectSelected(message: string, selected: string[], turn?: TurnContext): Promise<Injection>;
+  injectSelectedSync(message: string, selected: string[], turn?: TurnContext): Injection;
+  /** The skills a model may invoke, as tools named `skills__<name>`. */
+  tools(options?: { exclude?: string[] }): SkillTool[];
+  /** `tools` in a provider's shape: the array to pass as `tools`. */
+  toolDefinitions(provider: 'openai', options?: { exclude?: string[] }): OpenAiTool[];
+  toolDefinitions(provider: 'anthropic', options?: { exclude?: string[] }): AnthropicTool[];
   lint(location: string, text: string, options?: LintOptions): Promise<LintReport>;
   lintSync(location: string, text: string, options?: LintOptions): LintReport;
   /** Releases the WebAssembly memory now. */

@@ -142,9 +142,9 @@ function sourceText(text, maxBytes) {
 }
 
 /** Refuses a message surely over the limit before it is copied (the core's error, word for word). */
-function checkMessage(message, maxBytes) {
+function checkMessage(message, maxBytes, what = 'message') {
   if (typeof message === 'string' && message.length > maxBytes) {
-    throw new SkillwireError(`the message is ${utf8Length(message)} bytes; the limit is ${maxBytes}`, 'message_too_large');
+    throw new SkillwireError(`the ${what} is ${utf8Length(message)} bytes; the limit is ${maxBytes}`, `${what}_too_large`);
   }
 }
 
@@ -178,11 +178,23 @@ function* listEntries(sources, limits) {
 }
 
 /** Reads the bodies a turn may need, then runs it in the core. `context` is the
- * turn's `{recent}` (checked by the core). */
-function* turn(catalogue, sources, embed, message, given, limits) {
+ * turn's `{recent}` (checked by the core). With `selected` (names the host's model
+ * chose), the turn injects those instead of what the rules and ranking find. */
+function* turn(catalogue, sources, embed, message, given, limits, selected = undefined) {
   checkMessage(message, limits.max_message_bytes);
+  if (selected !== undefined) {
+    const plan = call(() => catalogue.planSelected(message, selected, given));
+    const bodies = yield* readBodies(sources, plan, limits);
+    return call(() => catalogue.injectSelected(message, selected, bodies, given));
+  }
   const context = yield* turnContext(embed, message, given);
   const plan = call(() => catalogue.plan(message, context));
+  const bodies = yield* readBodies(sources, plan, limits);
+  return call(() => catalogue.inject(message, bodies, context));
+}
+
+/** The SKILL.md texts of a turn's plan, by location: `{text}` or `{error}`. */
+function* readBodies(sources, plan, limits) {
   const bodies = {};
   for (const { source, location } of plan) {
     try {
@@ -192,7 +204,16 @@ function* turn(catalogue, sources, embed, message, given, limits) {
       bodies[location] = { error: describe(e) };
     }
   }
-  return call(() => catalogue.inject(message, bodies, context));
+  return bodies;
+}
+
+/** The selection prompt, with the message embedded when the skills are (for the shortlist). */
+function* selectSteps(catalogue, embed, message, options, limits) {
+  checkMessage(message, limits.max_message_bytes);
+  const { stats, turn: given, ...rest } = options ?? {};
+  const context = yield* turnContext(embed, message, given);
+  const records = Array.isArray(stats) ? stats.map(snakeKeys) : stats;
+  return call(() => catalogue.selectPrompt(message, context, records, snakeKeys(rest)));
 }
 
 /** `rank: boolean | {enabled, maxRanked, minScore, ...}` in the core's shape. */
@@ -414,6 +435,59 @@ export class Skillwire {
     if (typeof typed !== 'string') throw new SkillwireError('complete(typed): typed must be a string', 'invalid_argument');
     const max = Number.isInteger(limit) && limit > 0 ? Math.min(limit, 0xffffffff) : 0;
     return call(() => this.#live().complete(typed, max));
+  }
+
+  /**
+   * LLM selection, step 1: the prompt asking your model which skills `message` calls for
+   * (`{prompt, candidates, shortlisted, left_out}`). `options`: `maxSkills` (3),
+   * `shortlistAbove` (40), `shortlistSize` (20), `stats` (`[{skill, selected, applied,
+   * completed, fellBack}]`: skills they show failing are left out, see
+   * `neverCompletedAfter`, `fallbackAfter`, `maxFallbackRate`), `turn` (`{embedding}`).
+   * When `candidates` is empty there is nothing to ask.
+   */
+  async selectPrompt(message, options = {}) {
+    return runAsync(selectSteps(this.#live(), this.#turnEmbed, message, options, this.#limits), this.#timeout);
+  }
+  /** `selectPrompt`, synchronously. */
+  selectPromptSync(message, options = {}) {
+    return runSync(selectSteps(this.#live(), this.#turnEmbed, message, options, this.#limits));
+  }
+
+  /**
+   * LLM selection, step 2: your model's reply read tolerantly (`{skills, brief_plan?,
+   * unknown, over_limit, reply}`): JSON alone, fenced or in prose, an object with
+   * `skills` or a bare list, else a plain list of names; at most `maxSkills` kept.
+   */
+  selectParse(reply, maxSkills = 3) {
+    if (typeof reply !== 'string') throw new SkillwireError('selectParse(reply): reply must be a string', 'invalid_argument');
+    checkMessage(reply, this.#limits.max_message_bytes, 'reply');
+    const max = Number.isInteger(maxSkills) && maxSkills > 0 ? Math.min(maxSkills, 0xffffffff) : 0;
+    return call(() => this.#live().selectParse(reply, max));
+  }
+
+  /**
+   * LLM selection, step 3: runs a turn on the skills your model chose (`selected`, e.g.
+   * `selectParse(...).skills`), after those the message `@mentions`; decisions say
+   * `selected`. Same budget, scan and `context.recent` as `inject`.
+   */
+  async injectSelected(message, selected, context = undefined) {
+    return runAsync(turn(this.#live(), this.#sources, undefined, message, context, this.#limits, selected), this.#timeout);
+  }
+  /** `injectSelected` for synchronous sources. */
+  injectSelectedSync(message, selected, context = undefined) {
+    return runSync(turn(this.#live(), this.#sources, undefined, message, context, this.#limits, selected));
+  }
+
+  /**
+   * The skills a model may invoke, as tools (`[{name, skill, description, input_schema,
+   * max_turns}]`), named `skills__<name>`; `exclude` names skills to leave out (the one
+   * whose run is asking).
+   */
+  tools({ exclude = [] } = {}) { return call(() => this.#live().tools(exclude)); }
+
+  /** `tools` in `provider`'s shape (`'openai'` or `'anthropic'`): the array to pass as `tools`. */
+  toolDefinitions(provider, { exclude = [] } = {}) {
+    return call(() => this.#live().toolDefinitions(provider, exclude));
   }
 
   /** Lints one SKILL.md text. */

@@ -94,3 +94,33 @@ fn scan_corpus(bencher: divan::Bencher) {
         .counter(divan::counter::BytesCount::new(texts.iter().map(String::len).sum::<usize>()))
         .bench(|| texts.iter().map(|t| skillwire::scan::scan(t, Some("pdf"), &policy).len()).sum::<usize>());
 }
+
+/// LLM selection: the prompt for a 100-byte message (the whole catalogue offered up to
+/// 40 skills, a ranked shortlist of 20 past that), and reading a fenced reply.
+#[divan::bench(args = SIZES)]
+fn select_prompt(bencher: divan::Bencher, size: usize) {
+    let catalog = Catalog::build(inputs(size), &CatalogOptions::default());
+    let message = message(100);
+    let options = skillwire::SelectOptions::default();
+    let context = skillwire::TurnContext::default();
+    bencher.bench(|| catalog.select_prompt(divan::black_box(&message), &context, &[], &options).unwrap());
+}
+
+#[divan::bench(args = SIZES)]
+fn select_parse(bencher: divan::Bencher, size: usize) {
+    let catalog = Catalog::build(inputs(size), &CatalogOptions::default());
+    let names: Vec<&str> = catalog.skills().iter().take(3).map(|s| s.skill.name.as_str()).collect();
+    let reply = format!(
+        "Here is my pick:\n```json\n{{\"brief_plan\": \"Do it.\", \"skills\": {}}}\n```\n",
+        serde_json::to_string(&names).unwrap()
+    );
+    bencher.bench(|| catalog.select_parse(divan::black_box(&reply), 3).unwrap());
+}
+
+/// Skills as tools: the whole catalogue's definitions for one provider.
+#[divan::bench(args = SIZES, sample_count = 20)]
+fn tool_definitions(bencher: divan::Bencher, size: usize) {
+    let catalog = Catalog::build(inputs(size), &CatalogOptions::default());
+    let options = skillwire::ToolOptions::default();
+    bencher.bench(|| catalog.tool_definitions(skillwire::Provider::Anthropic, &options));
+}

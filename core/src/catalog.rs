@@ -421,22 +421,11 @@ impl Catalog {
     /// be injected automatically and that no rule found.
     pub(crate) fn hits(&self, message: &str, embedding: Option<&[f32]>) -> Vec<Hit> {
         let (mut hits, at_spans) = self.index.find_with_spans(message);
-        // Ranking does not read `@` tokens: a mention names its skill, not a topic.
-        let ranked_text = if at_spans.is_empty() {
-            std::borrow::Cow::Borrowed(message)
-        } else {
-            let mut bytes = message.as_bytes().to_vec();
-            for &(start, end) in &at_spans {
-                bytes.get_mut(start..end).into_iter().flatten().for_each(|b| *b = b' ');
-            }
-            // Whole characters became spaces, so the text is still UTF-8.
-            std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())
-        };
         let eligible = |i: usize| {
             self.skills.get(i).is_some_and(|s| !s.gated() && s.skill.auto_invocable())
                 && !hits.iter().any(|h| h.skill == i)
         };
-        let ranked = self.ranking.rank(&ranked_text, embedding, &self.rank, eligible);
+        let ranked = self.ranking.rank(&without_mentions(message, &at_spans), embedding, &self.rank, eligible);
         hits.extend(ranked.into_iter().map(|r| Hit {
             skill: r.skill,
             reason: Reason::Rank,
@@ -445,6 +434,53 @@ impl Catalog {
         }));
         hits
     }
+
+    /// The skills `message` mentions (`@name`), in message order.
+    pub(crate) fn mention_hits(&self, message: &str) -> Vec<Hit> {
+        let (hits, _) = self.index.find_with_spans(message);
+        hits.into_iter().filter(|h| h.reason == Reason::Mention).collect()
+    }
+
+    /// Up to `size` skills among those `eligible`, best first, that share any word (or,
+    /// with embeddings, any meaning) with `message`: ranking without its thresholds.
+    pub(crate) fn shortlist(
+        &self,
+        message: &str,
+        embedding: Option<&[f32]>,
+        size: usize,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Vec<usize> {
+        let (_, at_spans) = self.index.find_with_spans(message);
+        let options = RankOptions {
+            enabled: true,
+            max_ranked: size,
+            min_score: 0.0,
+            min_ratio: 0.0,
+            min_coverage: 0.0,
+            ..self.rank.clone()
+        };
+        let ranked = self.ranking.rank(&without_mentions(message, &at_spans), embedding, &options, eligible);
+        ranked.into_iter().map(|r| r.skill).collect()
+    }
+
+    /// The index of the skill named `name` (ignoring case and `-`/`_`).
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
+        self.index.by_mention(&mention_key(name))
+    }
+}
+
+/// `message` with its `@` mentions blanked: ranking does not read them (a mention names
+/// its skill, not a topic).
+fn without_mentions<'a>(message: &'a str, at_spans: &[(usize, usize)]) -> std::borrow::Cow<'a, str> {
+    if at_spans.is_empty() {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    let mut bytes = message.as_bytes().to_vec();
+    for &(start, end) in at_spans {
+        bytes.get_mut(start..end).into_iter().flatten().for_each(|b| *b = b' ');
+    }
+    // Whole characters became spaces, so the text is still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// The requirements in `requires` that `available` does not meet.

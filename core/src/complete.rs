@@ -77,14 +77,19 @@ fn subsequence(typed: &[char], name: &[char]) -> Option<(usize, usize)> {
 /// `description` for display: whitespace collapsed, at most
 /// [`COMPLETION_DESCRIPTION_CHARS`] characters, cut at a word with `…`.
 pub fn short_description(description: &str) -> String {
-    let collapsed = collapse_whitespace(description);
-    if collapsed.chars().count() <= COMPLETION_DESCRIPTION_CHARS {
+    shorten(description, COMPLETION_DESCRIPTION_CHARS)
+}
+
+/// `text` with whitespace collapsed and at most `max_chars` characters: when cut, cut
+/// at a word (unless that loses more than a quarter of it) and marked with `…`.
+pub(crate) fn shorten(text: &str, max_chars: usize) -> String {
+    let collapsed = collapse_whitespace(text);
+    if collapsed.chars().count() <= max_chars {
         return collapsed;
     }
-    let cut: String = collapsed.chars().take(COMPLETION_DESCRIPTION_CHARS - 1).collect();
-    // Back to the last space, unless that loses more than a quarter of the text.
+    let cut: String = collapsed.chars().take(max_chars.saturating_sub(1)).collect();
     let at_word = match cut.rfind(' ') {
-        Some(i) if cut.get(..i).is_some_and(|head| head.chars().count() >= COMPLETION_DESCRIPTION_CHARS * 3 / 4) => {
+        Some(i) if cut.get(..i).is_some_and(|head| head.chars().count() >= max_chars * 3 / 4) => {
             cut.get(..i).unwrap_or(&cut)
         }
         _ => &cut,

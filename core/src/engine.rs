@@ -9,7 +9,9 @@ use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
 use crate::catalog_text::{render_catalog, CatalogFormat, CatalogText};
 use crate::error::Error;
 use crate::render::RenderOptions;
+use crate::select::{SelectOptions, SelectPrompt, Selection, SkillStats};
 use crate::source::{SkillSource, SourceError};
+use crate::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::turn::{Injection, Match, TurnContext};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -171,6 +173,49 @@ impl<S: SkillSource> Engine<S> {
             Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
             None => Err(format!("no source {}", entry.source)),
         })
+    }
+
+    /// Runs a turn on the skills the host's model chose ([`Catalog::inject_selected`]),
+    /// with the engine's render options.
+    pub fn inject_selected(
+        &self,
+        message: &str,
+        selected: &[String],
+        context: &TurnContext,
+    ) -> Result<Injection, Error> {
+        self.catalog.inject_selected(message, selected, context, &self.options.render, |entry| {
+            match self.sources.get(entry.source) {
+                Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
+                None => Err(format!("no source {}", entry.source)),
+            }
+        })
+    }
+
+    /// The prompt that asks the host's model to choose skills ([`Catalog::select_prompt`]);
+    /// with an embedder, the message's embedding helps rank a shortlist.
+    pub fn select_prompt(
+        &self,
+        message: &str,
+        context: &TurnContext,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<SelectPrompt, Error> {
+        self.catalog.select_prompt(message, &self.with_message_embedding(message, context), stats, options)
+    }
+
+    /// Reads the model's reply to a selection prompt ([`Catalog::select_parse`]).
+    pub fn select_parse(&self, reply: &str, max_skills: usize) -> Result<Selection, Error> {
+        self.catalog.select_parse(reply, max_skills)
+    }
+
+    /// The skills a model may invoke, as tools ([`Catalog::tools`]).
+    pub fn tools(&self, options: &ToolOptions) -> Vec<SkillTool> {
+        self.catalog.tools(options)
+    }
+
+    /// The tools in a provider's JSON shape ([`Catalog::tool_definitions`]).
+    pub fn tool_definitions(&self, provider: Provider, options: &ToolOptions) -> Vec<ToolDefinition> {
+        self.catalog.tool_definitions(provider, options)
     }
 
     /// The skills to offer as a user types `@` and `typed` ([`Catalog::complete`]).

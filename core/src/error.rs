@@ -12,6 +12,14 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
+    /// A model's reply handed to [`Catalog::select_parse`](crate::Catalog::select_parse)
+    /// is longer than [`Limits::max_message_bytes`](crate::Limits).
+    ReplyTooLarge {
+        /// The reply's length in bytes.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// An embedding vector from the host cannot be used: its length differs from the
     /// catalogue's vectors or is over the limit, or it holds a NaN or an infinity.
     InvalidEmbedding {
@@ -23,10 +31,12 @@ pub enum Error {
 }
 
 impl Error {
-    /// A stable code for bindings (`message_too_large`, `invalid_embedding`).
+    /// A stable code for bindings (`message_too_large`, `reply_too_large`,
+    /// `invalid_embedding`).
     pub fn code(&self) -> &'static str {
         match self {
             Error::MessageTooLarge { .. } => "message_too_large",
+            Error::ReplyTooLarge { .. } => "reply_too_large",
             Error::InvalidEmbedding { .. } => "invalid_embedding",
         }
     }
@@ -38,6 +48,7 @@ impl std::fmt::Display for Error {
             Error::MessageTooLarge { bytes, limit } => {
                 write!(f, "the message is {bytes} bytes; the limit is {limit}")
             }
+            Error::ReplyTooLarge { bytes, limit } => write!(f, "the reply is {bytes} bytes; the limit is {limit}"),
             Error::InvalidEmbedding { of, problem } => write!(f, "the embedding of {of} {problem}"),
         }
     }

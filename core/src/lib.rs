@@ -31,7 +31,8 @@
 //! [`complete`] offers skill names for `@` as a user types,
 //! [`matching`] applies the mention and substring rules, [`rank`] finds skills for
 //! messages in the user's own words, [`scan`] looks for what a stranger's skill should
-//! not slip into a model's context, [`render`] writes the blocks, [`turn`] runs a
+//! not slip into a model's context, [`select`] lets the host's model choose skills,
+//! [`tools`] offers skills as tools a model can call, [`render`] writes the blocks, [`turn`] runs a
 //! turn, [`engine`] binds a catalogue to its sources.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -54,8 +55,10 @@ pub mod matching;
 pub mod rank;
 pub mod render;
 pub mod scan;
+pub mod select;
 pub mod skill;
 pub mod source;
+pub mod tools;
 pub mod turn;
 pub mod yaml;
 
@@ -71,6 +74,8 @@ pub use matching::Reason;
 pub use rank::{RankOptions, MAX_EMBEDDING_DIMENSIONS};
 pub use render::{block_name, parse_blocks, InjectFormat, RenderOptions};
 pub use scan::{Action, Category, Finding, ScanPolicy};
+pub use select::{LeftOut, LeftOutReason, ReplyShape, SelectOptions, SelectPrompt, Selection, SkillStats};
 pub use skill::{load, Loaded, Skill};
 pub use source::{MemorySource, SkillEntry, SkillSource, SourceError};
+pub use tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, TurnContext};

@@ -29,7 +29,10 @@ pub struct Limits {
     /// to ("repetition limit exceeded").
     pub max_yaml_aliases: usize,
     /// Largest user message accepted per turn, in bytes (default 256 KiB); past it the
-    /// turn is refused with [`Error::MessageTooLarge`](crate::Error).
+    /// turn (or selection prompt) is refused with
+    /// [`Error::MessageTooLarge`](crate::Error). A model's reply handed to
+    /// [`Catalog::select_parse`](crate::Catalog::select_parse) is held to it too
+    /// ([`Error::ReplyTooLarge`](crate::Error)).
     pub max_message_bytes: usize,
     /// Most skills a catalogue holds (default 50,000); entries past it are skipped with
     /// a reason.

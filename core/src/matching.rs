@@ -39,6 +39,8 @@ pub enum Reason {
     Name,
     /// Relevance ranking (see [`rank`](crate::rank)).
     Rank,
+    /// The host's model chose it ([`select`](crate::select)).
+    Selected,
 }
 
 impl Reason {
@@ -50,6 +52,7 @@ impl Reason {
             Reason::Tag => "tag",
             Reason::Name => "name",
             Reason::Rank => "rank",
+            Reason::Selected => "selected",
         }
     }
 }
@@ -206,7 +209,7 @@ impl MatchIndex {
                     let fires = match reason {
                         Reason::Description => !in_at_span,
                         Reason::Tag | Reason::Name => whole_word && !in_at_span,
-                        Reason::Mention | Reason::Rank => false,
+                        Reason::Mention | Reason::Rank | Reason::Selected => false,
                     };
                     if fires {
                         let entry = best.entry(skill).or_insert((reason, start));

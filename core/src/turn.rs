@@ -207,7 +207,7 @@ pub struct Injection {
 type Candidate<'a> = (Hit, &'a CatalogSkill, Option<Skip>);
 
 impl Catalog {
-    fn check_message(&self, message: &str) -> Result<(), Error> {
+    pub(crate) fn check_message(&self, message: &str) -> Result<(), Error> {
         let limit = self.limits().max_message_bytes;
         if message.len() > limit {
             return Err(Error::MessageTooLarge { bytes: message.len(), limit });
@@ -218,9 +218,28 @@ impl Catalog {
     /// The candidates with the skill they name and why they may not be injected.
     fn candidates(&self, message: &str, context: &TurnContext) -> Result<Vec<Candidate<'_>>, Error> {
         let embedding = self.message_vector(context.embedding.as_deref())?;
-        Ok(self
-            .hits(message, embedding.as_deref())
-            .into_iter()
+        Ok(self.with_skips(self.hits(message, embedding.as_deref()), context))
+    }
+
+    /// The candidates of a turn whose skills the host's model chose: the skills the
+    /// message `@mentions` (a user's explicit choice stands), then those in `selected`
+    /// (names, ignoring case and `-`/`_`; unknown names and repeats are left out).
+    fn selected_candidates(&self, message: &str, selected: &[String], context: &TurnContext) -> Vec<Candidate<'_>> {
+        let mut hits = self.mention_hits(message);
+        for name in selected {
+            match self.index_of(name) {
+                Some(skill) if !hits.iter().any(|h| h.skill == skill) => {
+                    hits.push(Hit { skill, reason: Reason::Selected, position: 0, score: None });
+                }
+                _ => {}
+            }
+        }
+        self.with_skips(hits, context)
+    }
+
+    /// Each hit with its skill and why it may not be injected.
+    fn with_skips(&self, hits: Vec<Hit>, context: &TurnContext) -> Vec<Candidate<'_>> {
+        hits.into_iter()
             .filter_map(|hit| {
                 let entry = self.skills().get(hit.skill)?;
                 let skip = if entry.blocked() {
@@ -236,7 +255,7 @@ impl Catalog {
                 };
                 Some((hit, entry, skip))
             })
-            .collect())
+            .collect()
     }
 
     /// The skills the rules select for `message`, in order. Reads nothing.
@@ -273,12 +292,18 @@ impl Catalog {
     /// skills are not read.
     pub fn plan_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<&CatalogSkill>, Error> {
         self.check_message(message)?;
-        Ok(self
-            .candidates(message, context)?
-            .into_iter()
-            .filter(|(_, _, skip)| skip.is_none())
-            .map(|(_, entry, _)| entry)
-            .collect())
+        Ok(eligible(self.candidates(message, context)?))
+    }
+
+    /// [`Catalog::plan`] for [`Catalog::inject_selected`]: the skills that turn may read.
+    pub fn plan_selected(
+        &self,
+        message: &str,
+        selected: &[String],
+        context: &TurnContext,
+    ) -> Result<Vec<&CatalogSkill>, Error> {
+        self.check_message(message)?;
+        Ok(eligible(self.selected_candidates(message, selected, context)))
     }
 
     /// Runs a turn. `read` returns a skill's SKILL.md text; it is called only for
@@ -297,16 +322,47 @@ impl Catalog {
         message: &str,
         context: &TurnContext,
         options: &RenderOptions,
-        mut read: F,
+        read: F,
     ) -> Result<Injection, Error>
     where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
     {
         self.check_message(message)?;
+        let candidates = self.candidates(message, context)?;
+        Ok(self.run(message, candidates, options, read))
+    }
+
+    /// Runs a turn on the skills the host's model chose for `message` (`selected`, as
+    /// [`Catalog::select_parse`] returns them) instead of the rules and ranking: the
+    /// skills the message `@mentions` come first, then the selected ones with reason
+    /// `selected`, each held to the same eligibility (gating, `disable-model-invocation`,
+    /// the safety scan, recent turns) and budget as any turn. Names the catalogue does
+    /// not know are left out.
+    pub fn inject_selected<F>(
+        &self,
+        message: &str,
+        selected: &[String],
+        context: &TurnContext,
+        options: &RenderOptions,
+        read: F,
+    ) -> Result<Injection, Error>
+    where
+        F: FnMut(&CatalogSkill) -> Result<String, String>,
+    {
+        self.check_message(message)?;
+        let candidates = self.selected_candidates(message, selected, context);
+        Ok(self.run(message, candidates, options, read))
+    }
+
+    /// Renders the eligible candidates in order under the budget, with a decision each.
+    fn run<F>(&self, message: &str, candidates: Vec<Candidate<'_>>, options: &RenderOptions, mut read: F) -> Injection
+    where
+        F: FnMut(&CatalogSkill) -> Result<String, String>,
+    {
         let mut text = String::new();
         let mut decisions = Vec::new();
         let mut summary = Summary::default();
-        for (hit, entry, skip) in self.candidates(message, context)? {
+        for (hit, entry, skip) in candidates {
             summary.candidates += 1;
             let mut decision = Decision {
                 skill: entry.skill.name.clone(),
@@ -334,7 +390,7 @@ impl Catalog {
         }
         summary.injected_bytes = text.len();
         let user_message = if text.is_empty() { message.to_owned() } else { format!("{text}\n\n{message}") };
-        Ok(Injection { text, user_message, decisions, summary })
+        Injection { text, user_message, decisions, summary }
     }
 
     fn render_one<F>(
@@ -412,6 +468,11 @@ impl Catalog {
         }
         decision.injected_bytes = text.len() - before - separator;
     }
+}
+
+/// The skills of the candidates that may be injected, in order.
+fn eligible(candidates: Vec<Candidate<'_>>) -> Vec<&CatalogSkill> {
+    candidates.into_iter().filter(|(_, _, skip)| skip.is_none()).map(|(_, entry, _)| entry).collect()
 }
 
 /// The first blocking finding, for a decision's `detail`.

@@ -9,7 +9,9 @@
 mod turn_vectors;
 
 use serde_json::{json, Value};
-use skillwire::{render_catalog, CatalogFormat, Engine, Error, TurnContext};
+use skillwire::{
+    render_catalog, CatalogFormat, Engine, Error, Provider, SelectOptions, SkillStats, ToolOptions, TurnContext,
+};
 use turn_vectors::{Runtime, VectorSource};
 
 struct Native(Engine<VectorSource>);
@@ -32,6 +34,27 @@ impl Runtime for Native {
     }
     fn complete(&mut self, typed: &str, limit: usize) -> Value {
         serde_json::to_value(self.0.complete(typed, limit)).unwrap()
+    }
+    fn select_prompt(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<Value, Error> {
+        Ok(serde_json::to_value(self.0.select_prompt(message, context, stats, options)?).unwrap())
+    }
+    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Value, Error> {
+        Ok(serde_json::to_value(self.0.select_parse(reply, max_skills)?).unwrap())
+    }
+    fn inject_selected(&mut self, message: &str, selected: &[String], context: &TurnContext) -> Result<Value, Error> {
+        Ok(serde_json::to_value(self.0.inject_selected(message, selected, context)?).unwrap())
+    }
+    fn tools(&mut self, exclude: &[String]) -> Value {
+        serde_json::to_value(self.0.tools(&ToolOptions { exclude: exclude.to_vec() })).unwrap()
+    }
+    fn tool_definitions(&mut self, provider: Provider, exclude: &[String]) -> Value {
+        serde_json::to_value(self.0.tool_definitions(provider, &ToolOptions { exclude: exclude.to_vec() })).unwrap()
     }
 }
 

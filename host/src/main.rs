@@ -5,8 +5,9 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
     lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Category, Completion, Engine,
-    InjectFormat, Injection, Limits, LintOptions, LintReport, Match, Matches, Options, Precedence, RankOptions,
-    RenderOptions, ScanPolicy, SkillSource, TurnContext,
+    InjectFormat, Injection, Limits, LintOptions, LintReport, Match, Matches, Options, Precedence, Provider,
+    RankOptions, RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SelectPrompt, Selection, SkillSource,
+    SkillStats, SkillTool, ToolDefinition, ToolOptions, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};
@@ -29,6 +30,9 @@ use std::sync::Arc;
         skillwire match --skills ./skills --json \"@pdf please\"\n  \
         skillwire catalog --skills ./skills --format markdown\n  \
         skillwire complete --skills ./skills sq\n  \
+        skillwire select-prompt --skills ./skills \"merge these PDFs\"\n  \
+        skillwire select-parse --skills ./skills --message \"merge these PDFs\" '{\"skills\": [\"pdf\"]}'\n  \
+        skillwire tools --skills ./skills --provider anthropic\n  \
         skillwire lint ./skills/pdf\n  \
         skillwire bench --skills ./skills --messages messages.txt\n\n\
         Exit codes: 0 ok, 1 lint found errors or a blocked skill, 2 usage or input error."
@@ -112,6 +116,62 @@ enum Command {
         json: bool,
         /// What follows the `@` (a leading `@` is ignored).
         typed: String,
+    },
+    /// Print the prompt that asks your model which skills MESSAGE calls for (LLM selection).
+    SelectPrompt {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Most skills the model may pick.
+        #[arg(long, value_name = "N", default_value_t = SelectOptions::default().max_skills)]
+        max_skills: usize,
+        /// Catalogues with more selectable skills than this are shortlisted by ranking.
+        #[arg(long, value_name = "N", default_value_t = SelectOptions::default().shortlist_above)]
+        shortlist_above: usize,
+        /// How many ranked skills a shortlist offers.
+        #[arg(long, value_name = "N", default_value_t = SelectOptions::default().shortlist_size)]
+        shortlist_size: usize,
+        /// Your skills' records, a JSON file: [{"skill", "selected", "applied",
+        /// "completed", "fell_back"}]. Skills they show failing are left out.
+        #[arg(long, value_name = "FILE")]
+        stats: Option<PathBuf>,
+        /// Print {"prompt", "candidates", "shortlisted", "left_out"}.
+        #[arg(long)]
+        json: bool,
+        /// The user message, or - to read it from standard input.
+        message: String,
+    },
+    /// Read your model's reply to a selection prompt: the skills it chose (one per line),
+    /// or with --message, MESSAGE with them injected.
+    SelectParse {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Most skills kept.
+        #[arg(long, value_name = "N", default_value_t = SelectOptions::default().max_skills)]
+        max_skills: usize,
+        /// Run the turn: print this message with the chosen skills (and those it
+        /// @mentions) injected.
+        #[arg(long, value_name = "MESSAGE")]
+        message: Option<String>,
+        /// Most bytes the injected skills may take (with --message).
+        #[arg(long, default_value_t = 8192, value_name = "BYTES")]
+        budget: usize,
+        /// Print the selection as JSON (with --message: {"selection", "injection"}).
+        #[arg(long)]
+        json: bool,
+        /// The model's reply, or - to read it from standard input.
+        reply: String,
+    },
+    /// Print the skills a model may invoke as tool definitions (JSON), for your model's API.
+    Tools {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// The API's shape: `openai` (Chat Completions) or `anthropic` (Messages).
+        /// Without it: skillwire's list, with each tool's skill and max_turns.
+        #[arg(long, value_enum)]
+        provider: Option<ProviderArg>,
+        /// Skills not to offer (comma-separated), e.g. the skill whose run is asking.
+        #[arg(long, value_delimiter = ',', value_name = "A,B")]
+        exclude: Vec<String>,
     },
     /// Time turns on your own skills and messages: per-turn p50 and p99 and turns per second.
     Bench {
@@ -226,6 +286,12 @@ enum CatalogFormatArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum ProviderArg {
+    Openai,
+    Anthropic,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum LintFormatArg {
     Human,
     Json,
@@ -297,6 +363,74 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                     .map(|c| format!("{}\t{}\t{}", c.name, c.matched.as_str(), c.description))
                     .collect();
                 lines.join("\n")
+            };
+            ExitCode::SUCCESS
+        }
+        Command::SelectPrompt { skills, max_skills, shortlist_above, shortlist_size, stats, json, message } => {
+            let message = read_message(&message)?;
+            let stats = match stats {
+                Some(path) => read_stats(&path)?,
+                None => Vec::new(),
+            };
+            let options = SelectOptions { max_skills, shortlist_above, shortlist_size, ..SelectOptions::default() };
+            let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
+            let prompt = engine.select_prompt(&message, &stats, &options)?;
+            if json {
+                out = to_json(&prompt)?;
+            } else {
+                for l in &prompt.left_out {
+                    eprintln!("skillwire: left out {} ({}: {})", l.skill, l.reason.as_str(), l.detail);
+                }
+                if prompt.candidates.is_empty() {
+                    eprintln!("skillwire: no skill to offer: no need to ask the model");
+                }
+                out = prompt.prompt.trim_end().to_owned();
+            }
+            ExitCode::SUCCESS
+        }
+        Command::SelectParse { skills, max_skills, message, budget, json, reply } => {
+            let reply = read_message(&reply)?;
+            let render = RenderOptions { budget, ..RenderOptions::default() };
+            let mut engine = backend(kind, &skills, render, true)?;
+            let selection = engine.select_parse(&reply, max_skills)?;
+            if !json {
+                if !selection.unknown.is_empty() {
+                    eprintln!("skillwire: not skills the model may pick: {}", selection.unknown.join(", "));
+                }
+                if !selection.over_limit.is_empty() {
+                    eprintln!("skillwire: past --max-skills: {}", selection.over_limit.join(", "));
+                }
+                if selection.reply == ReplyShape::Unreadable {
+                    eprintln!("skillwire: the reply holds no selection");
+                }
+            }
+            match message {
+                Some(message) => {
+                    let message = read_message(&message)?;
+                    let turn = engine.inject_selected(&message, &selection.skills)?;
+                    out = if json {
+                        to_json(&serde_json::json!({ "selection": selection, "injection": turn }))?
+                    } else {
+                        turn.user_message
+                    };
+                }
+                None => out = if json { to_json(&selection)? } else { selection.skills.join("\n") },
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Tools { skills, provider, exclude } => {
+            let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
+            let exclude = exclude.into_iter().map(|e| e.trim().to_owned()).filter(|e| !e.is_empty()).collect();
+            let options = ToolOptions { exclude };
+            out = match provider {
+                None => to_json(&engine.tools(&options)?)?,
+                Some(p) => {
+                    let provider = match p {
+                        ProviderArg::Openai => Provider::OpenAi,
+                        ProviderArg::Anthropic => Provider::Anthropic,
+                    };
+                    to_json(&engine.tool_definitions(provider, &options)?)?
+                }
             };
             ExitCode::SUCCESS
         }
@@ -464,6 +598,20 @@ fn read_messages(path: &Path) -> Result<Vec<String>, InputError> {
         .collect())
 }
 
+/// Largest --stats file read, in bytes.
+const MAX_STATS_FILE_BYTES: u64 = 32 << 20;
+
+/// A --stats file: the host's records of its skills.
+fn read_stats(path: &Path) -> Result<Vec<SkillStats>, InputError> {
+    let what = |e: &dyn std::fmt::Display| InputError(format!("--stats {}: {e}", path.display()));
+    let size = std::fs::metadata(path).map_err(|e| what(&e))?.len();
+    if size > MAX_STATS_FILE_BYTES {
+        return Err(what(&format!("{size} bytes; the limit is {MAX_STATS_FILE_BYTES}")));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| what(&e))?;
+    serde_json::from_str(&text).map_err(|e| what(&e))
+}
+
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, InputError> {
     serde_json::to_string_pretty(value).map_err(|e| InputError(format!("could not write JSON: {e}")))
 }
@@ -510,6 +658,52 @@ impl Backend {
         match self {
             Backend::Native(e) => Ok(e.complete(typed, limit)),
             Backend::Wasm(e) => e.complete(typed, limit).map_err(input),
+        }
+    }
+
+    fn select_prompt(
+        &mut self,
+        message: &str,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<SelectPrompt, InputError> {
+        let context = TurnContext::default();
+        match self {
+            Backend::Native(e) => e.select_prompt(message, &context, stats, options).map_err(input),
+            Backend::Wasm(e) => e.select_prompt(message, &context, stats, options).map_err(input),
+        }
+    }
+
+    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Selection, InputError> {
+        match self {
+            Backend::Native(e) => e.select_parse(reply, max_skills).map_err(input),
+            Backend::Wasm(e) => e.select_parse(reply, max_skills).map_err(input),
+        }
+    }
+
+    fn inject_selected(&mut self, message: &str, selected: &[String]) -> Result<Injection, InputError> {
+        let context = TurnContext::default();
+        match self {
+            Backend::Native(e) => e.inject_selected(message, selected, &context).map_err(input),
+            Backend::Wasm(e) => e.inject_selected(message, selected, &context).map_err(input),
+        }
+    }
+
+    fn tools(&mut self, options: &ToolOptions) -> Result<Vec<SkillTool>, InputError> {
+        match self {
+            Backend::Native(e) => Ok(e.tools(options)),
+            Backend::Wasm(e) => e.tools(options).map_err(input),
+        }
+    }
+
+    fn tool_definitions(
+        &mut self,
+        provider: Provider,
+        options: &ToolOptions,
+    ) -> Result<Vec<ToolDefinition>, InputError> {
+        match self {
+            Backend::Native(e) => Ok(e.tool_definitions(provider, options)),
+            Backend::Wasm(e) => e.tool_definitions(provider, options).map_err(input),
         }
     }
 

@@ -29,8 +29,9 @@
 
 use skillwire::{
     Action, CatalogFormat, CatalogReport, CatalogText, Category, Completion, CompletionMatch, Decision, Diagnostic,
-    EmbeddingText, Finding, Injection, LintOptions, LintReport, Match, Options, Reason, ScanPolicy, Severity,
-    SkillSource, Skip, Summary, TurnContext,
+    EmbeddingText, Finding, Injection, LeftOut, LeftOutReason, LintOptions, LintReport, Match, Options, Provider,
+    Reason, ReplyShape, ScanPolicy, SelectOptions, SelectPrompt, Selection, Severity, SkillSource, SkillStats,
+    SkillTool, Skip, Summary, ToolDefinition, ToolOptions, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -476,6 +477,124 @@ impl WasmEngine {
             .collect())
     }
 
+    /// Runs a turn on the skills the host's model chose
+    /// ([`skillwire::Catalog::inject_selected`]).
+    pub fn inject_selected(
+        &mut self,
+        message: &str,
+        selected: &[String],
+        context: &TurnContext,
+    ) -> Result<Injection, WasmError> {
+        let turn = turn_to_wit(context);
+        let result = self.call(|store, i, e| {
+            i.skillwire_engine_api().engine().call_inject_selected(store, e, message, selected, &turn)
+        })?;
+        Ok(injection(result.map_err(engine_error)?))
+    }
+
+    /// The prompt asking the host's model to choose skills
+    /// ([`skillwire::Catalog::select_prompt`]).
+    pub fn select_prompt(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<SelectPrompt, WasmError> {
+        let turn = turn_to_wit(context);
+        let stats: Vec<wit::SkillStats> = stats
+            .iter()
+            .map(|s| wit::SkillStats {
+                skill: s.skill.clone(),
+                selected: s.selected,
+                applied: s.applied,
+                completed: s.completed,
+                fell_back: s.fell_back,
+            })
+            .collect();
+        let options = wit::SelectOptions {
+            max_skills: clamp(options.max_skills),
+            shortlist_above: clamp(options.shortlist_above),
+            shortlist_size: clamp(options.shortlist_size),
+            never_completed_after: options.never_completed_after,
+            fallback_after: options.fallback_after,
+            max_fallback_rate: options.max_fallback_rate,
+        };
+        let result = self.call(|store, i, e| {
+            i.skillwire_engine_api().engine().call_select_prompt(store, e, message, &turn, &stats, options)
+        })?;
+        let p = result.map_err(engine_error)?;
+        Ok(SelectPrompt {
+            prompt: p.prompt,
+            candidates: p.candidates,
+            shortlisted: p.shortlisted,
+            left_out: p
+                .left_out
+                .into_iter()
+                .map(|l| LeftOut {
+                    skill: l.skill,
+                    reason: match l.reason {
+                        wit::LeftOutReason::NeverCompleted => LeftOutReason::NeverCompleted,
+                        wit::LeftOutReason::FallsBack => LeftOutReason::FallsBack,
+                    },
+                    detail: l.detail,
+                })
+                .collect(),
+        })
+    }
+
+    /// Reads the model's reply to a selection prompt ([`skillwire::Catalog::select_parse`]).
+    pub fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Selection, WasmError> {
+        let max = clamp(max_skills);
+        let result =
+            self.call(|store, i, e| i.skillwire_engine_api().engine().call_select_parse(store, e, reply, max))?;
+        let s = result.map_err(engine_error)?;
+        Ok(Selection {
+            skills: s.skills,
+            brief_plan: s.brief_plan,
+            unknown: s.unknown,
+            over_limit: s.over_limit,
+            reply: match s.reply {
+                wit::ReplyShape::Object => ReplyShape::Object,
+                wit::ReplyShape::List => ReplyShape::List,
+                wit::ReplyShape::Names => ReplyShape::Names,
+                wit::ReplyShape::Unreadable => ReplyShape::Unreadable,
+            },
+        })
+    }
+
+    /// The skills a model may invoke, as tools ([`skillwire::Catalog::tools`]).
+    pub fn tools(&mut self, options: &ToolOptions) -> Result<Vec<SkillTool>, WasmError> {
+        let list = self.call(|store, i, e| i.skillwire_engine_api().engine().call_tools(store, e, &options.exclude))?;
+        list.into_iter()
+            .map(|t| {
+                Ok(SkillTool {
+                    name: t.name,
+                    skill: t.skill,
+                    description: t.description,
+                    input_schema: from_json(&t.input_schema)?,
+                    max_turns: t.max_turns,
+                })
+            })
+            .collect()
+    }
+
+    /// The tools in a provider's JSON shape ([`skillwire::Catalog::tool_definitions`]).
+    pub fn tool_definitions(
+        &mut self,
+        provider: Provider,
+        options: &ToolOptions,
+    ) -> Result<Vec<ToolDefinition>, WasmError> {
+        let provider = match provider {
+            Provider::OpenAi => wit::Provider::Openai,
+            Provider::Anthropic => wit::Provider::Anthropic,
+        };
+        let text = self.call(|store, i, e| {
+            i.skillwire_engine_api().engine().call_tool_definitions(store, e, provider, &options.exclude)
+        })?;
+        from_json(&text)
+    }
+
     /// The catalogue as text for the system prompt.
     pub fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, WasmError> {
         let format = match format {
@@ -491,6 +610,12 @@ impl WasmEngine {
 }
 
 // Conversions between the WIT records and the core's types: field by field, no rules.
+
+/// JSON text the guest wrote (a guest that writes anything else is broken: a trap).
+fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, WasmError> {
+    serde_json::from_str(text)
+        .map_err(|e| WasmError::Trap(format!("the component wrote JSON that does not parse: {e}")))
+}
 
 fn turn_to_wit(context: &TurnContext) -> wit::TurnContext {
     wit::TurnContext { recent: context.recent.clone(), embedding: context.embedding.clone() }
@@ -590,6 +715,10 @@ fn engine_error(e: wit::Error) -> WasmError {
             bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
             limit: usize::try_from(limit).unwrap_or(usize::MAX),
         }),
+        wit::Error::ReplyTooLarge((bytes, limit)) => WasmError::Engine(skillwire::Error::ReplyTooLarge {
+            bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+        }),
         wit::Error::InvalidEmbedding((of, problem)) => {
             WasmError::Engine(skillwire::Error::InvalidEmbedding { of, problem })
         }
@@ -603,6 +732,7 @@ fn reason(r: wit::Reason) -> Reason {
         wit::Reason::Tag => Reason::Tag,
         wit::Reason::Name => Reason::Name,
         wit::Reason::Rank => Reason::Rank,
+        wit::Reason::Selected => Reason::Selected,
     }
 }
 

@@ -631,3 +631,97 @@ fn complete_offers_names_for_at_in_both_engines() {
     let o = skillwire(&["complete", "--skills", "examples/skills", "sqlrev"]);
     assert!(stdout(&o).starts_with("sql-review\tprefix\tReview SQL"), "{}", stdout(&o));
 }
+
+#[test]
+fn llm_selection_prompt_then_reply_then_turn_in_both_engines() {
+    let message = "Review this SQL migration before I run it";
+    let stats_dir = temp_dir("stats");
+    let stats = stats_dir.join("stats.json");
+    write(&stats, br#"[{"skill": "csv-cleanup", "selected": 3, "completed": 0}, {"skill": "sql-review", "selected": 5, "applied": 5, "completed": 5, "fell_back": 0}]"#);
+    let stats = stats.to_str().unwrap();
+    let reply = "Sure.\n```json\n{\"brief_plan\": \"Review it.\", \"skills\": [\"sql-review\", \"made-up\"]}\n```";
+    let mut outputs = Vec::new();
+    for engine in ["native", "wasm"] {
+        let mut run = |args: &[&str]| {
+            let o = skillwire(&[&["--engine", engine][..], args].concat());
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            outputs.push(stdout(&o));
+            o
+        };
+        let o = run(&["select-prompt", "--skills", "examples/skills", "--stats", stats, message]);
+        assert!(stderr(&o).contains("left out csv-cleanup (never_completed: selected 3 times, never completed)"));
+        let prompt = stdout(&o);
+        assert!(prompt.contains(r#"{"id":"sql-review","description":"Review SQL"#), "{prompt}");
+        assert!(prompt.contains(r#""record":{"selected":5,"applied":5,"completed":5,"fell_back":0}"#), "{prompt}");
+        assert!(!prompt.contains(r#""id":"csv-cleanup""#), "{prompt}");
+        run(&["select-prompt", "--skills", "examples/skills", "--json", "--max-skills", "1", message]);
+        let o = run(&["select-parse", "--skills", "examples/skills", reply]);
+        assert_eq!(stdout(&o), "sql-review\n");
+        assert!(stderr(&o).contains("not skills the model may pick: made-up"), "{}", stderr(&o));
+        let o = run(&["select-parse", "--skills", "examples/skills", "--message", message, "--json", reply]);
+        let json: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(json["selection"]["brief_plan"], "Review it.");
+        assert_eq!(json["injection"]["decisions"][0]["reason"], "selected");
+        assert_eq!(json["injection"]["decisions"][0]["skill"], "sql-review");
+        let o = run(&["select-parse", "--skills", "examples/skills", "--message", message, reply]);
+        assert!(stdout(&o).starts_with("[SKILL:sql-review]\n"), "{}", stdout(&o));
+        assert!(stdout(&o).ends_with(&format!("\n\n{message}\n")));
+    }
+    let half = outputs.len() / 2;
+    assert_eq!(outputs[..half], outputs[half..]);
+    // A reply from standard input; nothing readable selects nothing.
+    let mut child = command()
+        .args(["select-parse", "--skills", "examples/skills", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"I am not sure.").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["reply"], "unreadable");
+    assert_eq!(json["skills"], serde_json::json!([]));
+    let o = skillwire(&["select-prompt", "--skills", "examples/skills", "--stats", "no-such-file.json", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--stats no-such-file.json"), "{}", stderr(&o));
+}
+
+#[test]
+fn tools_for_both_providers_in_both_engines() {
+    for provider in ["openai", "anthropic"] {
+        let mut outputs = Vec::new();
+        for engine in ["native", "wasm"] {
+            let o = skillwire(&[
+                "--engine",
+                engine,
+                "tools",
+                "--skills",
+                "examples/skills",
+                "--provider",
+                provider,
+                "--exclude",
+                "sql-review",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            outputs.push(stdout(&o));
+        }
+        assert_eq!(outputs[0], outputs[1]);
+        let tools: Value = serde_json::from_str(&outputs[0]).unwrap();
+        let names: Vec<&str> = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| if provider == "openai" { &t["function"]["name"] } else { &t["name"] }.as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["skills__commit-message", "skills__csv-cleanup", "skills__release-notes"]);
+        // The APIs' own key order, as their documentation writes it.
+        let first_key =
+            if provider == "openai" { "\"type\": \"function\"" } else { "\"name\": \"skills__commit-message\"" };
+        assert!(outputs[0].starts_with(&format!("[\n  {{\n    {first_key}")), "{}", outputs[0]);
+    }
+    let o = skillwire(&["tools", "--skills", "examples/skills"]);
+    let tools: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(tools[3]["skill"], "sql-review");
+    assert_eq!(tools[3]["max_turns"], 1);
+    assert_eq!(tools[3]["input_schema"]["required"][0], "task");
+}

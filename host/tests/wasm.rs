@@ -8,7 +8,8 @@ mod turn_vectors;
 
 use serde_json::{json, Value};
 use skillwire::{
-    CatalogFormat, Error, LintOptions, MemorySource, Options, SkillEntry, SkillSource, SourceError, TurnContext,
+    CatalogFormat, Error, LintOptions, MemorySource, Options, Provider, SelectOptions, SkillEntry, SkillSource,
+    SkillStats, SourceError, ToolOptions, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime as WasmRuntime, WasmEngine, WasmError};
 use skillwire_host::FsSource;
@@ -42,6 +43,29 @@ impl turn_vectors::Runtime for Wasm {
     }
     fn complete(&mut self, typed: &str, limit: usize) -> Value {
         serde_json::to_value(self.0.complete(typed, limit).unwrap()).unwrap()
+    }
+    fn select_prompt(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<Value, Error> {
+        let prompt = self.0.select_prompt(message, context, stats, options).map_err(engine_error)?;
+        Ok(serde_json::to_value(prompt).unwrap())
+    }
+    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Value, Error> {
+        Ok(serde_json::to_value(self.0.select_parse(reply, max_skills).map_err(engine_error)?).unwrap())
+    }
+    fn inject_selected(&mut self, message: &str, selected: &[String], context: &TurnContext) -> Result<Value, Error> {
+        Ok(serde_json::to_value(self.0.inject_selected(message, selected, context).map_err(engine_error)?).unwrap())
+    }
+    fn tools(&mut self, exclude: &[String]) -> Value {
+        serde_json::to_value(self.0.tools(&ToolOptions { exclude: exclude.to_vec() }).unwrap()).unwrap()
+    }
+    fn tool_definitions(&mut self, provider: Provider, exclude: &[String]) -> Value {
+        let definitions = self.0.tool_definitions(provider, &ToolOptions { exclude: exclude.to_vec() }).unwrap();
+        serde_json::to_value(definitions).unwrap()
     }
 }
 

@@ -1,7 +1,7 @@
 // Compiled by `deno check` in the test script: the declarations in index.d.ts describe
 // the API the README shows, with no `any` to hide mistakes.
 import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../index.js';
-import type { Completion, Finding, Injection, LintReport, Matches, SkillSource, SyncSkillSource, TurnContext } from '../index.js';
+import type { AnthropicTool, Completion, Finding, Injection, LintReport, Matches, OpenAiTool, SelectPrompt, Selection, SkillSource, SkillTool, SyncSkillSource, TurnContext } from '../index.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
 const asyncSource: SkillSource = { list: async () => [{ location: 'a/SKILL.md' }], read: async () => '' };
@@ -18,6 +18,15 @@ const context: TurnContext = { recent: ['a'] };
 const offered: Completion[] = sw.complete('a', 5);
 const how: 'prefix' | 'fuzzy' | undefined = offered[0]?.match;
 const next: Injection = await sw.inject('@a again', context);
+const question: SelectPrompt = await sw.selectPrompt('x', { maxSkills: 2, stats: [{ skill: 'a', selected: 3, fellBack: 1 }] });
+const asked: SelectPrompt = sw.selectPromptSync('x', { shortlistAbove: 10, turn: { embedding: [1, 0] } });
+const chosen: Selection = sw.selectParse('["a"]', 1);
+const plan: string | undefined = chosen.brief_plan;
+const selectedTurn: Injection = await sw.injectSelected('x', chosen.skills, context);
+const selectedSync: Injection = sw.injectSelectedSync('x', ['a']);
+const tools: SkillTool[] = sw.tools({ exclude: ['b'] });
+const forOpenAi: OpenAiTool[] = sw.toolDefinitions('openai');
+const forAnthropic: AnthropicTool[] = sw.toolDefinitions('anthropic', { exclude: ['a'] });
 const matches: Matches = await sw.match('@a');
 const report: LintReport = lint('a/SKILL.md', '---\n---\n', { extensions: true, scan: { exfiltration: 'warn' } });
 const later = await Skillwire.create({
@@ -38,4 +47,4 @@ try {
 }
 sw.free();
 later[Symbol.dispose]();
-console.log(how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);
+console.log(question, asked, plan, selectedTurn, selectedSync, tools, forOpenAi[0]?.function.name, forAnthropic[0]?.input_schema, how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);

@@ -80,6 +80,29 @@ export async function runCase(sw, c, async) {
     }
   };
   if (c.complete) out.complete = c.complete.map((r) => sw.complete(r.typed, r.limit));
+  if (c.select_prompt) {
+    out.select_prompt = [];
+    for (const r of c.select_prompt) {
+      // The JS API spells options and statistics in camelCase.
+      const options = { ...camelKeys(r.options), stats: r.stats?.map(camelKeys), turn: r.turn };
+      out.select_prompt.push(await answer(() => (async ? sw.selectPrompt(r.message, options) : sw.selectPromptSync(r.message, options))));
+    }
+  }
+  if (c.select_parse) out.select_parse = await Promise.all(c.select_parse.map((r) => answer(() => sw.selectParse(r.reply, r.max_skills))));
+  if (c.inject_selected) {
+    out.inject_selected = [];
+    for (const r of c.inject_selected) {
+      const run = () => (async ? sw.injectSelected(r.message, r.selected, r.turn) : sw.injectSelectedSync(r.message, r.selected, r.turn));
+      out.inject_selected.push(await answer(run));
+    }
+  }
+  if (c.tools) {
+    out.tools = c.tools.map((r) => ({
+      tools: sw.tools({ exclude: r.exclude }),
+      openai: sw.toolDefinitions('openai', { exclude: r.exclude }),
+      anthropic: sw.toolDefinitions('anthropic', { exclude: r.exclude }),
+    }));
+  }
   if (c.embeddings) out.embeddings = await answer(() => sw.setEmbeddings(c.embeddings));
   if (c.message !== undefined) {
     out.matches = await answer(() => (async ? sw.match(c.message, c.turn) : sw.matchSync(c.message, c.turn)));

@@ -1,11 +1,15 @@
 //! The runner of `tests/vectors/turns.json`, shared by every Rust runtime's tests (the
 //! native core in `core/tests/vectors.rs`, the component in `host/tests/wasm.rs`): a
-//! runtime provides a [`Runtime`], and each case's report, catalogue texts, matches and
-//! injection must equal the expectation exactly.
+//! runtime provides a [`Runtime`], and each case's report, catalogue texts, matches,
+//! injection, completions, selection prompts and replies, and tools must equal the
+//! expectation exactly.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use skillwire::{CatalogFormat, Error, Options, SkillEntry, SkillSource, SourceError, TurnContext};
+use skillwire::{
+    CatalogFormat, Error, Options, Provider, SelectOptions, SkillEntry, SkillSource, SkillStats, SourceError,
+    TurnContext,
+};
 use std::path::PathBuf;
 
 /// One skill of a vector: where it lives and its text.
@@ -51,6 +55,53 @@ pub trait Runtime {
     fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error>;
     /// The completions (`[Completion]` as JSON) for what was typed after `@`.
     fn complete(&mut self, typed: &str, limit: usize) -> Value;
+    /// The `SelectPrompt` for a message.
+    fn select_prompt(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<Value, Error>;
+    /// The `Selection` read from a model's reply.
+    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Value, Error>;
+    /// The `Injection` of a turn on the skills a model selected.
+    fn inject_selected(&mut self, message: &str, selected: &[String], context: &TurnContext) -> Result<Value, Error>;
+    /// The skills as tools (`[SkillTool]`).
+    fn tools(&mut self, exclude: &[String]) -> Value;
+    /// The tools in a provider's shape (`[ToolDefinition]`).
+    fn tool_definitions(&mut self, provider: Provider, exclude: &[String]) -> Value;
+}
+
+#[derive(Deserialize)]
+struct SelectPromptRequest {
+    message: String,
+    #[serde(default)]
+    turn: TurnContext,
+    #[serde(default)]
+    stats: Vec<SkillStats>,
+    #[serde(default)]
+    options: SelectOptions,
+}
+
+#[derive(Deserialize)]
+struct SelectParseRequest {
+    reply: String,
+    max_skills: usize,
+}
+
+#[derive(Deserialize)]
+struct InjectSelectedRequest {
+    message: String,
+    selected: Vec<String>,
+    #[serde(default)]
+    turn: TurnContext,
+}
+
+#[derive(Deserialize)]
+struct ToolsRequest {
+    #[serde(default)]
+    exclude: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -94,6 +145,37 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
         let requests: Vec<CompleteRequest> = serde_json::from_value(requests.clone()).unwrap();
         let lists: Vec<Value> = requests.iter().map(|r| runtime.complete(&r.typed, r.limit)).collect();
         out.insert("complete".into(), Value::Array(lists));
+    }
+    if let Some(requests) = case.get("select_prompt") {
+        let requests: Vec<SelectPromptRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let answers =
+            requests.iter().map(|r| answer(runtime.select_prompt(&r.message, &r.turn, &r.stats, &r.options))).collect();
+        out.insert("select_prompt".into(), Value::Array(answers));
+    }
+    if let Some(requests) = case.get("select_parse") {
+        let requests: Vec<SelectParseRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let answers = requests.iter().map(|r| answer(runtime.select_parse(&r.reply, r.max_skills))).collect();
+        out.insert("select_parse".into(), Value::Array(answers));
+    }
+    if let Some(requests) = case.get("inject_selected") {
+        let requests: Vec<InjectSelectedRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let answers =
+            requests.iter().map(|r| answer(runtime.inject_selected(&r.message, &r.selected, &r.turn))).collect();
+        out.insert("inject_selected".into(), Value::Array(answers));
+    }
+    if let Some(requests) = case.get("tools") {
+        let requests: Vec<ToolsRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let answers = requests
+            .iter()
+            .map(|r| {
+                json!({
+                    "tools": runtime.tools(&r.exclude),
+                    "openai": runtime.tool_definitions(Provider::OpenAi, &r.exclude),
+                    "anthropic": runtime.tool_definitions(Provider::Anthropic, &r.exclude),
+                })
+            })
+            .collect();
+        out.insert("tools".into(), Value::Array(answers));
     }
     if let Some(vectors) = case.get("embeddings") {
         let vectors: Vec<(String, Vec<f32>)> = serde_json::from_value(vectors.clone()).unwrap();

@@ -140,6 +140,7 @@ fn reason(r: core::Reason) -> wit::Reason {
         core::Reason::Tag => wit::Reason::Tag,
         core::Reason::Name => wit::Reason::Name,
         core::Reason::Rank => wit::Reason::Rank,
+        core::Reason::Selected => wit::Reason::Selected,
     }
 }
 
@@ -170,6 +171,7 @@ fn diagnostic(d: core::Diagnostic) -> wit::Diagnostic {
 fn error(e: core::Error) -> wit::Error {
     match e {
         core::Error::MessageTooLarge { bytes, limit } => wit::Error::MessageTooLarge((bytes as u64, limit as u64)),
+        core::Error::ReplyTooLarge { bytes, limit } => wit::Error::ReplyTooLarge((bytes as u64, limit as u64)),
         core::Error::InvalidEmbedding { of, problem } => wit::Error::InvalidEmbedding((of, problem)),
     }
 }
@@ -197,6 +199,34 @@ impl api::Guest for Component {
             warnings: r.warnings.into_iter().map(diagnostic).collect(),
             findings: r.findings.into_iter().map(finding).collect(),
         }
+    }
+}
+
+fn injection(t: core::Injection) -> wit::Injection {
+    wit::Injection {
+        text: t.text,
+        user_message: t.user_message,
+        decisions: t
+            .decisions
+            .into_iter()
+            .map(|d| wit::Decision {
+                skill: d.skill,
+                matched: d.matched,
+                reason: reason(d.reason),
+                score: d.score,
+                injected_bytes: u32_of(d.injected_bytes),
+                truncated: d.truncated,
+                skipped: d.skipped.map(skip),
+                detail: d.detail,
+                findings: d.findings.into_iter().map(finding).collect(),
+            })
+            .collect(),
+        summary: wit::Summary {
+            candidates: u32_of(t.summary.candidates),
+            matched: u32_of(t.summary.matched),
+            injected_bytes: u32_of(t.summary.injected_bytes),
+            truncated_any: t.summary.truncated_any,
+        },
     }
 }
 
@@ -277,32 +307,100 @@ impl GuestEngine for Engine {
     }
 
     fn inject(&self, message: String, turn: wit::TurnContext) -> Result<wit::Injection, wit::Error> {
-        let t = self.0.borrow().inject_turn(&message, &turn_context(turn)).map_err(error)?;
-        Ok(wit::Injection {
-            text: t.text,
-            user_message: t.user_message,
-            decisions: t
-                .decisions
+        self.0.borrow().inject_turn(&message, &turn_context(turn)).map(injection).map_err(error)
+    }
+
+    fn inject_selected(
+        &self,
+        message: String,
+        selected: Vec<String>,
+        turn: wit::TurnContext,
+    ) -> Result<wit::Injection, wit::Error> {
+        self.0.borrow().inject_selected(&message, &selected, &turn_context(turn)).map(injection).map_err(error)
+    }
+
+    fn select_prompt(
+        &self,
+        message: String,
+        turn: wit::TurnContext,
+        stats: Vec<wit::SkillStats>,
+        options: wit::SelectOptions,
+    ) -> Result<wit::SelectPrompt, wit::Error> {
+        let stats: Vec<core::SkillStats> = stats
+            .into_iter()
+            .map(|s| core::SkillStats {
+                skill: s.skill,
+                selected: s.selected,
+                applied: s.applied,
+                completed: s.completed,
+                fell_back: s.fell_back,
+            })
+            .collect();
+        let options = core::SelectOptions {
+            max_skills: options.max_skills as usize,
+            shortlist_above: options.shortlist_above as usize,
+            shortlist_size: options.shortlist_size as usize,
+            never_completed_after: options.never_completed_after,
+            fallback_after: options.fallback_after,
+            max_fallback_rate: options.max_fallback_rate,
+        };
+        let p = self.0.borrow().select_prompt(&message, &turn_context(turn), &stats, &options).map_err(error)?;
+        Ok(wit::SelectPrompt {
+            prompt: p.prompt,
+            candidates: p.candidates,
+            shortlisted: p.shortlisted,
+            left_out: p
+                .left_out
                 .into_iter()
-                .map(|d| wit::Decision {
-                    skill: d.skill,
-                    matched: d.matched,
-                    reason: reason(d.reason),
-                    score: d.score,
-                    injected_bytes: u32_of(d.injected_bytes),
-                    truncated: d.truncated,
-                    skipped: d.skipped.map(skip),
-                    detail: d.detail,
-                    findings: d.findings.into_iter().map(finding).collect(),
+                .map(|l| wit::LeftOut {
+                    skill: l.skill,
+                    reason: match l.reason {
+                        core::LeftOutReason::NeverCompleted => wit::LeftOutReason::NeverCompleted,
+                        core::LeftOutReason::FallsBack => wit::LeftOutReason::FallsBack,
+                    },
+                    detail: l.detail,
                 })
                 .collect(),
-            summary: wit::Summary {
-                candidates: u32_of(t.summary.candidates),
-                matched: u32_of(t.summary.matched),
-                injected_bytes: u32_of(t.summary.injected_bytes),
-                truncated_any: t.summary.truncated_any,
+        })
+    }
+
+    fn select_parse(&self, reply: String, max_skills: u32) -> Result<wit::Selection, wit::Error> {
+        let s = self.0.borrow().select_parse(&reply, max_skills as usize).map_err(error)?;
+        Ok(wit::Selection {
+            skills: s.skills,
+            brief_plan: s.brief_plan,
+            unknown: s.unknown,
+            over_limit: s.over_limit,
+            reply: match s.reply {
+                core::ReplyShape::Object => wit::ReplyShape::Object,
+                core::ReplyShape::List => wit::ReplyShape::List,
+                core::ReplyShape::Names => wit::ReplyShape::Names,
+                core::ReplyShape::Unreadable => wit::ReplyShape::Unreadable,
             },
         })
+    }
+
+    fn tools(&self, exclude: Vec<String>) -> Vec<wit::SkillTool> {
+        let tools = self.0.borrow().tools(&core::ToolOptions { exclude });
+        tools
+            .into_iter()
+            .map(|t| wit::SkillTool {
+                name: t.name,
+                skill: t.skill,
+                description: t.description,
+                input_schema: serde_json::to_string(&t.input_schema).unwrap_or_default(),
+                max_turns: t.max_turns,
+            })
+            .collect()
+    }
+
+    fn tool_definitions(&self, provider: wit::Provider, exclude: Vec<String>) -> String {
+        let provider = match provider {
+            wit::Provider::Openai => core::Provider::OpenAi,
+            wit::Provider::Anthropic => core::Provider::Anthropic,
+        };
+        let definitions = self.0.borrow().tool_definitions(provider, &core::ToolOptions { exclude });
+        serde_json::to_string(&definitions).unwrap_or_default()
     }
 
     fn complete(&self, typed: String, limit: u32) -> Vec<wit::Completion> {

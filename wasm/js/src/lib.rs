@@ -8,7 +8,10 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde::{Deserialize, Serialize};
-use skillwire::{Catalog, CatalogFormat, CatalogInput, LintOptions, Matches, Options, RenderOptions, TurnContext};
+use skillwire::{
+    Catalog, CatalogFormat, CatalogInput, LintOptions, Matches, Options, Provider, RenderOptions, SelectOptions,
+    SkillStats, ToolOptions, TurnContext,
+};
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
@@ -146,15 +149,87 @@ impl Catalogue {
     pub fn inject(&self, message: &str, bodies: JsValue, turn: JsValue) -> Result<JsValue, JsValue> {
         let bodies: HashMap<String, BodyInput> = from_js(bodies, "bodies")?;
         let context: TurnContext = from_js(turn, "turn")?;
+        let injection =
+            self.catalog.inject_turn(message, &context, &self.render, fetched(&bodies)).map_err(core_error)?;
+        to_js(&injection)
+    }
+
+    /// [`Catalogue::plan`] for a turn on the skills the host's model chose (`selected`,
+    /// names).
+    #[wasm_bindgen(js_name = planSelected)]
+    pub fn plan_selected(&self, message: &str, selected: JsValue, turn: JsValue) -> Result<JsValue, JsValue> {
+        let selected: Vec<String> = from_js(selected, "selected")?;
+        let context: TurnContext = from_js(turn, "turn")?;
+        let plan = self.catalog.plan_selected(message, &selected, &context).map_err(core_error)?;
+        let reads: Vec<PlannedRead<'_>> =
+            plan.iter().map(|s| PlannedRead { source: s.source, location: &s.skill.location }).collect();
+        to_js(&reads)
+    }
+
+    /// Runs a turn on the skills the host's model chose, with the bodies fetched for
+    /// its plan.
+    #[wasm_bindgen(js_name = injectSelected)]
+    pub fn inject_selected(
+        &self,
+        message: &str,
+        selected: JsValue,
+        bodies: JsValue,
+        turn: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let selected: Vec<String> = from_js(selected, "selected")?;
+        let bodies: HashMap<String, BodyInput> = from_js(bodies, "bodies")?;
+        let context: TurnContext = from_js(turn, "turn")?;
         let injection = self
             .catalog
-            .inject_turn(message, &context, &self.render, |entry| match bodies.get(&entry.skill.location) {
-                Some(BodyInput { text: Some(text), .. }) => Ok(text.clone()),
-                Some(BodyInput { error: Some(e), .. }) => Err(e.clone()),
-                _ => Err("the body was not fetched".to_owned()),
-            })
+            .inject_selected(message, &selected, &context, &self.render, fetched(&bodies))
             .map_err(core_error)?;
         to_js(&injection)
+    }
+
+    /// The selection prompt (`SelectPrompt`) for `message`; `stats` is
+    /// `[SkillStats]`, `options` the core's `SelectOptions` (fields optional).
+    #[wasm_bindgen(js_name = selectPrompt)]
+    pub fn select_prompt(
+        &self,
+        message: &str,
+        turn: JsValue,
+        stats: JsValue,
+        options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let context: TurnContext = from_js(turn, "turn")?;
+        let stats: Vec<SkillStats> = from_js(stats, "stats")?;
+        let options: SelectOptions = from_js(options, "options")?;
+        to_js(&self.catalog.select_prompt(message, &context, &stats, &options).map_err(core_error)?)
+    }
+
+    /// The model's reply to a selection prompt, read (`Selection`).
+    #[wasm_bindgen(js_name = selectParse)]
+    pub fn select_parse(&self, reply: &str, max_skills: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.catalog.select_parse(reply, max_skills as usize).map_err(core_error)?)
+    }
+
+    /// The skills a model may invoke, as tools (`[SkillTool]`), less `exclude` (names).
+    pub fn tools(&self, exclude: JsValue) -> Result<JsValue, JsValue> {
+        let exclude: Vec<String> = from_js(exclude, "exclude")?;
+        to_js(&self.catalog.tools(&ToolOptions { exclude }))
+    }
+
+    /// The tools in `provider`'s shape (`openai`, `anthropic`).
+    #[wasm_bindgen(js_name = toolDefinitions)]
+    pub fn tool_definitions(&self, provider: JsValue, exclude: JsValue) -> Result<JsValue, JsValue> {
+        let provider: Provider = serde_wasm_bindgen::from_value(provider)
+            .map_err(|e| error("invalid_argument", &format!("provider: {e}")))?;
+        let exclude: Vec<String> = from_js(exclude, "exclude")?;
+        to_js(&self.catalog.tool_definitions(provider, &ToolOptions { exclude }))
+    }
+}
+
+/// A turn's `read`: the bodies the JS side fetched for its plan.
+fn fetched(bodies: &HashMap<String, BodyInput>) -> impl FnMut(&skillwire::CatalogSkill) -> Result<String, String> + '_ {
+    |entry| match bodies.get(&entry.skill.location) {
+        Some(BodyInput { text: Some(text), .. }) => Ok(text.clone()),
+        Some(BodyInput { error: Some(e), .. }) => Err(e.clone()),
+        _ => Err("the body was not fetched".to_owned()),
     }
 }
 
