@@ -12,8 +12,9 @@
 //! 2. The host calls its model with [`SelectPrompt::prompt`] (skipping the call when
 //!    [`SelectPrompt::candidates`] is empty).
 //! 3. [`Catalog::select_parse`] — the model's reply read tolerantly: JSON alone, in a
-//!    code fence or inside prose; `{"brief_plan": …, "skills": [...]}` or a bare list;
-//!    failing that, a plain list of names. Names the model may not pick are dropped and
+//!    code fence or inside prose (`<think>…</think>` reasoning skipped);
+//!    `{"brief_plan": …, "skills": [...]}` or a bare list; failing that, a plain list of
+//!    names. Names the model may not pick are dropped and
 //!    reported (`unknown`), repeats dropped, the rest capped at `max_skills`
 //!    (`over_limit`).
 //! 4. [`Catalog::inject_selected`](crate::Catalog::inject_selected) — the chosen skills
@@ -280,9 +281,10 @@ impl Catalog {
         if reply.len() > limit {
             return Err(Error::ReplyTooLarge { bytes: reply.len(), limit });
         }
-        let (shape, ids, brief_plan) = match find_json(reply) {
+        let reply = without_thinking(reply);
+        let (shape, ids, brief_plan) = match find_json(&reply) {
             Some((shape, ids, plan)) => (shape, ids, plan),
-            None => match plain_names(reply) {
+            None => match plain_names(&reply) {
                 Some(ids) => (ReplyShape::Names, ids, None),
                 None => (ReplyShape::Unreadable, Vec::new(), None),
             },
@@ -375,9 +377,10 @@ fn write_prompt(message: &str, skills: &[String], any_record: bool, max_skills: 
     p
 }
 
-/// The selection in the first JSON value of `reply` that reads as one: the ids, the
-/// plan, and whether it was an object or a list. Code fences are tried first, then the
-/// whole reply, then each `{` or `[` in turn.
+/// The selection in the JSON of `reply`: the ids, the plan, and whether it was an
+/// object or a list. Code fences are tried first, then the whole reply, then each `{`
+/// or `[` in turn, where the first object with `skills` wins over any bare list (a list
+/// inside prose is more often an aside than the answer).
 fn find_json(reply: &str) -> Option<(ReplyShape, Vec<String>, Option<String>)> {
     for block in fenced_blocks(reply) {
         if let Some(found) = serde_json::from_str::<Value>(block.trim()).ok().and_then(|v| read_selection(&v)) {
@@ -387,15 +390,36 @@ fn find_json(reply: &str) -> Option<(ReplyShape, Vec<String>, Option<String>)> {
     if let Some(found) = serde_json::from_str::<Value>(reply.trim()).ok().and_then(|v| read_selection(&v)) {
         return Some(found);
     }
-    reply
-        .match_indices(['{', '['])
-        .take(MAX_JSON_STARTS)
-        .filter_map(|(at, _)| {
-            let rest = reply.get(at..)?;
-            let value = serde_json::Deserializer::from_str(rest).into_iter::<Value>().next()?.ok()?;
-            read_selection(&value)
-        })
-        .next()
+    let mut first_list = None;
+    for (at, _) in reply.match_indices(['{', '[']).take(MAX_JSON_STARTS) {
+        let Some(rest) = reply.get(at..) else { continue };
+        let Some(Ok(value)) = serde_json::Deserializer::from_str(rest).into_iter::<Value>().next() else { continue };
+        match read_selection(&value) {
+            Some(found) if found.0 == ReplyShape::Object => return Some(found),
+            Some(found) if first_list.is_none() => first_list = Some(found),
+            _ => {}
+        }
+    }
+    first_list
+}
+
+/// `reply` without its `<think>…</think>` sections (reasoning some models write before
+/// the answer); an unclosed one is kept.
+fn without_thinking(reply: &str) -> std::borrow::Cow<'_, str> {
+    const OPEN: &str = "<think>";
+    const CLOSE: &str = "</think>";
+    if !reply.contains(OPEN) {
+        return std::borrow::Cow::Borrowed(reply);
+    }
+    let mut kept = String::with_capacity(reply.len());
+    let mut rest = reply;
+    while let Some(open) = rest.find(OPEN) {
+        let Some(close) = rest.get(open..).and_then(|r| r.find(CLOSE)) else { break };
+        kept.push_str(rest.get(..open).unwrap_or(""));
+        rest = rest.get(open + close + CLOSE.len()..).unwrap_or("");
+    }
+    kept.push_str(rest);
+    std::borrow::Cow::Owned(kept)
 }
 
 /// The contents of the reply's ``` fenced blocks (the info string after the opening
@@ -513,6 +537,12 @@ mod tests {
         }
         assert_eq!(parse(&c, r#"["pdf"]"#), (strings(&["pdf"]), Vec::new(), ReplyShape::List));
         assert_eq!(parse(&c, "Use [\"pdf\"] here"), (strings(&["pdf"]), Vec::new(), ReplyShape::List));
+        // An object with `skills` wins over a list met before it; reasoning is skipped.
+        let aside = "Not [\"pdf\"], rather {\"skills\": [\"sql-review\"]}";
+        assert_eq!(parse(&c, aside), (strings(&["sql-review"]), Vec::new(), ReplyShape::Object));
+        let thinking = "<think>Maybe {\"skills\": [\"pdf\"]}?</think>\n{\"skills\": [\"sql-review\"]}";
+        assert_eq!(parse(&c, thinking), (strings(&["sql-review"]), Vec::new(), ReplyShape::Object));
+        assert_eq!(parse(&c, "<think>hmm</think>\npdf"), (strings(&["pdf"]), Vec::new(), ReplyShape::Names));
         assert_eq!(
             parse(&c, "- pdf\n- `sql-review`"),
             (strings(&["pdf", "sql-review"]), Vec::new(), ReplyShape::Names)

@@ -243,6 +243,7 @@ cases += [
          {"reply": "I would use the pdf skill here.", "max_skills": 3},
          {"reply": '{"skills": ["pdf"', "max_skills": 3},
          {"reply": '{"brief_plan": "Nothing fits.", "skills": []}', "max_skills": 3},
+         {"reply": '<think>Perhaps {"skills": ["go"]}, or ["pdf"]?</think>\nNot ["go"] but {"skills": ["sql-review"]}.', "max_skills": 3},
      ],
      "inject_selected": [
          {"message": "@commit-message then review this", "selected": ["sql-review", "pdf", "nope", "manual-only", "deploy", "sneaky", "SQL_review"]},
