@@ -17,6 +17,12 @@ export interface SyncSkillSource {
 }
 
 export type Precedence = 'first-wins' | 'last-wins';
+/**
+ * How `user-invocable: false` is read: `hidden` (default; Claude Code's meaning: kept out
+ * of the user's `@` menu, open to automatic use) or `mention-only` (only an explicit
+ * `@mention` injects it, as skillwire 0.1 read it).
+ */
+export type NotUserInvocable = 'hidden' | 'mention-only';
 export type InjectFormat = 'bracket' | 'xml' | 'markdown';
 export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
 export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank' | 'selected';
@@ -33,9 +39,9 @@ export interface RankOptions {
   minRatio?: number;
   /** Lowest share of the message's informative words a skill must match (default 0.2). */
   minCoverage?: number;
-  /** With embeddings: what a perfect cosine similarity adds to the score (default 12). */
+  /** With embeddings: what a perfect cosine similarity adds to the score (default 30). */
   semanticWeight?: number;
-  /** With embeddings: the similarity from which an embedding counts (default 0.35). */
+  /** With embeddings: the similarity from which an embedding counts (default 0.45). */
   minSimilarity?: number;
   /** Also rank on the headings of each skill's body (default false). */
   headings?: boolean;
@@ -109,6 +115,8 @@ export interface Options<S extends SkillSource = SkillSource> {
   precedence?: Precedence;
   /** Integrations the host provides, for skills that `requires` them. */
   available?: string[];
+  /** How `user-invocable: false` is read (default `hidden`). */
+  notUserInvocable?: NotUserInvocable;
   /** Relevance ranking beyond the substring rules: on/off (default on), or tuned. */
   rank?: boolean | RankOptions;
   /**
@@ -264,6 +272,8 @@ export interface CatalogReport {
   warnings: { location: string; diagnostic: Diagnostic }[];
   /** Skills the safety scan found something in (blocked ones stay out of every turn). */
   flagged: { name: string; location: string; blocked: boolean; findings: Finding[] }[];
+  /** Skills that fire only when `@mentioned`, by name. */
+  mention_only: string[];
 }
 
 export interface LintReport {

@@ -291,6 +291,7 @@ function coreOptions(o) {
       precedence: (o.precedence ?? 'first-wins').replace('-', '_'),
       available: o.available ?? [],
       rank: rankOptions(o.rank),
+      not_user_invocable: (o.notUserInvocable ?? 'hidden').replace('-', '_'),
       ...(limits ? { limits } : {}),
       ...(scan ? { scan } : {}),
     },

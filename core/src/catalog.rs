@@ -26,6 +26,7 @@ use crate::rank::{unit_vector, RankIndex, RankOptions};
 use crate::scan::{self, Finding, ScanCache, ScanPolicy};
 use crate::skill::{self, Skill};
 use crate::source::{SkillSource, SourceError};
+use crate::turn::TurnContext;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -39,6 +40,21 @@ pub enum Precedence {
     FirstWins,
     /// The latest entry wins (later sources override earlier ones).
     LastWins,
+}
+
+/// How a catalogue reads `user-invocable: false`.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotUserInvocable {
+    /// As skill authors write it for Claude Code (default): the skill is hidden from
+    /// the user's own menu (`@` autocomplete), and the model may still use it
+    /// automatically. An explicit `@mention` still injects it.
+    #[default]
+    Hidden,
+    /// skillwire 0.1's reading: hidden from the menu, and only an explicit `@mention`
+    /// injects it (as with `disable-model-invocation: true`).
+    MentionOnly,
 }
 
 /// How a catalogue is built.
@@ -56,6 +72,8 @@ pub struct CatalogOptions {
     pub rank: RankOptions,
     /// What the safety scan looks for and what it blocks.
     pub scan: ScanPolicy,
+    /// How `user-invocable: false` is read.
+    pub not_user_invocable: NotUserInvocable,
 }
 
 /// One entry handed to [`Catalog::build`]: the source it came from (its index, which
@@ -165,6 +183,24 @@ pub struct CatalogReport {
     pub flagged: Vec<Flagged>,
     /// Warnings about skills that loaded.
     pub warnings: Vec<Warning>,
+    /// Skills that fire only when `@mentioned` (`disable-model-invocation: true`, or
+    /// `user-invocable: false` read as [`NotUserInvocable::MentionOnly`]), by name.
+    pub mention_only: Vec<String>,
+}
+
+/// A skill relevant to a message ([`Catalog::relevant`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Relevant {
+    /// The skill's name.
+    pub skill: String,
+    /// True when a turn on the message would select it.
+    pub selected: bool,
+    /// The rule that selected it, when selected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+    /// Its ranking score, when ranking found it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
 }
 
 /// A text a host embeds for one skill ([`Catalog::embedding_texts`]).
@@ -187,6 +223,7 @@ pub struct Catalog {
     rank: RankOptions,
     limits: Limits,
     scan: ScanPolicy,
+    not_user_invocable: NotUserInvocable,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
 }
@@ -256,9 +293,11 @@ impl Catalog {
                 continue;
             };
             count += 1;
+            let body = crate::frontmatter::body(&text).unwrap_or_default();
             if options.rank.headings {
-                skill.headings = skill::body_headings(crate::frontmatter::body(&text).unwrap_or_default());
+                skill.headings = skill::body_headings(body);
             }
+            skill.sections = skill::body_sections(body);
             report.warnings.extend(
                 loaded
                     .diagnostics
@@ -317,11 +356,17 @@ impl Catalog {
             });
         }
         report.loaded = winners.len();
-        let index = MatchIndex::build(winners.iter().map(|s| &s.skill));
+        report.mention_only = (winners.iter())
+            .filter(|s| !automatic(&s.skill, options.not_user_invocable))
+            .map(|s| s.skill.name.clone())
+            .collect();
         // A blocked skill ranks as an empty one: it keeps its position, never a score.
         let nothing = Skill::default();
         let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
         let ranking = RankIndex::build(ranked, options.rank.headings);
+        // A one-word name or tag that other skills use too is an everyday word here:
+        // evidence for ranking, not a rule of its own.
+        let index = MatchIndex::build(winners.iter().map(|s| &s.skill), |word| ranking.shared_word(word));
         Catalog {
             skills: winners,
             shadowed,
@@ -331,8 +376,17 @@ impl Catalog {
             rank: options.rank.clone(),
             limits: limits.clone(),
             scan: options.scan.clone(),
+            not_user_invocable: options.not_user_invocable,
             scanned: ScanCache::default(),
         }
+    }
+
+    /// True when `entry` may be injected without an explicit `@mention`: not gated,
+    /// not blocked by the scan, and open to automatic use as this catalogue reads its
+    /// fields. The one rule for every automatic path (rules, ranking, LLM selection,
+    /// skills as tools).
+    pub fn automatic(&self, entry: &CatalogSkill) -> bool {
+        !entry.gated() && !entry.blocked() && automatic(&entry.skill, self.not_user_invocable)
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
@@ -421,10 +475,8 @@ impl Catalog {
     /// be injected automatically and that no rule found.
     pub(crate) fn hits(&self, message: &str, embedding: Option<&[f32]>) -> Vec<Hit> {
         let (mut hits, at_spans) = self.index.find_with_spans(message);
-        let eligible = |i: usize| {
-            self.skills.get(i).is_some_and(|s| !s.gated() && s.skill.auto_invocable())
-                && !hits.iter().any(|h| h.skill == i)
-        };
+        let eligible =
+            |i: usize| self.skills.get(i).is_some_and(|s| self.automatic(s)) && !hits.iter().any(|h| h.skill == i);
         let ranked = self.ranking.rank(&without_mentions(message, &at_spans), embedding, &self.rank, eligible);
         hits.extend(ranked.into_iter().map(|r| Hit {
             skill: r.skill,
@@ -463,6 +515,47 @@ impl Catalog {
         ranked.into_iter().map(|r| r.skill).collect()
     }
 
+    /// The `k` skills most relevant to `message`, best first: those a turn would
+    /// select (as [`Catalog::matches_turn`] orders them, `selected: true`), then the
+    /// rest by ranking score without its thresholds (`selected: false`). Only skills
+    /// the catalogue lists are counted (not gated, not blocked). Skills that share no
+    /// word (nor, with embeddings, meaning) with the message are not listed, so fewer
+    /// than `k` may come back.
+    pub fn relevant(&self, message: &str, context: &TurnContext, k: usize) -> Result<Vec<Relevant>, Error> {
+        if k == 0 {
+            self.check_message(message)?;
+            return Ok(Vec::new());
+        }
+        let mut found: Vec<Relevant> = self
+            .matches_turn(message, context)?
+            .into_iter()
+            .map(|m| Relevant { skill: m.skill, selected: true, reason: Some(m.reason), score: m.score })
+            .collect();
+        found.truncate(k);
+        if found.len() < k {
+            let embedding = self.message_vector(context.embedding.as_deref())?;
+            let taken: Vec<usize> = found.iter().filter_map(|r| self.index_of(&r.skill)).collect();
+            let listed =
+                |i: usize| self.skills.get(i).is_some_and(|s| !s.gated() && !s.blocked()) && !taken.contains(&i);
+            let (_, at_spans) = self.index.find_with_spans(message);
+            let options = RankOptions {
+                enabled: true,
+                max_ranked: k - found.len(),
+                min_score: 0.0,
+                min_ratio: 0.0,
+                min_coverage: 0.0,
+                ..self.rank.clone()
+            };
+            let ranked =
+                self.ranking.rank(&without_mentions(message, &at_spans), embedding.as_deref(), &options, listed);
+            found.extend(ranked.into_iter().filter_map(|r| {
+                let entry = self.skills.get(r.skill)?;
+                Some(Relevant { skill: entry.skill.name.clone(), selected: false, reason: None, score: Some(r.score) })
+            }));
+        }
+        Ok(found)
+    }
+
     /// The index of the skill named `name` (ignoring case and `-`/`_`).
     pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
         self.index.by_mention(&mention_key(name))
@@ -481,6 +574,12 @@ fn without_mentions<'a>(message: &'a str, at_spans: &[(usize, usize)]) -> std::b
     }
     // Whole characters became spaces, so the text is still UTF-8.
     std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// True when `skill`'s fields open it to automatic use, `user-invocable: false` read
+/// as `reading` says.
+fn automatic(skill: &Skill, reading: NotUserInvocable) -> bool {
+    skill.auto_invocable() && (skill.user_invocable || reading == NotUserInvocable::Hidden)
 }
 
 /// The requirements in `requires` that `available` does not meet.

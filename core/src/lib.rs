@@ -47,6 +47,7 @@ pub mod complete;
 pub mod diag;
 pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod frontmatter;
 pub mod limits;
 pub mod lint;
@@ -59,15 +60,21 @@ pub mod select;
 pub mod skill;
 pub mod source;
 pub mod tools;
+mod triggers;
 pub mod turn;
+mod words;
 pub mod yaml;
 
-pub use catalog::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, Precedence};
+pub use catalog::{
+    Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, NotUserInvocable, Precedence,
+    Relevant,
+};
 pub use catalog_text::{render_catalog, CatalogFormat, CatalogText};
 pub use complete::{Completion, CompletionMatch};
 pub use diag::{Diagnostic, Severity};
 pub use engine::{Embedder, Engine, Options};
 pub use error::Error;
+pub use eval::{read_labelled_lines, read_trigger_evals, EvalInputError, EvalReport, LabelledMessage, Outcome};
 pub use limits::Limits;
 pub use lint::{lint, lint_with, LintOptions, LintReport};
 pub use matching::Reason;

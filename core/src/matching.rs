@@ -8,7 +8,9 @@
 //!    the message (case-insensitive, whitespace runs equal, closing punctuation of the
 //!    description optional); a tag appears as a whole
 //!    word; the name appears as a whole word. Words are runs of letters, digits, `-`
-//!    and `_`. Texts of 2 characters or fewer never match automatically. An occurrence
+//!    and `_`. Texts of 2 characters or fewer never match automatically, and a
+//!    one-word name or tag that other skills of the catalogue use too (an everyday
+//!    word there, like `search` or `pricing`) is left to ranking. An occurrence
 //!    inside an e-mail address or an `@mention` (`bob@pdf.com`, `@pdf-tools`) does not
 //!    count. When several rules fire, the reason is the strongest: description, then
 //!    tag, then name.
@@ -135,8 +137,10 @@ fn fold(text: &str, mut offsets: Option<&mut Vec<usize>>) -> String {
 }
 
 impl MatchIndex {
-    /// Indexes `skills` (all of them: eligibility is decided per turn).
-    pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> Self {
+    /// Indexes `skills` (all of them: eligibility is decided per turn). A name or tag
+    /// that is one word for which `everyday` is true is left to ranking: it is not
+    /// matched as a rule.
+    pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>, everyday: impl Fn(&str) -> bool) -> Self {
         let mut by_name = HashMap::new();
         let mut order_keys = Vec::new();
         let mut pattern_ids: HashMap<String, usize> = HashMap::new();
@@ -145,6 +149,10 @@ impl MatchIndex {
         let mut add = |text: &str, skill: usize, reason: Reason| {
             let folded = fold(text.trim(), None);
             if folded.chars().count() < MIN_AUTO_CHARS {
+                return;
+            }
+            let one_word = folded.chars().all(char::is_alphanumeric);
+            if reason != Reason::Description && one_word && everyday(&folded) {
                 return;
             }
             let id = *pattern_ids.entry(folded.clone()).or_insert_with(|| {
@@ -188,8 +196,8 @@ impl MatchIndex {
         self.find_with_spans(message).0
     }
 
-    /// [`MatchIndex::find`], and the byte spans of the message's mentions (`@` and
-    /// the name), which name a skill rather than a topic.
+    /// [`MatchIndex::find`], and the byte spans of the message's `@` words (mentions,
+    /// e-mail addresses), which name a skill or an address rather than a topic.
     pub(crate) fn find_with_spans(&self, message: &str) -> (Vec<Hit>, Vec<Span>) {
         let (mentions, at_spans) = self.mentions(message);
         let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
@@ -237,7 +245,7 @@ impl MatchIndex {
             len(kb).cmp(&len(ka)).then_with(|| ka.map(|k| &k.1).cmp(&kb.map(|k| &k.1))).then(a.skill.cmp(&b.skill))
         });
         hits.extend(automatic);
-        (hits, mentions.iter().map(|&(_, start, end)| (start, end)).collect())
+        (hits, at_spans)
     }
 
     /// The mentions in `message` as (skill, byte offset of `@`, end of the name), and the byte spans
@@ -289,7 +297,7 @@ mod tests {
     }
 
     fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {
-        let index = MatchIndex::build(skills);
+        let index = MatchIndex::build(skills, |_| false);
         index.find(message).into_iter().map(|h| (skills[h.skill].name.clone(), h.reason)).collect()
     }
 
@@ -345,7 +353,7 @@ mod tests {
     #[test]
     fn positions_are_byte_offsets_in_the_original_message() {
         let s = catalogue();
-        let index = MatchIndex::build(&s);
+        let index = MatchIndex::build(&s, |_| false);
         let hits = index.find("Ünïcode  text: PDF");
         assert_eq!(hits[0].position, "Ünïcode  text: ".len());
     }

@@ -18,10 +18,11 @@
 
 use crate::error::Error;
 use crate::skill::Skill;
+use crate::triggers::{triggers, Triggers};
+use crate::words::{for_each_lowercase_word, hash_word, stem, stop_words, Link, WordHash};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::collections::HashMap;
 
 /// How ranking selects skills.
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
@@ -32,19 +33,21 @@ pub struct RankOptions {
     pub enabled: bool,
     /// Most skills ranking adds to a turn (default 1; the rules may add more).
     pub max_ranked: usize,
-    /// Lowest score selected (default 6.0).
+    /// Lowest score selected (default 9.0).
     pub min_score: f64,
     /// Lowest score selected, as a fraction of the best score of the turn (default 0.7).
     pub min_ratio: f64,
     /// Lowest share of the message's informative weight the skill must match
-    /// (default 0.2), unless its embedding is similar enough (`min_similarity`).
+    /// (default 0.1), unless its embedding is similar enough (`min_similarity`). Words
+    /// no skill has count half.
     pub min_coverage: f64,
     /// With host embeddings: what a perfect cosine similarity adds to the score
-    /// (default 12.0; similarity at `min_similarity` adds nothing).
+    /// (default 30.0, tuned on all-MiniLM-L6-v2; similarity at `min_similarity` adds
+    /// nothing).
     pub semantic_weight: f64,
     /// With host embeddings: the cosine similarity from which a skill's embedding
-    /// counts as evidence (default 0.35). Depends on the model: raise it for models
-    /// whose unrelated texts score high.
+    /// counts as evidence (default 0.45, tuned on all-MiniLM-L6-v2). Depends on the
+    /// model: raise it for models whose unrelated texts score high.
     pub min_similarity: f64,
     /// Also index the Markdown headings of each skill's body, at a lower weight than
     /// its description (default off; read when the catalogue is built).
@@ -56,11 +59,11 @@ impl Default for RankOptions {
         RankOptions {
             enabled: true,
             max_ranked: 1,
-            min_score: 6.0,
+            min_score: 9.0,
             min_ratio: 0.7,
-            min_coverage: 0.2,
-            semantic_weight: 12.0,
-            min_similarity: 0.35,
+            min_coverage: 0.1,
+            semantic_weight: 30.0,
+            min_similarity: 0.45,
             headings: false,
         }
     }
@@ -102,302 +105,16 @@ const NAME_WEIGHT: f64 = 3.0;
 const TAG_WEIGHT: f64 = 2.0;
 const DESCRIPTION_WEIGHT: f64 = 1.0;
 const HEADING_WEIGHT: f64 = 0.25;
-
-/// Words that say nothing about which skill is meant.
-const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "anything",
-    "are",
-    "as",
-    "ask",
-    "asks",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "done",
-    "down",
-    "during",
-    "each",
-    "either",
-    "else",
-    "etc",
-    "even",
-    "every",
-    "few",
-    "for",
-    "from",
-    "further",
-    "get",
-    "give",
-    "go",
-    "had",
-    "has",
-    "have",
-    "having",
-    "he",
-    "help",
-    "her",
-    "here",
-    "him",
-    "his",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "let",
-    "lets",
-    "like",
-    "ll",
-    "make",
-    "me",
-    "might",
-    "more",
-    "most",
-    "much",
-    "must",
-    "my",
-    "need",
-    "needs",
-    "new",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "of",
-    "off",
-    "on",
-    "once",
-    "one",
-    "only",
-    "or",
-    "other",
-    "our",
-    "ours",
-    "out",
-    "over",
-    "own",
-    "please",
-    "re",
-    "s",
-    "same",
-    "should",
-    "so",
-    "some",
-    "something",
-    "such",
-    "t",
-    "than",
-    "thank",
-    "thanks",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "us",
-    "use",
-    "used",
-    "user",
-    "uses",
-    "using",
-    "ve",
-    "very",
-    "want",
-    "wants",
-    "was",
-    "way",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "whether",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "why",
-    "will",
-    "with",
-    "within",
-    "without",
-    "would",
-    "you",
-    "your",
-    "yours",
-    "claude",
-    "agent",
-    "task",
-    "tasks",
-    "any",
-    "via",
-    "able",
-    "ensure",
-    "e",
-    "g",
-];
-
-/// Longest word considered, in bytes: longer runs (hashes, base64) are not words.
-const MAX_WORD_BYTES: usize = 64;
-
-/// A fast, deterministic hash for short words (the multiply-rotate step of rustc's
-/// FxHash). Not flood-resistant: its tables hold only the catalogue's own words, whose
-/// number [`Limits`](crate::Limits) bounds, and a message only probes them.
-#[derive(Debug, Default, Clone, Copy)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let word = chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type WordHash = BuildHasherDefault<WordHasher>;
-type StopWords = HashSet<&'static str, WordHash>;
-
-fn hash_word(word: &str) -> u64 {
-    let mut hasher = WordHasher::default();
-    word.hash(&mut hasher);
-    hasher.finish()
-}
-
-fn stop_words() -> StopWords {
-    STOP_WORDS.iter().copied().collect()
-}
-
-/// Reduces a lowercase word to the form it is indexed by: plurals, `-ing` and `-ed`
-/// stripped, and a final `e` dropped so the bare word meets its inflections
-/// (`libraries` → `library`, `running` → `run`, `branches` → `branch`, `write` and
-/// `writing` → `writ`, `files` → `fil`).
-fn stem(word: &mut String) {
-    let n = word.chars().count();
-    if n > 4 {
-        if word.ends_with("ies") {
-            word.truncate(word.len() - 3);
-            word.push('y');
-            return;
-        }
-        for suffix in ["ing", "ed"] {
-            if word.ends_with(suffix) && n - suffix.len() >= 3 {
-                word.truncate(word.len() - suffix.len());
-                undouble(word);
-                return;
-            }
-        }
-    }
-    if n > 4 && ["sses", "shes", "ches", "xes", "zes"].iter().any(|suffix| word.ends_with(suffix)) {
-        word.truncate(word.len() - 2);
-    } else if n > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
-        word.pop();
-    }
-    // The `e` that `-ing` and `-ed` took with them (`write`/`writing`, `merge`/`merged`).
-    if word.len() > 3 && word.ends_with('e') {
-        word.pop();
-    }
-}
-
-/// `runn` → `run`: the doubled consonant a suffix left behind.
-fn undouble(word: &mut String) {
-    if let [.., before, last] = word.as_bytes() {
-        if before == last && last.is_ascii() && !matches!(last, b'l' | b's' | b'z' | b'e') {
-            word.pop();
-        }
-    }
-}
-
-/// Calls `each` with every word of `text` — a run of letters and digits of at least
-/// two characters and at most [`MAX_WORD_BYTES`], lowercased — and its byte offset.
-/// One buffer serves every word, so a message costs no allocation per word.
-fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut String, usize)) {
-    let mut word = String::new();
-    let mut start = None;
-    let mut ascii = true;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
-        if c.is_alphanumeric() {
-            if start.is_none() {
-                start = Some(i);
-                ascii = true;
-            }
-            ascii &= c.is_ascii();
-            continue;
-        }
-        let Some((offset, raw)) = start.take().and_then(|s| text.get(s..i).map(|raw| (s, raw))) else { continue };
-        if raw.len() > MAX_WORD_BYTES {
-            continue;
-        }
-        word.clear();
-        if ascii {
-            word.push_str(raw);
-            word.make_ascii_lowercase();
-        } else {
-            // The whole-string form: a final capital sigma lowercases to `ς`.
-            word.push_str(&raw.to_lowercase());
-        }
-        if if ascii { word.len() >= 2 } else { word.chars().count() >= 2 } {
-            each(&mut word, offset);
-        }
-    }
-}
-
-/// Calls `each` with every informative word of `text` (see
-/// [`for_each_lowercase_word`]): not a stop word, stemmed.
-#[cfg(test)]
-fn for_each_word(text: &str, stop: &StopWords, mut each: impl FnMut(&str, usize)) {
-    for_each_lowercase_word(text, |word, offset| {
-        if !stop.contains(word.as_str()) {
-            stem(word);
-            each(word, offset);
-        }
-    });
-}
+/// What a word of the body's "When to use" sections weighs.
+const SECTION_WEIGHT: f64 = 0.5;
+/// What a word of a skill's `when_not_to_use` takes off its score, times the word's IDF.
+const AGAINST_WEIGHT: f64 = 0.5;
+/// How much a message word no skill has counts toward coverage, relative to its IDF:
+/// long, chatty messages are mostly words no skill has, and should not fail coverage
+/// for that alone; but a message that is nearly all unknown words is not about a skill.
+const UNSEEN_COVERAGE: f64 = 0.5;
+/// What a pair of adjacent words weighs, relative to its field's weight.
+const PAIR_WEIGHT: f64 = 1.0;
 
 /// Natural logarithm from basic IEEE operations only (the same bits everywhere).
 fn ln(x: f64) -> f64 {
@@ -437,6 +154,9 @@ const CANDIDATES_PER_WORD: usize = 32;
 #[derive(Debug, Clone)]
 struct Term {
     idf: f64,
+    /// A pair of adjacent words (evidence of a phrase), not a word: it adds to the
+    /// score but not to coverage.
+    pair: bool,
     /// (skill, BM25 weight without the IDF), heaviest first, ties by skill.
     postings: Vec<(u32, f64)>,
 }
@@ -452,6 +172,8 @@ impl Term {
 struct QueryTerm {
     term: u32,
     idf: f64,
+    /// A pair of adjacent words.
+    pair: bool,
     /// The most this word adds to any skill's (unscaled) score.
     bound: f64,
     /// Byte offset of its first occurrence.
@@ -492,6 +214,13 @@ impl Scratch {
         slot.score += score;
         slot.coverage += coverage;
         slot.position = slot.position.min(position);
+    }
+
+    /// Lowers the score of a skill this turn already counts (others stay untouched).
+    fn subtract(&mut self, skill: u32, score: f64) {
+        if let Some(slot) = self.slots.get_mut(skill as usize).filter(|s| s.generation == self.generation) {
+            slot.score -= score;
+        }
     }
 
     /// Adds the embeddings' part of a skill's score; a skill only they found is placed
@@ -553,6 +282,13 @@ pub(crate) struct RankIndex {
     surface: HashMap<Box<str>, Option<u32>, WordHash>,
     /// Stemmed word → term number.
     words: HashMap<Box<str>, u32, WordHash>,
+    /// Two adjacent words' term numbers → the pair's term number.
+    pairs: HashMap<(u32, u32), u32>,
+    /// Word term number → the skills whose `when_not_to_use` has it.
+    against: HashMap<u32, Vec<u32>>,
+    /// Word term number → the skills whose texts send requests with it elsewhere (not
+    /// ranked, but counted when telling everyday words from distinctive ones).
+    sent_elsewhere: HashMap<u32, Vec<u32>>,
     terms: Vec<Term>,
     skill_count: usize,
     /// Per skill, the host's embedding as a unit vector (empty: no embeddings).
@@ -566,57 +302,87 @@ impl RankIndex {
     pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>, headings: bool) -> RankIndex {
         let stop = stop_words();
         let mut words: HashMap<Box<str>, u32, WordHash> = HashMap::default();
+        let mut pairs: HashMap<(u32, u32), u32> = HashMap::new();
         let mut surface: HashMap<Box<str>, Option<u32>, WordHash> =
             stop.iter().map(|&w| (Box::<str>::from(w), None)).collect();
         let mut document_frequency: Vec<u32> = Vec::new();
+        let mut is_pair: Vec<bool> = Vec::new();
         let mut frequencies: Vec<Vec<(u32, f64)>> = Vec::new();
         let mut lengths: Vec<f64> = Vec::new();
-        for skill in skills {
+        let skills: Vec<&Skill> = skills.into_iter().collect();
+        let read: Vec<Triggers<'_>> = skills.iter().map(|s| triggers(s)).collect();
+        for (index, skill) in skills.iter().enumerate() {
             if u32::try_from(frequencies.len()).is_err() {
                 break;
             }
             let mut tf: Vec<(u32, f64)> = Vec::new();
             let mut length = 0usize;
             {
-                let mut add = |word: &mut String, weight: f64| {
-                    if stop.contains(word.as_str()) {
-                        return false;
-                    }
-                    let surface_form = (!surface.contains_key(word.as_str())).then(|| Box::<str>::from(word.as_str()));
-                    stem(word);
-                    let term = match words.get(word.as_str()) {
-                        Some(&term) => term,
-                        None => {
-                            let Ok(term) = u32::try_from(document_frequency.len()) else { return false };
-                            words.insert(word.as_str().into(), term);
-                            document_frequency.push(0);
-                            term
-                        }
-                    };
-                    if let Some(form) = surface_form {
-                        surface.insert(form, Some(term));
-                    }
-                    tf.push((term, weight));
-                    true
+                let mut new_term = |pair: bool| -> Option<u32> {
+                    let term = u32::try_from(document_frequency.len()).ok()?;
+                    document_frequency.push(0);
+                    is_pair.push(pair);
+                    Some(term)
                 };
-                for_each_lowercase_word(&skill.name.replace(['-', '_'], " "), |w, _| {
-                    add(w, NAME_WEIGHT);
-                });
-                for tag in &skill.tags {
-                    for_each_lowercase_word(tag, |w, _| {
-                        add(w, TAG_WEIGHT);
+                // Indexes one field's text; returns how many of its words count
+                // toward the skill's length.
+                let mut field = |text: &str, weight: f64| -> usize {
+                    let mut counted = 0;
+                    let mut previous: Option<u32> = None;
+                    for_each_lowercase_word(text, |word, _, link| {
+                        if stop.contains(word.as_str()) {
+                            if link != Link::Compound {
+                                previous = None;
+                            }
+                            return;
+                        }
+                        let surface_form =
+                            (!surface.contains_key(word.as_str())).then(|| Box::<str>::from(word.as_str()));
+                        stem(word);
+                        let term = match words.get(word.as_str()) {
+                            Some(&term) => term,
+                            None => {
+                                let Some(term) = new_term(false) else { return };
+                                words.insert(word.as_str().into(), term);
+                                term
+                            }
+                        };
+                        if let Some(form) = surface_form {
+                            surface.insert(form, Some(term));
+                        }
+                        tf.push((term, weight));
+                        if link == Link::Compound {
+                            return;
+                        }
+                        counted += 1;
+                        if let (Link::Next, Some(first)) = (link, previous) {
+                            let pair = match pairs.get(&(first, term)) {
+                                Some(&pair) => Some(pair),
+                                None => new_term(true).inspect(|&pair| {
+                                    pairs.insert((first, term), pair);
+                                }),
+                            };
+                            if let Some(pair) = pair {
+                                tf.push((pair, weight * PAIR_WEIGHT));
+                            }
+                        }
+                        previous = Some(term);
                     });
+                    counted
+                };
+                field(&skill.name.replace(['-', '_'], " "), NAME_WEIGHT);
+                for tag in &skill.tags {
+                    field(tag, TAG_WEIGHT);
                 }
-                for_each_lowercase_word(&skill.description, |w, _| {
-                    if add(w, DESCRIPTION_WEIGHT) {
-                        length += 1;
-                    }
-                });
+                for text in read.get(index).map(|r| r.for_it.as_slice()).unwrap_or_default() {
+                    length += field(text, DESCRIPTION_WEIGHT);
+                }
+                for text in read.get(index).map(|r| r.sections.as_slice()).unwrap_or_default() {
+                    field(text, SECTION_WEIGHT);
+                }
                 if headings {
                     for heading in &skill.headings {
-                        for_each_lowercase_word(heading, |w, _| {
-                            add(w, HEADING_WEIGHT);
-                        });
+                        field(heading, HEADING_WEIGHT);
                     }
                 }
             }
@@ -641,7 +407,8 @@ impl RankIndex {
         let idf_of = |df: f64| ln(1.0 + (n - df + 0.5) / (df + 0.5));
         let mut terms: Vec<Term> = document_frequency
             .iter()
-            .map(|&df| Term { idf: idf_of(f64::from(df)), postings: Vec::with_capacity(df as usize) })
+            .zip(&is_pair)
+            .map(|(&df, &pair)| Term { idf: idf_of(f64::from(df)), pair, postings: Vec::with_capacity(df as usize) })
             .collect();
         for (skill, (tf, &length)) in frequencies.into_iter().zip(&lengths).enumerate() {
             let ratio = if average > 0.0 { length / average } else { 1.0 };
@@ -656,7 +423,55 @@ impl RankIndex {
         for term in &mut terms {
             term.postings.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
-        RankIndex { surface, words, terms, skill_count: lengths.len(), vectors: Vec::new(), unseen_idf: idf_of(0.0) }
+        // Words that count against a skill, and words other skills' texts send
+        // elsewhere: only those some skill is indexed by.
+        let mut against: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut sent_elsewhere: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (skill, found) in read.iter().enumerate() {
+            let Ok(skill) = u32::try_from(skill) else { break };
+            let texts = found.against.iter().map(|t| (t, true)).chain(found.elsewhere.iter().map(|t| (t, false)));
+            for (text, is_against) in texts {
+                for_each_lowercase_word(text, |word, _, _| {
+                    if stop.contains(word.as_str()) {
+                        return;
+                    }
+                    stem(word);
+                    if let Some(&term) = words.get(word.as_str()) {
+                        let map = if is_against { &mut against } else { &mut sent_elsewhere };
+                        let skills = map.entry(term).or_default();
+                        if !skills.contains(&skill) {
+                            skills.push(skill);
+                        }
+                    }
+                });
+            }
+        }
+        RankIndex {
+            surface,
+            words,
+            pairs,
+            against,
+            sent_elsewhere,
+            terms,
+            skill_count: lengths.len(),
+            vectors: Vec::new(),
+            unseen_idf: idf_of(0.0),
+        }
+    }
+
+    /// True when `word` (lowercase) says little about which skill is meant: a stop
+    /// word, or a word more than one skill's text has (name, tags, description,
+    /// `when_to_use`, the sentences that send requests elsewhere included).
+    pub(crate) fn shared_word(&self, word: &str) -> bool {
+        let mut word = word.to_owned();
+        if self.surface.get(word.as_str()).is_some_and(Option::is_none) {
+            return true;
+        }
+        stem(&mut word);
+        let Some(&term) = self.words.get(word.as_str()) else { return false };
+        let ranked = self.terms.get(term as usize).map_or(0, |t| t.postings.len());
+        let elsewhere = self.sent_elsewhere.get(&term).map_or(0, Vec::len);
+        ranked + elsewhere > 1
     }
 
     /// Sets the skills' embeddings (by catalogue index; unit vectors of one length).
@@ -693,16 +508,28 @@ impl RankIndex {
         }
         let mut known: Vec<(u32, usize)> = Vec::new();
         let mut unseen: Vec<u64> = Vec::new();
-        for_each_lowercase_word(message, |word, offset| match self.surface.get(word.as_str()) {
-            Some(&Some(term)) => known.push((term, offset)),
-            Some(None) => {}
-            None => {
-                stem(word);
-                match self.words.get(word.as_str()) {
-                    Some(&term) => known.push((term, offset)),
-                    None => unseen.push(hash_word(word)),
+        let mut previous: Option<u32> = None;
+        for_each_lowercase_word(message, |word, offset, link| {
+            let term = match self.surface.get(word.as_str()) {
+                Some(&term) => term,
+                None => {
+                    stem(word);
+                    let term = self.words.get(word.as_str()).copied();
+                    if term.is_none() && link != Link::Compound {
+                        unseen.push(hash_word(word));
+                    }
+                    term
                 }
+            };
+            if link == Link::Compound {
+                known.extend(term.map(|t| (t, offset)));
+                return;
             }
+            if let (Link::Next, Some(first), Some(second)) = (link, previous, term) {
+                known.extend(self.pairs.get(&(first, second)).map(|&pair| (pair, offset)));
+            }
+            known.extend(term.map(|t| (t, offset)));
+            previous = term;
         });
         // Sorted by (term, offset): each term keeps its first offset.
         known.sort_unstable();
@@ -713,10 +540,11 @@ impl RankIndex {
             .iter()
             .filter_map(|&(term, offset)| {
                 let t = self.terms.get(term as usize)?;
-                Some(QueryTerm { term, idf: t.idf, bound: t.idf * t.max_weight(), offset })
+                Some(QueryTerm { term, idf: t.idf, pair: t.pair, bound: t.idf * t.max_weight(), offset })
             })
             .collect();
-        let total = query.iter().map(|q| q.idf).sum::<f64>() + unseen.len() as f64 * self.unseen_idf;
+        let words = query.iter().filter(|q| !q.pair);
+        let total = words.map(|q| q.idf).sum::<f64>() + unseen.len() as f64 * self.unseen_idf * UNSEEN_COVERAGE;
         let embedding = embedding.filter(|_| options.semantic_weight > 0.0 && !self.vectors.is_empty());
         if total <= 0.0 && embedding.is_none() {
             return Vec::new();
@@ -734,7 +562,13 @@ impl RankIndex {
             for q in &query {
                 let Some(term) = self.terms.get(q.term as usize) else { continue };
                 for &(skill, weight) in term.postings.iter().take(CANDIDATES_PER_WORD) {
-                    scratch.add(skill, q.idf * weight, q.idf, q.offset);
+                    scratch.add(skill, q.idf * weight, if q.pair { 0.0 } else { q.idf }, q.offset);
+                }
+            }
+            // A word the skill's own text sends elsewhere counts against it.
+            for q in &query {
+                for &skill in self.against.get(&q.term).into_iter().flatten() {
+                    scratch.subtract(skill, q.idf * AGAINST_WEIGHT);
                 }
             }
             if let Some(query_vector) = embedding {
@@ -816,37 +650,6 @@ mod tests {
         assert!(index.rank("my kubernetes pods keep crashing", None, &off, |_| true).is_empty());
     }
 
-    #[test]
-    fn stems_and_stop_words() {
-        let mut t: Vec<(String, usize)> = Vec::new();
-        for_each_word("Merging these PDFs into spreadsheets, please! ΟΔΟΣ", &stop_words(), |w, at| {
-            t.push((w.into(), at))
-        });
-        let t: Vec<(&str, usize)> = t.iter().map(|(w, at)| (w.as_str(), *at)).collect();
-        assert_eq!(t, vec![("merg", 0), ("pdf", 14), ("spreadsheet", 24), ("οδος", 46)]);
-        let stemmed = |w: &str| {
-            let mut w = w.to_owned();
-            stem(&mut w);
-            w
-        };
-        assert_eq!(stemmed("branches"), "branch");
-        assert_eq!(stemmed("libraries"), "library");
-        assert_eq!(stemmed("running"), "run");
-        assert_eq!(stemmed("class"), "class");
-        assert_eq!(stemmed("calling"), "call");
-        // A bare word meets its inflections.
-        for (words, stem) in [
-            (["write", "writing", "writes"], "writ"),
-            (["merge", "merged", "merging"], "merg"),
-            (["file", "files", "filed"], "fil"),
-            (["agree", "agreed", "agrees"], "agre"),
-        ] {
-            for w in words {
-                assert_eq!(stemmed(w), stem, "{w}");
-            }
-        }
-    }
-
     /// BM25 over every posting, no bounds: what `rank` must agree with while no
     /// word is in more than `CANDIDATES_PER_WORD` skills.
     fn exhaustive(
@@ -855,26 +658,51 @@ mod tests {
         options: &RankOptions,
         eligible: impl Fn(usize) -> bool,
     ) -> Vec<Ranked> {
-        let mut seen = HashSet::new();
-        let mut total = 0.0;
-        let mut scores: HashMap<usize, (f64, f64, usize)> = HashMap::new();
-        for_each_word(message, &stop_words(), |w, at| {
-            if !seen.insert(w.to_owned()) {
+        // Every word and every pair of adjacent words, once, with the offset it is first at.
+        let stop = stop_words();
+        let mut found: Vec<(Option<u32>, String, usize)> = Vec::new();
+        let mut previous: Option<u32> = None;
+        for_each_lowercase_word(message, |w, at, link| {
+            if stop.contains(w.as_str()) {
+                if link != Link::Compound {
+                    previous = None;
+                }
                 return;
             }
-            let Some(&term) = index.words.get(w) else {
-                total += index.unseen_idf;
+            stem(w);
+            let term = index.words.get(w.as_str()).copied();
+            if link == Link::Compound {
+                found.extend(term.map(|t| (Some(t), w.clone(), at)));
                 return;
+            }
+            if let (Link::Next, Some(a), Some(b)) = (link, previous, term) {
+                found.extend(index.pairs.get(&(a, b)).map(|&p| (Some(p), format!("{a} {b}"), at)));
+            }
+            found.push((term, w.clone(), at));
+            previous = term;
+        });
+        let mut seen = std::collections::HashSet::new();
+        let mut total = 0.0;
+        let mut scores: HashMap<usize, (f64, f64, usize)> = HashMap::new();
+        for (term, text, at) in found {
+            if !seen.insert(text) {
+                continue;
+            }
+            let Some(term) = term else {
+                total += index.unseen_idf * UNSEEN_COVERAGE;
+                continue;
             };
             let t = &index.terms[term as usize];
-            total += t.idf;
+            if !t.pair {
+                total += t.idf;
+            }
             for &(skill, weight) in &t.postings {
                 let e = scores.entry(skill as usize).or_insert((0.0, 0.0, at));
                 e.0 += t.idf * weight;
-                e.1 += t.idf;
+                e.1 += if t.pair { 0.0 } else { t.idf };
                 e.2 = e.2.min(at);
             }
-        });
+        }
         let scale = REFERENCE_UNSEEN_IDF / index.unseen_idf;
         let mut all: Vec<Ranked> = scores
             .into_iter()

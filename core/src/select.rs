@@ -204,7 +204,7 @@ impl Catalog {
     /// True when the host's model may pick skill `index`: it is not gated, not blocked
     /// by the scan, and open to automatic use.
     fn selectable(&self, index: usize) -> bool {
-        self.skills().get(index).is_some_and(|s| !s.gated() && !s.blocked() && s.skill.auto_invocable())
+        self.skills().get(index).is_some_and(|s| self.automatic(s))
     }
 
     /// The selection prompt for `message` (see the module docs). `stats` holds what the

@@ -17,7 +17,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Fields beyond the standard that skillwire reads, in every spelling it accepts.
-pub const EXTENSION_FIELDS: [&str; 12] = [
+pub const EXTENSION_FIELDS: [&str; 19] = [
     "allowed_tools",
     "tags",
     "requires",
@@ -30,6 +30,13 @@ pub const EXTENSION_FIELDS: [&str; 12] = [
     "max_turns",
     "max-turns",
     "maxTurns",
+    "when_to_use",
+    "when-to-use",
+    "whenToUse",
+    "when_not_to_use",
+    "when-not-to-use",
+    "whenNotToUse",
+    "paths",
 ];
 
 /// Lowest and highest `max_turns` accepted.
@@ -60,7 +67,23 @@ pub struct Skill {
     /// `tags`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
-    /// `user-invocable`; `false` means only an explicit `@mention` injects the skill.
+    /// `when_to_use` (Claude Code's field): more about when the skill applies, such as
+    /// trigger phrases or example requests; ranked like the description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when_to_use: Option<String>,
+    /// `when_not_to_use`: requests the skill is not for; words a message shares with it
+    /// count against the skill in ranking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when_not_to_use: Option<String>,
+    /// `paths` (Claude Code's field): glob patterns of the files the skill is about.
+    /// Kept for hosts that work on files; skillwire's routing reads messages, not files,
+    /// so it does not limit when the skill fires.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// `user-invocable`; `false` hides the skill from the user's own menu (`@`
+    /// autocomplete, user-facing listings). The model may still use it automatically,
+    /// unless the host reads the field the old way
+    /// ([`NotUserInvocable::MentionOnly`](crate::catalog::NotUserInvocable)).
     #[serde(rename = "user-invocable")]
     pub user_invocable: bool,
     /// `disable-model-invocation`; `true` means only an explicit `@mention` injects it.
@@ -80,6 +103,74 @@ pub struct Skill {
     /// ([`RankOptions::headings`](crate::RankOptions)); empty otherwise.
     #[serde(skip)]
     pub headings: Vec<String>,
+    /// What the body's "When to use" and "When not to use" sections say: read when the
+    /// catalogue is built, ranked at a lower weight than the description.
+    #[serde(skip)]
+    pub sections: BodySections,
+}
+
+/// Most bytes kept of a body's "When to use" (or "When not to use") sections.
+pub const MAX_SECTION_BYTES: usize = 2048;
+
+/// What a body's own sections say about when to use the skill: the text under
+/// headings such as "When to Use", "When to Apply", "Use this skill when", "Scope"
+/// or "Triggers", and under "When NOT to Use", "Out of scope" or "When to avoid",
+/// each up to the next heading of the same or a higher level, at most
+/// [`MAX_SECTION_BYTES`] each (outside code fences).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BodySections {
+    /// The text of the sections that say when to use the skill.
+    pub when_to_use: String,
+    /// The text of the sections that say when not to.
+    pub when_not_to_use: String,
+}
+
+/// Reads [`BodySections`] from a body.
+pub(crate) fn body_sections(body: &str) -> BodySections {
+    let mut found = BodySections::default();
+    // The section being read: its heading level and whether it is for the skill.
+    let mut open: Option<(usize, bool)> = None;
+    let mut fence = false;
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fence = !fence;
+            continue;
+        }
+        if fence {
+            continue;
+        }
+        let level = line.bytes().take_while(|&b| b == b'#').count();
+        if (1..=6).contains(&level) && line.get(level..).is_some_and(|r| r.starts_with([' ', '\t'])) {
+            if open.is_some_and(|(at, _)| level <= at) {
+                open = None;
+            }
+            let title = line.get(level..).unwrap_or_default().trim().trim_matches(['#', '*', ':', ' ']).to_lowercase();
+            let against = [
+                "when not to use",
+                "when to not use",
+                "when not to apply",
+                "out of scope",
+                "when to avoid",
+                "do not use",
+            ];
+            let for_it = ["when to use", "when to apply", "use this skill when", "use when", "scope", "triggers"];
+            if against.iter().any(|h| title.starts_with(h)) {
+                open = Some((level, false));
+            } else if for_it.iter().any(|h| title.starts_with(h)) {
+                open = Some((level, true));
+            }
+            continue;
+        }
+        if let Some((_, for_skill)) = open {
+            let out = if for_skill { &mut found.when_to_use } else { &mut found.when_not_to_use };
+            if out.len() + line.len() < MAX_SECTION_BYTES {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    found
 }
 
 /// Most body headings kept per skill.
@@ -133,20 +224,27 @@ impl Default for Skill {
             metadata: BTreeMap::new(),
             allowed_tools: Vec::new(),
             tags: Vec::new(),
+            when_to_use: None,
+            when_not_to_use: None,
+            paths: Vec::new(),
             user_invocable: true,
             disable_model_invocation: false,
             requires: Vec::new(),
             max_turns: 1,
             extra: BTreeMap::new(),
             headings: Vec::new(),
+            sections: BodySections::default(),
         }
     }
 }
 
 impl Skill {
-    /// True when rules may inject the skill without an explicit `@mention`.
+    /// True when rules may inject the skill without an explicit `@mention`: it does
+    /// not say `disable-model-invocation: true`. (`user-invocable: false` only hides it
+    /// from the user's menu; a host that reads it as mention-only sets
+    /// [`NotUserInvocable::MentionOnly`](crate::catalog::NotUserInvocable).)
     pub fn auto_invocable(&self) -> bool {
-        self.user_invocable && !self.disable_model_invocation
+        !self.disable_model_invocation
     }
 
     /// The directory that holds the skill's SKILL.md (see [`location::directory`]).
@@ -302,6 +400,16 @@ impl Fields<'_> {
                     skill.disable_model_invocation = self.boolean(&key, &node, false);
                 }
                 "max_turns" | "max-turns" | "maxTurns" => skill.max_turns = self.max_turns(&key, &node),
+                "when_to_use" | "when-to-use" | "whenToUse" => {
+                    skill.when_to_use = self.routing_text(&key, &node, limits);
+                }
+                "when_not_to_use" | "when-not-to-use" | "whenNotToUse" => {
+                    skill.when_not_to_use = self.routing_text(&key, &node, limits);
+                }
+                "paths" => {
+                    let paths = self.list(&key, &node, split_commas);
+                    skill.paths = self.bounded(&key, paths, limits.max_description_bytes);
+                }
                 _ => {
                     self.warn(&key, "unknown_field", format!("unknown field '{key}' kept under extra"));
                     skill.extra.insert(key, node);
@@ -382,6 +490,21 @@ impl Fields<'_> {
             }
         }
         Some(skill)
+    }
+
+    /// A text that says when a skill applies (or not): trimmed, empty as absent, held
+    /// to the description's limit.
+    fn routing_text(&mut self, key: &str, node: &Node, limits: &Limits) -> Option<String> {
+        let text = self.text_field(key, node).filter(|t| !t.is_empty())?;
+        let kept = truncate_chars(&text, limits.max_description_bytes);
+        if kept.len() < text.len() {
+            self.warn(
+                key,
+                "value_too_long",
+                format!("'{key}' is {} bytes; only the first {} are used", text.len(), kept.len()),
+            );
+        }
+        Some(kept.to_owned())
     }
 
     fn text_field(&mut self, key: &str, node: &Node) -> Option<String> {

@@ -176,7 +176,7 @@ impl Catalog {
         let mut offered: Vec<_> = self
             .skills()
             .iter()
-            .filter(|e| !e.gated() && !e.blocked() && !e.skill.disable_model_invocation)
+            .filter(|e| self.automatic(e))
             .filter(|e| !excluded.contains(&mention_key(&e.skill.name)))
             .collect();
         offered.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));

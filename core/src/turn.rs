@@ -246,7 +246,7 @@ impl Catalog {
                     Some(Skip::Unsafe)
                 } else if entry.gated() {
                     Some(Skip::Gated)
-                } else if hit.reason != Reason::Mention && !entry.skill.auto_invocable() {
+                } else if hit.reason != Reason::Mention && !self.automatic(entry) {
                     Some(Skip::MentionOnly)
                 } else if context.is_recent(&entry.skill.name) {
                     Some(Skip::RecentlyInjected)

@@ -5,9 +5,9 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
     lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Category, Completion, Engine,
-    InjectFormat, Injection, Limits, LintOptions, LintReport, Match, Matches, Options, Precedence, Provider,
-    RankOptions, RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SelectPrompt, Selection, SkillSource,
-    SkillStats, SkillTool, ToolDefinition, ToolOptions, TurnContext,
+    EvalReport, InjectFormat, Injection, LabelledMessage, Limits, LintOptions, LintReport, Match, Matches,
+    NotUserInvocable, Options, Precedence, Provider, RankOptions, RenderOptions, ReplyShape, ScanPolicy, SelectOptions,
+    SelectPrompt, Selection, SkillSource, SkillStats, SkillTool, ToolDefinition, ToolOptions, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};
@@ -196,6 +196,50 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure routing on labelled messages: hit rate, top-1, precision, false injection,
+    /// recall@K, per-skill figures and competing pairs. Runs the core natively.
+    Eval {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Labelled messages, JSON lines {"q", "expect": [names], "not"?: [names]}
+        /// (`expect: []`: nothing should be injected). Repeat for more. Without it: the
+        /// trigger evals in each skill's `evals/` folder (*.json: [{"query",
+        /// "should_trigger"}], or {"evals": [{"prompt"}]}).
+        #[arg(long = "messages", value_name = "FILE")]
+        messages: Vec<PathBuf>,
+        /// Precomputed embeddings to fuse into ranking, a JSON file: {"vectors": {text:
+        /// [numbers]}} (or the map alone) holding each skill's embedding text (see
+        /// `embedding_texts`) and each message. Texts without a vector rank by words.
+        #[arg(long, value_name = "FILE")]
+        embeddings: Option<PathBuf>,
+        /// Depths at which the ranking's recall is reported (comma-separated).
+        #[arg(long, value_delimiter = ',', value_name = "K,K", default_value = "1,3,10")]
+        recall_at: Vec<usize>,
+        /// Only mentions and the substring rules select skills (no relevance ranking).
+        #[arg(long)]
+        no_rank: bool,
+        /// Print every figure, the per-skill table and the misses as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Print every message routing got wrong.
+        #[arg(long)]
+        misses: bool,
+        /// Exit 1 when the hit rate is below this.
+        #[arg(long, value_name = "SHARE")]
+        min_hit: Option<f64>,
+        /// Exit 1 when top-1 is below this.
+        #[arg(long, value_name = "SHARE")]
+        min_top1: Option<f64>,
+        /// Exit 1 when precision is below this.
+        #[arg(long, value_name = "SHARE")]
+        min_precision: Option<f64>,
+        /// Exit 1 when false injection is above this.
+        #[arg(long, value_name = "SHARE")]
+        max_false: Option<f64>,
+        /// Exit 1 when recall at the largest --recall-at depth is below this.
+        #[arg(long, value_name = "SHARE")]
+        min_recall: Option<f64>,
+    },
     /// Check skills against the Agent Skills standard (the reference validator's rules).
     Lint {
         /// Skill folders, SKILL.md files, or folders of skills.
@@ -233,6 +277,11 @@ struct SkillArgs {
     /// Which skill keeps a name that several --skills paths share.
     #[arg(long, value_enum, default_value_t = PrecedenceArg::FirstWins)]
     precedence: PrecedenceArg,
+    /// How `user-invocable: false` is read: `hidden` (kept out of `complete`, still
+    /// used automatically; Claude Code's meaning) or `mention-only` (only an @mention
+    /// injects it).
+    #[arg(long, value_enum, default_value_t = NotUserInvocableArg::Hidden)]
+    not_user_invocable: NotUserInvocableArg,
     /// Report skipped, shadowed and gated skills and warnings on standard error.
     #[arg(long, short)]
     verbose: bool,
@@ -248,6 +297,13 @@ struct SkillArgs {
     /// Lowest share of the message's informative words a ranked skill must match.
     #[arg(long, value_name = "FRACTION", default_value_t = RankOptions::default().min_coverage)]
     rank_min_coverage: f64,
+    /// With embeddings (`eval --embeddings`): what a perfect cosine similarity adds to
+    /// a ranking score.
+    #[arg(long, value_name = "SCORE", default_value_t = RankOptions::default().semantic_weight)]
+    rank_semantic_weight: f64,
+    /// With embeddings: the cosine similarity from which an embedding counts.
+    #[arg(long, value_name = "COSINE", default_value_t = RankOptions::default().min_similarity)]
+    rank_min_similarity: f64,
     /// Also rank on the headings of each skill's body.
     #[arg(long)]
     rank_headings: bool,
@@ -295,6 +351,12 @@ enum ProviderArg {
 enum LintFormatArg {
     Human,
     Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum NotUserInvocableArg {
+    Hidden,
+    MentionOnly,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -492,6 +554,74 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             }
             ExitCode::SUCCESS
         }
+        Command::Eval {
+            skills,
+            messages,
+            embeddings,
+            recall_at,
+            no_rank,
+            json,
+            misses,
+            min_hit,
+            min_top1,
+            min_precision,
+            max_false,
+            min_recall,
+        } => {
+            let mut engine = native_engine(&skills, RenderOptions::default(), !no_rank)?;
+            let vectors = match &embeddings {
+                Some(path) => read_embeddings(path)?,
+                None => std::collections::HashMap::new(),
+            };
+            if !vectors.is_empty() {
+                let named: Vec<(String, Vec<f32>)> = (engine.embedding_texts().into_iter())
+                    .filter_map(|t| vectors.get(&t.text).map(|v| (t.skill, v.clone())))
+                    .collect();
+                engine.set_embeddings(named).map_err(input)?;
+            }
+            let labelled = if messages.is_empty() {
+                trigger_evals(&skills, engine.catalog())?
+            } else {
+                let mut all = Vec::new();
+                for path in &messages {
+                    let what = |e: &dyn std::fmt::Display| InputError(format!("--messages {}: {e}", path.display()));
+                    let text = std::fs::read_to_string(path).map_err(|e| what(&e))?;
+                    all.extend(skillwire::read_labelled_lines(&text).map_err(|e| what(&e))?);
+                }
+                all
+            };
+            if labelled.is_empty() {
+                return Err(InputError(
+                    "no labelled messages: give --messages FILE or add evals/*.json to the skills".to_owned(),
+                ));
+            }
+            let report = engine
+                .catalog()
+                .evaluate_embedded(&labelled, &recall_at, |q| vectors.get(q).cloned())
+                .map_err(input)?;
+            out = if json { to_json(&report)? } else { eval_text(&report, misses) };
+            let deepest = report.recall_at.iter().max_by_key(|r| r.k).map(|r| r.recall);
+            let below = |value: Option<f64>, floor: Option<f64>| matches!((value, floor), (Some(v), Some(f)) if v < f);
+            let failed = [
+                ("hit rate", below(report.hit, min_hit), min_hit),
+                ("top-1", below(report.top1, min_top1), min_top1),
+                ("precision", below(report.precision, min_precision), min_precision),
+                (
+                    "false injection",
+                    matches!((report.false_injection, max_false), (Some(v), Some(m)) if v > m),
+                    max_false,
+                ),
+                ("recall", below(deepest, min_recall), min_recall),
+            ];
+            let mut code = ExitCode::SUCCESS;
+            for (what, failed, bound) in failed {
+                if failed {
+                    eprintln!("skillwire: {what} is past its bound {}", bound.unwrap_or_default());
+                    code = ExitCode::from(1);
+                }
+            }
+            code
+        }
         Command::Lint { paths, format, extensions, scan, limit } => {
             let options = LintOptions { limits: limits(&limit)?, extensions, scan: scan_policy(&scan)? };
             let linter = Linter::new(kind)?;
@@ -536,6 +666,105 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
         let _ = writeln!(stdout, "{out}");
     }
     Ok(code)
+}
+
+/// The labelled messages in each skill's `evals/*.json` (see [`skillwire::read_trigger_evals`]).
+fn trigger_evals(args: &SkillArgs, catalog: &skillwire::Catalog) -> Result<Vec<LabelledMessage>, InputError> {
+    let mut all = Vec::new();
+    for path in &args.paths {
+        let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
+        for file in source.files() {
+            let Some(entry) = catalog.get_by_location(&file.to_string_lossy()) else { continue };
+            let Some(dir) = file.parent().map(|d| d.join("evals")) else { continue };
+            let Ok(listing) = std::fs::read_dir(&dir) else { continue };
+            let mut evals: Vec<PathBuf> = listing
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect();
+            evals.sort();
+            for eval in evals {
+                let what = |e: &dyn std::fmt::Display| InputError(format!("{}: {e}", eval.display()));
+                let text = std::fs::read_to_string(&eval).map_err(|e| what(&e))?;
+                all.extend(skillwire::read_trigger_evals(&entry.skill.name, &text).map_err(|e| what(&e))?);
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// Largest --embeddings file read, in bytes.
+const MAX_EMBEDDINGS_FILE_BYTES: u64 = 512 << 20;
+
+/// An --embeddings file: text → vector, from `{"vectors": {…}}` or the map alone.
+fn read_embeddings(path: &Path) -> Result<std::collections::HashMap<String, Vec<f32>>, InputError> {
+    let what = |e: &dyn std::fmt::Display| InputError(format!("--embeddings {}: {e}", path.display()));
+    let size = std::fs::metadata(path).map_err(|e| what(&e))?.len();
+    if size > MAX_EMBEDDINGS_FILE_BYTES {
+        return Err(what(&format!("{size} bytes; the limit is {MAX_EMBEDDINGS_FILE_BYTES}")));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| what(&e))?;
+    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| what(&e))?;
+    if let Some(inner) = value.get_mut("vectors") {
+        value = inner.take();
+    }
+    serde_json::from_value(value).map_err(|e| what(&e))
+}
+
+/// An evaluation for people: the figures, the skills with the most misses and false
+/// fires, the competing pairs, and with `misses` every message routing got wrong.
+fn eval_text(r: &EvalReport, misses: bool) -> String {
+    let share = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.3}"));
+    let mut lines = vec![
+        format!("{} messages: {} expect a skill, {} expect none", r.messages, r.positives, r.negatives),
+        format!("hit rate         {}", share(r.hit)),
+        format!("top-1            {}", share(r.top1)),
+        format!("precision        {}", share(r.precision)),
+        format!("false injection  {}", share(r.false_injection)),
+        format!("not violated     {}", r.not_violated),
+    ];
+    let recall: Vec<String> = r.recall_at.iter().map(|x| format!("@{} {:.3}", x.k, x.recall)).collect();
+    lines.push(format!("ranking recall   {}", recall.join("  ")));
+    let mut worst: Vec<&skillwire::eval::SkillFigures> =
+        r.skills.iter().filter(|s| s.recalled < s.expected || s.false_fires > 0).collect();
+    worst.sort_by(|a, b| {
+        let cost = |s: &skillwire::eval::SkillFigures| s.expected - s.recalled + s.false_fires;
+        cost(b).cmp(&cost(a)).then_with(|| a.skill.cmp(&b.skill))
+    });
+    if !worst.is_empty() {
+        lines.push(String::new());
+        lines.push(format!("{:<32} {:>8} {:>8} {:>11}  taken by", "skill", "expected", "recalled", "false fires"));
+        for s in worst.iter().take(20) {
+            let taken: Vec<String> = s.taken_by.iter().map(|c| format!("{} ({})", c.skill, c.count)).collect();
+            lines.push(format!(
+                "{:<32} {:>8} {:>8} {:>11}  {}",
+                s.skill,
+                s.expected,
+                s.recalled,
+                s.false_fires,
+                taken.join(", ")
+            ));
+        }
+        if worst.len() > 20 {
+            lines.push(format!("… and {} more (--json lists every skill)", worst.len() - 20));
+        }
+    }
+    if !r.pairs.is_empty() {
+        lines.push(String::new());
+        lines.push("competing pairs (injected instead of or beside the expected skill):".to_owned());
+        for p in r.pairs.iter().take(10) {
+            lines.push(format!("  {} took {} message(s) of {}", p.taker, p.count, p.expected));
+        }
+    }
+    if misses && !r.misses.is_empty() {
+        lines.push(String::new());
+        lines.push("misses:".to_owned());
+        for m in &r.misses {
+            let expect = m.expect.as_ref().map_or_else(|| "-".to_owned(), |e| e.join(","));
+            let not = if m.not.is_empty() { String::new() } else { format!(" not {}", m.not.join(",")) };
+            lines.push(format!("  want [{expect}]{not}, got [{}]: {}", m.injected.join(","), m.q));
+        }
+    }
+    lines.join("\n")
 }
 
 /// Per-turn figures of a bench run.
@@ -733,6 +962,14 @@ fn runtime() -> Result<Arc<Runtime>, InputError> {
     runtime.map(Arc::new).map_err(input)
 }
 
+/// The core, natively, over `args`' skills.
+fn native_engine(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<Engine<FsSource>, InputError> {
+    match backend(EngineArg::Native, args, render, rank)? {
+        Backend::Native(engine) => Ok(engine),
+        Backend::Wasm(_) => Err(InputError("the native engine was asked for".to_owned())),
+    }
+}
+
 fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<Backend, InputError> {
     let limits = limits(&args.limit)?;
     let mut sources = Vec::new();
@@ -751,10 +988,16 @@ fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool)
         min_score: args.rank_min_score,
         min_ratio: args.rank_min_ratio,
         min_coverage: args.rank_min_coverage,
+        semantic_weight: args.rank_semantic_weight,
+        min_similarity: args.rank_min_similarity,
         headings: args.rank_headings,
-        ..RankOptions::default()
     };
-    let catalog = CatalogOptions { precedence, available, limits, rank, scan: scan_policy(&args.scan)? };
+    let not_user_invocable = match args.not_user_invocable {
+        NotUserInvocableArg::Hidden => NotUserInvocable::Hidden,
+        NotUserInvocableArg::MentionOnly => NotUserInvocable::MentionOnly,
+    };
+    let catalog =
+        CatalogOptions { precedence, available, limits, rank, scan: scan_policy(&args.scan)?, not_user_invocable };
     let options = Options { catalog, render };
     let mut engine = match kind {
         EngineArg::Native => Backend::Native(Engine::new(sources, options)),
@@ -805,6 +1048,13 @@ fn report(r: &CatalogReport) {
     }
     for w in &r.warnings {
         eprintln!("{} ({})", w.diagnostic, w.location);
+    }
+    if !r.mention_only.is_empty() {
+        eprintln!(
+            "skillwire: {} skills fire only when @mentioned: {}",
+            r.mention_only.len(),
+            r.mention_only.join(", ")
+        );
     }
     for f in &r.flagged {
         let state = if f.blocked { "blocked" } else { "flagged" };

@@ -706,6 +706,10 @@ fn options_to_wit(o: &Options) -> wit::Options {
         },
         limits: Some(limits_to_wit(&o.catalog.limits)),
         scan: Some(scan_policy_to_wit(&o.catalog.scan)),
+        not_user_invocable: match o.catalog.not_user_invocable {
+            skillwire::NotUserInvocable::Hidden => wit::NotUserInvocable::Hidden,
+            skillwire::NotUserInvocable::MentionOnly => wit::NotUserInvocable::MentionOnly,
+        },
     }
 }
 
@@ -835,5 +839,6 @@ fn catalog_report(r: wit::CatalogReport) -> CatalogReport {
                 findings: f.findings.into_iter().map(finding).collect(),
             })
             .collect(),
+        mention_only: r.mention_only,
     }
 }

@@ -725,3 +725,101 @@ fn tools_for_both_providers_in_both_engines() {
     assert_eq!(tools[3]["max_turns"], 1);
     assert_eq!(tools[3]["input_schema"]["required"][0], "task");
 }
+
+/// A small catalogue of skills the tests write themselves, with trigger evals beside
+/// one of them.
+fn eval_fixture(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let skill = |n: &str, description: &str, extra: &str| {
+        write(
+            &dir.join(format!("skills/{n}/SKILL.md")),
+            format!("---\nname: {n}\ndescription: {description}\n{extra}---\nBody of {n}.\n").as_bytes(),
+        );
+    };
+    skill("pdf", "Fill PDF forms, merge and split PDF files.", "user-invocable: false\n");
+    skill("sql-review", "Review SQL queries and database migrations for injection risks.", "");
+    skill("release-notes", "Write release notes from merged pull requests.", "disable-model-invocation: true\n");
+    write(
+        &dir.join("skills/pdf/evals/triggers.json"),
+        br#"[{"query": "merge these two pdf files", "should_trigger": true},
+            {"query": "is this sql migration safe to run?", "should_trigger": false},
+            {"query": "thanks, bye", "should_trigger": false}]"#,
+    );
+    write(
+        &dir.join("labelled.jsonl"),
+        b"{\"q\": \"merge these two pdf files\", \"expect\": [\"pdf\"]}\n\
+          {\"q\": \"review this sql migration for injection\", \"expect\": [\"sql-review\"]}\n\
+          {\"q\": \"write the release notes\", \"expect\": [\"release-notes\"]}\n\
+          {\"q\": \"good morning!\", \"expect\": []}\n",
+    );
+    dir
+}
+
+#[test]
+fn eval_measures_routing_on_labelled_messages_and_gates_ci() {
+    let dir = eval_fixture("eval");
+    let skills = dir.join("skills");
+    let labelled = dir.join("labelled.jsonl");
+    let (skills, labelled) = (skills.to_str().unwrap(), labelled.to_str().unwrap());
+    let o = skillwire(&["eval", "--skills", skills, "--messages", labelled, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // release-notes fires only on @mention: a miss, with nothing injected instead.
+    assert_eq!((v["messages"].as_u64(), v["positives"].as_u64(), v["negatives"].as_u64()), (Some(4), Some(3), Some(1)));
+    assert_eq!(v["hit"].as_f64(), Some(0.667));
+    assert_eq!(v["precision"].as_f64(), Some(1.0));
+    assert_eq!(v["false_injection"].as_f64(), Some(0.0));
+    assert_eq!(v["recall_at"][0]["k"].as_u64(), Some(1));
+    assert_eq!(v["misses"][0]["q"], "write the release notes");
+    let notes = v["skills"].as_array().unwrap().iter().find(|s| s["skill"] == "release-notes").unwrap();
+    assert_eq!((notes["expected"].as_u64(), notes["recalled"].as_u64()), (Some(1), Some(0)));
+
+    // The human form, and floors that fail CI with exit 1.
+    let o = skillwire(&["eval", "--skills", skills, "--messages", labelled, "--misses"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("hit rate         0.667"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("want [release-notes], got []: write the release notes"), "{}", stdout(&o));
+    let o = skillwire(&["eval", "--skills", skills, "--messages", labelled, "--min-hit", "0.9", "--max-false", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("hit rate is past its bound 0.9"), "{}", stderr(&o));
+    let o =
+        skillwire(&["eval", "--skills", skills, "--messages", labelled, "--min-hit", "0.6", "--min-precision", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    // Without --messages: the trigger evals written beside each skill.
+    let o = skillwire(&["eval", "--skills", skills, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (v["messages"].as_u64(), v["positives"].as_u64(), v["not_violated"].as_u64()),
+        (Some(3), Some(1), Some(0))
+    );
+    assert_eq!(v["hit"].as_f64(), Some(1.0));
+
+    // A broken labelled file is an input error naming the line.
+    write(&dir.join("broken.jsonl"), b"{\"q\": \"fine\", \"expect\": []}\nnot json\n");
+    let o = skillwire(&["eval", "--skills", skills, "--messages", dir.join("broken.jsonl").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+}
+
+#[test]
+fn user_invocable_false_hides_from_the_menu_and_still_fires_unless_read_as_mention_only() {
+    let dir = eval_fixture("hidden");
+    let skills = dir.join("skills");
+    let skills = skills.to_str().unwrap();
+    for engine in ["native", "wasm"] {
+        let o = skillwire(&["--engine", engine, "match", "-v", "--skills", skills, "merge these two pdf files"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).starts_with("pdf\tname\t"), "{}", stdout(&o));
+        assert!(stderr(&o).contains("1 skills fire only when @mentioned: release-notes"), "{}", stderr(&o));
+        let o = skillwire(&["--engine", engine, "complete", "--skills", skills, "p"]);
+        assert_eq!(stdout(&o), "", "hidden from the menu");
+        let args = ["--engine", engine, "match", "-v", "--not-user-invocable", "mention-only", "--skills", skills];
+        let o = skillwire(&[&args[..], &["merge these two pdf files"]].concat());
+        assert_eq!(stdout(&o), "", "mention only");
+        assert!(stderr(&o).contains("2 skills fire only when @mentioned: pdf, release-notes"), "{}", stderr(&o));
+        let o = skillwire(&[&args[..], &["@pdf merge these"]].concat());
+        assert!(stdout(&o).starts_with("pdf\tmention\t"), "{}", stdout(&o));
+    }
+}

@@ -50,6 +50,7 @@ export function jsOptions(o = {}) {
       minSimilarity: c.rank.min_similarity,
       headings: c.rank.headings,
     },
+    notUserInvocable: c.not_user_invocable?.replace('_', '-'),
     scan: camelKeys(c.scan),
     limits: camelKeys(c.limits),
     budget: r.budget,

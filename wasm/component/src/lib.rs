@@ -119,6 +119,10 @@ fn options_from(o: wit::Options) -> core::Options {
                 headings: o.rank.headings,
             },
             scan: o.scan.map(scan_policy_from).unwrap_or_default(),
+            not_user_invocable: match o.not_user_invocable {
+                wit::NotUserInvocable::Hidden => core::NotUserInvocable::Hidden,
+                wit::NotUserInvocable::MentionOnly => core::NotUserInvocable::MentionOnly,
+            },
         },
         render: core::RenderOptions {
             format: match o.format {
@@ -290,6 +294,7 @@ impl GuestEngine for Engine {
                     findings: f.findings.into_iter().map(finding).collect(),
                 })
                 .collect(),
+            mention_only: r.mention_only,
         }
     }
 

@@ -1,0 +1,470 @@
+//! Trigger evaluation: how a catalogue's routing does on labelled messages, for skill
+//! authors and CI.
+//!
+//! A labelled message says which skills may answer it (`expect`; an empty list means
+//! nothing should be injected) and which must not (`not`). Two formats are read:
+//! JSON lines `{"q", "expect", "not"?}` ([`read_labelled_lines`]), and the trigger-eval
+//! files skill authors keep in a skill's `evals/` folder ([`read_trigger_evals`]): a
+//! JSON list of `{"query", "should_trigger"}`, or skill-creator's `{"evals": [{"prompt"}]}`
+//! (prompts the skill is meant to handle).
+//!
+//! [`Catalog::evaluate`] runs the same matching as a turn (rules, ranking, thresholds)
+//! on every message and [`EvalReport::score`] turns the outcomes into figures: hit rate,
+//! top-1, precision, false injection, recall@K of the ranking (the order
+//! [`Catalog::relevant`] gives), a table per skill, and the pairs of skills that take
+//! each other's messages. Scoring is pure, so any runtime that can match can score.
+
+use crate::catalog::Catalog;
+use crate::error::Error;
+use crate::matching::mention_key;
+use crate::turn::TurnContext;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+
+/// Most labelled messages one evaluation reads (a larger set is refused, not cut).
+pub const MAX_EVAL_MESSAGES: usize = 100_000;
+
+/// One labelled message.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabelledMessage {
+    /// The user's message.
+    #[serde(alias = "query")]
+    pub q: String,
+    /// Skills any of which answers the message; `Some([])`: nothing should be injected;
+    /// `None`: no expectation (only `not` is checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Vec<String>>,
+    /// Skills that must not be injected.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not: Vec<String>,
+}
+
+/// A labelled set that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalInputError {
+    /// 1-based line (JSON lines) or 0 for the whole text.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for EvalInputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}: {}", self.line, self.message)
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+impl std::error::Error for EvalInputError {}
+
+/// Reads JSON lines `{"q" (or "query"), "expect"?, "not"?}`; blank lines are skipped.
+pub fn read_labelled_lines(text: &str) -> Result<Vec<LabelledMessage>, EvalInputError> {
+    let mut messages = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let message: LabelledMessage =
+            serde_json::from_str(line).map_err(|e| EvalInputError { line: i + 1, message: e.to_string() })?;
+        messages.push(message);
+        if messages.len() > MAX_EVAL_MESSAGES {
+            return Err(EvalInputError { line: i + 1, message: format!("more than {MAX_EVAL_MESSAGES} messages") });
+        }
+    }
+    Ok(messages)
+}
+
+#[derive(Deserialize)]
+struct TriggerEval {
+    query: String,
+    should_trigger: bool,
+}
+
+#[derive(Deserialize)]
+struct PromptEval {
+    prompt: String,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum EvalFile {
+    Triggers(Vec<TriggerEval>),
+    Prompts { evals: Vec<PromptEval> },
+}
+
+/// Reads the trigger evals of skill `skill`: a JSON list of `{"query",
+/// "should_trigger"}` (true: `skill` should be injected; false: it must not be), or
+/// skill-creator's `{"evals": [{"prompt", …}]}`, whose prompts `skill` should answer.
+pub fn read_trigger_evals(skill: &str, text: &str) -> Result<Vec<LabelledMessage>, EvalInputError> {
+    let file: EvalFile = serde_json::from_str(text).map_err(|_| EvalInputError {
+        line: 0,
+        message: "expected a list of {\"query\", \"should_trigger\"} or {\"evals\": [{\"prompt\"}]}".to_owned(),
+    })?;
+    let messages: Vec<LabelledMessage> = match file {
+        EvalFile::Triggers(list) => list
+            .into_iter()
+            .map(|t| {
+                let named = vec![skill.to_owned()];
+                if t.should_trigger {
+                    LabelledMessage { q: t.query, expect: Some(named), not: Vec::new() }
+                } else {
+                    LabelledMessage { q: t.query, expect: None, not: named }
+                }
+            })
+            .collect(),
+        EvalFile::Prompts { evals } => evals
+            .into_iter()
+            .map(|p| LabelledMessage { q: p.prompt, expect: Some(vec![skill.to_owned()]), not: Vec::new() })
+            .collect(),
+    };
+    if messages.len() > MAX_EVAL_MESSAGES {
+        return Err(EvalInputError { line: 0, message: format!("more than {MAX_EVAL_MESSAGES} messages") });
+    }
+    Ok(messages)
+}
+
+/// What routing did with one message.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The skills a turn would inject, in order.
+    pub injected: Vec<String>,
+    /// The skills in relevance order (see [`Catalog::relevant`]), for recall@K.
+    pub ranked: Vec<String>,
+}
+
+/// Recall of the ranking at one depth.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecallAt {
+    /// How many of the first ranked skills count.
+    pub k: usize,
+    /// Share of messages that expect a skill with one of them among the first `k`.
+    pub recall: f64,
+}
+
+/// One skill's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillFigures {
+    /// The skill.
+    pub skill: String,
+    /// Messages that expect it (among others they accept).
+    pub expected: usize,
+    /// Of those, the messages where it was injected.
+    pub recalled: usize,
+    /// Injections where it was not acceptable (not expected, or in `not`).
+    pub false_fires: usize,
+    /// Skills injected on its missed messages instead, most often first.
+    pub taken_by: Vec<Count>,
+}
+
+/// A name and how often.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// A skill.
+    pub skill: String,
+    /// How often.
+    pub count: usize,
+}
+
+/// Two skills that compete: `taker` was injected on messages that expected `expected`
+/// and did not accept `taker`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Competing {
+    /// The skill the messages expected.
+    pub expected: String,
+    /// The skill injected instead (or beside it).
+    pub taker: String,
+    /// How many messages.
+    pub count: usize,
+}
+
+/// A message routing got wrong.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Miss {
+    /// The message.
+    pub q: String,
+    /// What it accepts (`None`: no expectation).
+    pub expect: Option<Vec<String>>,
+    /// What must not fire.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not: Vec<String>,
+    /// What was injected.
+    pub injected: Vec<String>,
+}
+
+/// The figures of an evaluation. Shares are rounded to thousandths; a share whose
+/// denominator is zero is `None`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalReport {
+    /// Messages evaluated.
+    pub messages: usize,
+    /// Messages that expect some skill.
+    pub positives: usize,
+    /// Messages that expect nothing (`expect: []`).
+    pub negatives: usize,
+    /// Positives where an acceptable skill was injected.
+    pub hit: Option<f64>,
+    /// Positives whose first injected skill is acceptable.
+    pub top1: Option<f64>,
+    /// Injected skills that were acceptable, over all skills injected on messages with
+    /// an expectation or a `not`.
+    pub precision: Option<f64>,
+    /// Negatives where something was injected.
+    pub false_injection: Option<f64>,
+    /// Messages where a skill in their `not` was injected.
+    pub not_violated: usize,
+    /// Recall of the ranking at each depth asked for.
+    pub recall_at: Vec<RecallAt>,
+    /// Per skill that some message expects or that was injected wrongly, by name.
+    pub skills: Vec<SkillFigures>,
+    /// Competing pairs, most frequent first (at most [`MAX_PAIRS`]).
+    pub pairs: Vec<Competing>,
+    /// Skills injected where they were not acceptable, most often first.
+    pub takers: Vec<Count>,
+    /// The messages routing got wrong, in input order.
+    pub misses: Vec<Miss>,
+}
+
+/// Most competing pairs reported.
+pub const MAX_PAIRS: usize = 20;
+/// Most skills listed in [`SkillFigures::taken_by`].
+const MAX_TAKEN_BY: usize = 3;
+
+/// One skill's counts while scoring: its name as first seen, expected, recalled, false
+/// fires, and who took its missed messages.
+type Row = (String, usize, usize, usize, BTreeMap<String, usize>);
+
+fn share(part: usize, whole: usize) -> Option<f64> {
+    (whole > 0).then(|| ((part as f64 / whole as f64) * 1000.0).round() / 1000.0)
+}
+
+fn sorted_counts(counts: BTreeMap<String, usize>) -> Vec<Count> {
+    let mut list: Vec<Count> = counts.into_iter().map(|(skill, count)| Count { skill, count }).collect();
+    list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.skill.cmp(&b.skill)));
+    list
+}
+
+impl EvalReport {
+    /// Scores `outcomes` (one per message, in order) against `messages`, with recall
+    /// at each depth in `recall_at`. Names are compared ignoring case and `-`/`_`.
+    pub fn score(messages: &[LabelledMessage], outcomes: &[Outcome], recall_at: &[usize]) -> EvalReport {
+        let key = |name: &String| mention_key(name);
+        let (mut positives, mut negatives, mut hits, mut top1, mut injected_total, mut acceptable) = (0, 0, 0, 0, 0, 0);
+        let (mut false_injections, mut not_violated) = (0, 0);
+        let mut recalled_at = vec![0usize; recall_at.len()];
+        let mut table: BTreeMap<String, Row> = BTreeMap::new();
+        let mut pairs: BTreeMap<(String, String), usize> = BTreeMap::new();
+        let mut takers: BTreeMap<String, usize> = BTreeMap::new();
+        let mut misses = Vec::new();
+        for (message, outcome) in messages.iter().zip(outcomes) {
+            let expected: Vec<String> = message.expect.iter().flatten().map(key).collect();
+            let forbidden: HashSet<String> = message.not.iter().map(key).collect();
+            let injected: Vec<String> = outcome.injected.iter().map(key).collect();
+            let ok = |k: &String| expected.contains(k) && !forbidden.contains(k);
+            let wrong: Vec<usize> = (0..injected.len())
+                .filter(|&i| {
+                    injected.get(i).is_some_and(|k| !ok(k) && (message.expect.is_some() || forbidden.contains(k)))
+                })
+                .collect();
+            let violated = injected.iter().any(|k| forbidden.contains(k));
+            not_violated += usize::from(violated);
+            let mut missed = violated || !wrong.is_empty();
+            if let Some(expect) = &message.expect {
+                injected_total += injected.len();
+                acceptable += injected.iter().filter(|k| ok(k)).count();
+                if expect.is_empty() {
+                    negatives += 1;
+                    false_injections += usize::from(!injected.is_empty());
+                } else {
+                    positives += 1;
+                    let hit = injected.iter().any(ok);
+                    hits += usize::from(hit);
+                    missed |= !hit;
+                    top1 += usize::from(injected.first().is_some_and(ok));
+                    for (slot, &k) in recalled_at.iter_mut().zip(recall_at) {
+                        *slot += usize::from(outcome.ranked.iter().take(k).any(|r| ok(&key(r))));
+                    }
+                }
+            } else {
+                injected_total += injected.iter().filter(|k| forbidden.contains(*k)).count();
+            }
+            for name in message.expect.iter().flatten() {
+                let entry = table.entry(key(name)).or_insert_with(|| (name.clone(), 0, 0, 0, BTreeMap::new()));
+                entry.1 += 1;
+                if injected.contains(&key(name)) {
+                    entry.2 += 1;
+                } else {
+                    for &i in &wrong {
+                        if let Some(taker) = outcome.injected.get(i) {
+                            *entry.4.entry(taker.clone()).or_insert(0) += 1;
+                        }
+                    }
+                }
+                for &i in &wrong {
+                    if let Some(taker) = outcome.injected.get(i) {
+                        *pairs.entry((name.clone(), taker.clone())).or_insert(0) += 1;
+                    }
+                }
+            }
+            for &i in &wrong {
+                if let (Some(k), Some(name)) = (injected.get(i), outcome.injected.get(i)) {
+                    table.entry(k.clone()).or_insert_with(|| (name.clone(), 0, 0, 0, BTreeMap::new())).3 += 1;
+                    *takers.entry(name.clone()).or_insert(0) += 1;
+                }
+            }
+            if missed {
+                misses.push(Miss {
+                    q: message.q.clone(),
+                    expect: message.expect.clone(),
+                    not: message.not.clone(),
+                    injected: outcome.injected.clone(),
+                });
+            }
+        }
+        let skills = table
+            .into_values()
+            .map(|(skill, expected, recalled, false_fires, taken)| {
+                let mut taken_by = sorted_counts(taken);
+                taken_by.truncate(MAX_TAKEN_BY);
+                SkillFigures { skill, expected, recalled, false_fires, taken_by }
+            })
+            .collect();
+        let mut pairs: Vec<Competing> =
+            pairs.into_iter().map(|((expected, taker), count)| Competing { expected, taker, count }).collect();
+        pairs.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| (&a.expected, &a.taker).cmp(&(&b.expected, &b.taker))));
+        pairs.truncate(MAX_PAIRS);
+        EvalReport {
+            messages: messages.len().min(outcomes.len()),
+            positives,
+            negatives,
+            hit: share(hits, positives),
+            top1: share(top1, positives),
+            precision: share(acceptable, injected_total),
+            false_injection: share(false_injections, negatives),
+            not_violated,
+            recall_at: recall_at
+                .iter()
+                .zip(recalled_at)
+                .map(|(&k, n)| RecallAt { k, recall: share(n, positives).unwrap_or(0.0) })
+                .collect(),
+            skills,
+            pairs,
+            takers: sorted_counts(takers),
+            misses,
+        }
+    }
+}
+
+impl Catalog {
+    /// Runs routing on every message (as [`Catalog::matches`] does, plus the ranking
+    /// for recall@K up to the largest depth in `recall_at`) and scores it.
+    pub fn evaluate(&self, messages: &[LabelledMessage], recall_at: &[usize]) -> Result<EvalReport, Error> {
+        self.evaluate_embedded(messages, recall_at, |_| None)
+    }
+
+    /// [`Catalog::evaluate`] with the host's embedding of each message (`None`: rank
+    /// that message by words alone), for a catalogue whose skills have embeddings
+    /// ([`Catalog::set_embeddings`]).
+    pub fn evaluate_embedded(
+        &self,
+        messages: &[LabelledMessage],
+        recall_at: &[usize],
+        embedding_of: impl Fn(&str) -> Option<Vec<f32>>,
+    ) -> Result<EvalReport, Error> {
+        let depth = recall_at.iter().copied().max().unwrap_or(0);
+        let mut outcomes = Vec::with_capacity(messages.len());
+        for message in messages {
+            let context = TurnContext { embedding: embedding_of(&message.q), ..TurnContext::default() };
+            let injected = self.matches_turn(&message.q, &context)?.into_iter().map(|m| m.skill).collect();
+            let ranked = self.relevant(&message.q, &context, depth)?.into_iter().map(|r| r.skill).collect();
+            outcomes.push(Outcome { injected, ranked });
+        }
+        Ok(EvalReport::score(messages, &outcomes, recall_at))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labelled(q: &str, expect: Option<&[&str]>, not: &[&str]) -> LabelledMessage {
+        LabelledMessage {
+            q: q.into(),
+            expect: expect.map(|e| e.iter().map(|s| s.to_string()).collect()),
+            not: not.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn outcome(injected: &[&str], ranked: &[&str]) -> Outcome {
+        Outcome {
+            injected: injected.iter().map(|s| s.to_string()).collect(),
+            ranked: ranked.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn figures_count_what_users_see() {
+        let messages = [
+            labelled("merge pdfs", Some(&["pdf"]), &[]),
+            labelled("tables to a spreadsheet", Some(&["xlsx", "csv"]), &[]),
+            labelled("write ad copy", Some(&["ad-creative"]), &["ads"]),
+            labelled("hello there", Some(&[]), &[]),
+            labelled("thanks!", Some(&[]), &[]),
+            labelled("fill the form", None, &["pdf"]),
+        ];
+        let outcomes = [
+            outcome(&["PDF"], &["pdf", "xlsx"]),
+            outcome(&["pdf", "xlsx"], &["pdf", "xlsx"]),
+            outcome(&["ads"], &["ads", "ad-creative"]),
+            outcome(&[], &[]),
+            outcome(&["pdf"], &["pdf"]),
+            outcome(&["pdf"], &["pdf"]),
+        ];
+        let r = EvalReport::score(&messages, &outcomes, &[1, 2]);
+        assert_eq!((r.messages, r.positives, r.negatives), (6, 3, 2));
+        assert_eq!(r.hit, Some(0.667));
+        assert_eq!(r.top1, Some(0.333));
+        // pdf ✓, pdf ✗ xlsx ✓, ads ✗, pdf ✗ (small talk), pdf ✗ (in `not`): 2 of 6.
+        assert_eq!(r.precision, Some(0.333));
+        assert_eq!(r.false_injection, Some(0.5));
+        assert_eq!(r.not_violated, 2);
+        assert_eq!(r.recall_at, vec![RecallAt { k: 1, recall: 0.333 }, RecallAt { k: 2, recall: 1.0 }]);
+        let pdf = r.skills.iter().find(|s| s.skill == "pdf").unwrap();
+        assert_eq!((pdf.expected, pdf.recalled, pdf.false_fires), (1, 1, 3));
+        let ad = r.skills.iter().find(|s| s.skill == "ad-creative").unwrap();
+        assert_eq!((ad.expected, ad.recalled), (1, 0));
+        assert_eq!(ad.taken_by, vec![Count { skill: "ads".into(), count: 1 }]);
+        assert_eq!(r.takers[0], Count { skill: "pdf".into(), count: 3 });
+        assert!(r.pairs.contains(&Competing { expected: "ad-creative".into(), taker: "ads".into(), count: 1 }));
+        let missed: Vec<&str> = r.misses.iter().map(|m| m.q.as_str()).collect();
+        assert_eq!(missed, vec!["tables to a spreadsheet", "write ad copy", "thanks!", "fill the form"]);
+    }
+
+    #[test]
+    fn empty_sets_have_no_shares() {
+        let r = EvalReport::score(&[], &[], &[10]);
+        assert_eq!((r.hit, r.precision, r.false_injection), (None, None, None));
+        assert_eq!(r.recall_at, vec![RecallAt { k: 10, recall: 0.0 }]);
+    }
+
+    #[test]
+    fn reads_both_formats() {
+        let lines = "{\"q\": \"merge pdfs\", \"expect\": [\"pdf\"]}\n\n{\"query\": \"hi\", \"expect\": []}\n";
+        let read = read_labelled_lines(lines).unwrap();
+        assert_eq!(read, vec![labelled("merge pdfs", Some(&["pdf"]), &[]), labelled("hi", Some(&[]), &[])]);
+        assert_eq!(read_labelled_lines("{\"q\": 1}").unwrap_err().line, 1);
+
+        let triggers =
+            r#"[{"query": "merge pdfs", "should_trigger": true}, {"query": "a poem", "should_trigger": false}]"#;
+        assert_eq!(
+            read_trigger_evals("pdf", triggers).unwrap(),
+            vec![labelled("merge pdfs", Some(&["pdf"]), &[]), labelled("a poem", None, &["pdf"])]
+        );
+        let prompts =
+            r#"{"skill_name": "pdf", "evals": [{"id": 1, "prompt": "split this pdf", "expected_output": "x"}]}"#;
+        assert_eq!(read_trigger_evals("pdf", prompts).unwrap(), vec![labelled("split this pdf", Some(&["pdf"]), &[])]);
+        assert!(read_trigger_evals("pdf", "{\"nothing\": true}").is_err());
+    }
+}

@@ -1,0 +1,156 @@
+//! What a skill's fields say about when to use it, as ranking reads them: the text for
+//! the skill (its description and `when_to_use`) and the text against it
+//! (`when_not_to_use`, and the description's sentences that send requests elsewhere).
+//!
+//! Skill authors often end a description with where *other* requests belong — "For
+//! campaign strategy, see ads.", "Do not use for PowerPoint files.", "DO NOT USE FOR:
+//! unit tests.", "Not for pull requests." Read as ordinary description words, those
+//! sentences draw exactly the messages the author sends away. Such a sentence is not
+//! read for the skill. A sentence sends elsewhere when it starts with `for …`
+//! and points elsewhere (`see`, `use`), or says `do not use`, `don't use`, `never use`,
+//! `not for`, `not intended for` or `instead`. Measured on the marketing dev set, reading
+//! these sentences *against* the skill cost more than it gained (ranking recall@1 0.69
+//! left out, 0.65 against), and so did reading them for the skill they name (0.67): the
+//! words they add to other skills lower every word's weight. Only the explicit
+//! `when_not_to_use` field counts against a skill.
+
+use crate::skill::Skill;
+
+/// The texts ranking reads for and against one skill.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Triggers<'a> {
+    /// Text that says when the skill applies.
+    pub for_it: Vec<&'a str>,
+    /// The body's "When to use" sections: evidence for the skill, weaker than its
+    /// description.
+    pub sections: Vec<&'a str>,
+    /// Sentences of the description (and `when_to_use`) that send requests elsewhere:
+    /// not evidence for the skill.
+    pub elsewhere: Vec<&'a str>,
+    /// `when_not_to_use`: evidence against the skill.
+    pub against: Option<&'a str>,
+}
+
+/// Splits a skill's routing fields into text for and against it.
+pub(crate) fn triggers(skill: &Skill) -> Triggers<'_> {
+    let mut found = Triggers::default();
+    for text in std::iter::once(skill.description.as_str()).chain(skill.when_to_use.as_deref()) {
+        for sentence in sentences(text) {
+            if sends_elsewhere(sentence) {
+                found.elsewhere.push(sentence);
+            } else {
+                found.for_it.push(sentence);
+            }
+        }
+    }
+    found.against = skill.when_not_to_use.as_deref();
+    for sentence in sentences(&skill.sections.when_to_use) {
+        if sends_elsewhere(sentence) {
+            found.elsewhere.push(sentence);
+        } else {
+            found.sections.push(sentence);
+        }
+    }
+    found.elsewhere.extend(sentences(&skill.sections.when_not_to_use));
+    found
+}
+
+/// The sentences of `text`: cut after `.`, `!`, `?` or `;` followed by a space, a
+/// quote or the end, and at line breaks. Each keeps its closing mark and the quotes
+/// and brackets right after it.
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let trimmed = rest.trim_start();
+        if trimmed.is_empty() {
+            return None;
+        }
+        let mut end = trimmed.len();
+        let mut chars = trimmed.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let next = chars.peek().map(|&(_, n)| n);
+            let closes = matches!(c, '.' | '!' | '?' | ';')
+                && next.is_none_or(|n| n.is_whitespace() || matches!(n, '"' | '\'' | ')' | '”'));
+            if c == '\n' || closes {
+                end = i + c.len_utf8();
+                // Closing quotes and brackets stay with their sentence.
+                while let Some(&(j, q)) = chars.peek().filter(|&&(_, q)| matches!(q, '"' | '\'' | ')' | '”' | '’'))
+                {
+                    end = j + q.len_utf8();
+                    chars.next();
+                }
+                break;
+            }
+        }
+        let (sentence, after) = trimmed.split_at(end);
+        rest = after;
+        Some(sentence)
+    })
+}
+
+/// True when a sentence sends requests to another skill or says what the skill is
+/// not for.
+fn sends_elsewhere(sentence: &str) -> bool {
+    let lower = sentence.trim_start_matches(['"', '\'', '(', '*', '-', ' ']).to_lowercase();
+    let points_elsewhere = lower.contains(" see ") || lower.contains(", use ") || lower.contains(" use the ");
+    (lower.starts_with("for ") && points_elsewhere)
+        || lower.starts_with("not for ")
+        || ["do not use", "don't use", "never use", "not intended for", " instead"].iter().any(|p| lower.contains(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(description: &str, when_to_use: Option<&str>, when_not_to_use: Option<&str>) -> Skill {
+        Skill {
+            description: description.into(),
+            when_to_use: when_to_use.map(Into::into),
+            when_not_to_use: when_not_to_use.map(Into::into),
+            ..Skill::default()
+        }
+    }
+
+    #[test]
+    fn sentences_that_send_requests_elsewhere_count_against() {
+        let s = skill(
+            "When the user wants ad copy. Also use when they mention 'RSA headlines,' 'ad iterations.' \
+             For campaign strategy and targeting, see ads. For landing page copy, see copywriting.",
+            Some("Use for Facebook ads. Do not use for TikTok videos; use video instead"),
+            Some("Brand guidelines"),
+        );
+        let t = triggers(&s);
+        assert_eq!(
+            t.for_it,
+            vec![
+                "When the user wants ad copy.",
+                "Also use when they mention 'RSA headlines,' 'ad iterations.'",
+                "Use for Facebook ads.",
+            ]
+        );
+        assert_eq!(
+            t.elsewhere,
+            vec![
+                "For campaign strategy and targeting, see ads.",
+                "For landing page copy, see copywriting.",
+                "Do not use for TikTok videos;",
+                "use video instead",
+            ]
+        );
+        assert_eq!(t.against, Some("Brand guidelines"));
+    }
+
+    #[test]
+    fn ordinary_sentences_stay_for_the_skill() {
+        for text in [
+            "Fill PDF forms. Use when the user asks for forms, e.g. tax forms.",
+            "For PDF files: merge, split and fill them.",
+            "USE FOR: unit tests, mocks",
+        ] {
+            let s = skill(text, None, None);
+            assert!(triggers(&s).elsewhere.is_empty(), "{text}");
+        }
+        let dotnet = skill("USE FOR: xunit tests. DO NOT USE FOR: benchmarks, load tests.", None, None);
+        assert_eq!(triggers(&dotnet).elsewhere, vec!["DO NOT USE FOR: benchmarks, load tests."]);
+    }
+}

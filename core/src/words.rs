@@ -1,0 +1,396 @@
+//! The words ranking reads: how a text is cut into words, which words say nothing
+//! (stop words), how a word is reduced to its stem (Snowball's English stemmer), and
+//! which words stand next to each other (for pairs of words, see [`rank`](crate::rank)).
+//!
+//! A word is a run of letters and digits of at least two characters and at most
+//! [`MAX_WORD_BYTES`], lowercased. Words joined by a single `-` or `/` also make a
+//! *compound*, the pieces written together (`non-profits` → `nonprofits`, `A/B` →
+//! `ab`), so that either spelling meets the other.
+
+use rust_stemmers::{Algorithm, Stemmer};
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// Words that say nothing about which skill is meant.
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "anything",
+    "are",
+    "as",
+    "ask",
+    "asks",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "done",
+    "down",
+    "during",
+    "each",
+    "either",
+    "else",
+    "etc",
+    "even",
+    "every",
+    "few",
+    "for",
+    "from",
+    "further",
+    "get",
+    "give",
+    "go",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "help",
+    "her",
+    "here",
+    "him",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "let",
+    "lets",
+    "like",
+    "ll",
+    "make",
+    "me",
+    "might",
+    "more",
+    "most",
+    "much",
+    "must",
+    "my",
+    "need",
+    "needs",
+    "new",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "one",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "out",
+    "over",
+    "own",
+    "please",
+    "re",
+    "s",
+    "same",
+    "should",
+    "so",
+    "some",
+    "something",
+    "such",
+    "t",
+    "than",
+    "thank",
+    "thanks",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "us",
+    "use",
+    "used",
+    "user",
+    "uses",
+    "using",
+    "ve",
+    "very",
+    "want",
+    "wants",
+    "was",
+    "way",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "whether",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "within",
+    "without",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "claude",
+    "agent",
+    "task",
+    "tasks",
+    "any",
+    "via",
+    "able",
+    "ensure",
+    "e",
+    "g",
+];
+
+/// Longest word considered, in bytes: longer runs (hashes, base64) are not words.
+pub(crate) const MAX_WORD_BYTES: usize = 64;
+
+/// A fast, deterministic hash for short words (the multiply-rotate step of rustc's
+/// FxHash). Not flood-resistant: its tables hold only the catalogue's own words, whose
+/// number [`Limits`](crate::Limits) bounds, and a message only probes them.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let word = chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type WordHash = BuildHasherDefault<WordHasher>;
+pub(crate) type StopWords = HashSet<&'static str, WordHash>;
+
+pub(crate) fn hash_word(word: &str) -> u64 {
+    let mut hasher = WordHasher::default();
+    word.hash(&mut hasher);
+    hasher.finish()
+}
+
+pub(crate) fn stop_words() -> StopWords {
+    STOP_WORDS.iter().copied().collect()
+}
+
+/// Reduces a lowercase word to the form it is indexed by: Snowball's English stemmer
+/// (`libraries` → `librari`, `running` → `run`, `writing` → `write`). Words with
+/// characters outside `a-z0-9` are kept as they are: the stemmer is for English.
+pub(crate) fn stem(word: &mut String) {
+    if !word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        return;
+    }
+    if let Cow::Owned(stemmed) = Stemmer::create(Algorithm::English).stem(word) {
+        *word = stemmed;
+    }
+}
+
+/// How a word stands to the word before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Link {
+    /// Right after the previous word, with only spaces, `-`, `_` or `/` between: the
+    /// two may form a pair.
+    Next,
+    /// After punctuation, a line break or a run that is no word (or first in the text).
+    Apart,
+    /// Not a word of the text but the compound its previous pieces make: a word of its
+    /// own, outside any pair.
+    Compound,
+}
+
+/// Calls `each` with every word of `text` (lowercased), its byte offset and its
+/// [`Link`] to the word before; compounds come right after their last piece. One
+/// buffer serves every word, so a message costs no allocation per word.
+pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
+    let mut word = String::new();
+    let mut compound = String::new();
+    let (mut compound_start, mut pieces) = (0usize, 0usize);
+    let mut start = None;
+    let mut ascii = true;
+    // Since the last word: only characters that keep words next to each other.
+    let mut next = false;
+    // The characters between the last run and this one, when they are one `-` or `/`.
+    let mut joiner: Option<usize> = None;
+    let mut last_end = 0usize;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), '\n'))) {
+        if c.is_alphanumeric() {
+            if start.is_none() {
+                start = Some(i);
+                ascii = true;
+                joiner = (i == last_end + 1 && pieces > 0)
+                    .then_some(())
+                    .and_then(|_| text.get(last_end..i))
+                    .filter(|gap| *gap == "-" || *gap == "/")
+                    .map(|_| i);
+            }
+            ascii &= c.is_ascii();
+            continue;
+        }
+        let Some((offset, raw)) = start.take().and_then(|s| text.get(s..i).map(|raw| (s, raw))) else {
+            if !matches!(c, ' ' | '\t' | '-' | '_' | '/') {
+                next = false;
+            }
+            continue;
+        };
+        // A compound goes on when one `-` or `/` joined this run to the last one.
+        if joiner.is_none() {
+            flush_compound(&mut compound, compound_start, &mut pieces, &mut word, &mut each);
+            compound_start = offset;
+        }
+        last_end = i;
+        let long = raw.len() > MAX_WORD_BYTES;
+        if !long && compound.len() + raw.len() <= MAX_WORD_BYTES {
+            push_lowercase(&mut compound, raw, ascii);
+            pieces += 1;
+        } else {
+            compound.clear();
+            pieces = 0;
+        }
+        if long {
+            next = false;
+        } else {
+            word.clear();
+            push_lowercase(&mut word, raw, ascii);
+            if if ascii { word.len() >= 2 } else { word.chars().count() >= 2 } {
+                each(&mut word, offset, if next { Link::Next } else { Link::Apart });
+                next = true;
+            }
+        }
+        if !matches!(c, ' ' | '\t' | '-' | '_' | '/') {
+            next = false;
+        }
+    }
+    flush_compound(&mut compound, compound_start, &mut pieces, &mut word, &mut each);
+}
+
+/// Hands on the compound collected so far, if it has two pieces or more.
+fn flush_compound(
+    compound: &mut String,
+    offset: usize,
+    pieces: &mut usize,
+    word: &mut String,
+    each: &mut impl FnMut(&mut String, usize, Link),
+) {
+    if *pieces >= 2 && compound.chars().count() >= 2 {
+        word.clear();
+        word.push_str(compound);
+        each(word, offset, Link::Compound);
+    }
+    compound.clear();
+    *pieces = 0;
+}
+
+fn push_lowercase(out: &mut String, raw: &str, ascii: bool) {
+    if ascii {
+        let from = out.len();
+        out.push_str(raw);
+        if let Some(added) = out.get_mut(from..) {
+            added.make_ascii_lowercase();
+        }
+    } else {
+        // The whole-string form: a final capital sigma lowercases to `ς`.
+        out.push_str(&raw.to_lowercase());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<(String, usize, Link)> {
+        let mut out = Vec::new();
+        for_each_lowercase_word(text, |w, at, link| out.push((w.clone(), at, link)));
+        out
+    }
+
+    #[test]
+    fn words_links_and_compounds() {
+        let got = words("Cold email, non-profits A/B test\nNext");
+        let want = [
+            ("cold", 0, Link::Apart),
+            ("email", 5, Link::Next),
+            ("non", 12, Link::Apart),
+            ("profits", 16, Link::Next),
+            ("nonprofits", 12, Link::Compound),
+            ("ab", 24, Link::Compound),
+            ("test", 28, Link::Next),
+            ("next", 33, Link::Apart),
+        ];
+        let want: Vec<(String, usize, Link)> = want.iter().map(|&(w, at, l)| (w.to_owned(), at, l)).collect();
+        assert_eq!(got, want);
+        // Non-ASCII words are lowercased as whole strings; one-letter runs are no words.
+        assert_eq!(words("ΟΔΟΣ a"), vec![("οδος".to_owned(), 0, Link::Apart)]);
+    }
+
+    #[test]
+    fn snowball_stems() {
+        let stemmed = |w: &str| {
+            let mut w = w.to_owned();
+            stem(&mut w);
+            w
+        };
+        for (words, want) in [
+            (["write", "writing", "writes"], "write"),
+            (["merge", "merged", "merging"], "merg"),
+            (["file", "files", "filed"], "file"),
+            (["nonprofit", "nonprofits", "nonprofit"], "nonprofit"),
+        ] {
+            for w in words {
+                assert_eq!(stemmed(w), want, "{w}");
+            }
+        }
+        assert_eq!(stemmed("libraries"), "librari");
+        assert_eq!(stemmed("running"), "run");
+        // Only ASCII words are stemmed.
+        assert_eq!(stemmed("cafés"), "cafés");
+    }
+}
