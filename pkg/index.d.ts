@@ -254,7 +254,26 @@ export type ToolProvider = 'openai' | 'anthropic';
 export type OpenAiTool = { type: 'function'; function: { name: string; description: string; parameters: TaskSchema } };
 export type AnthropicTool = { name: string; description: string; input_schema: TaskSchema };
 
-export interface CatalogText { text: string; shortened: string[]; omitted: string[] }
+export interface CatalogText {
+  text: string;
+  shortened: string[];
+  omitted: string[];
+  /** `catalogFor`: the skills listed first with their descriptions, most relevant first. */
+  featured?: string[];
+  /** `catalogFor`: the skills listed by name only. */
+  names_only?: string[];
+}
+
+export interface CatalogForOptions {
+  format?: CatalogFormat;
+  budget?: number;
+  /** How many of the most relevant skills keep their descriptions (default 10). */
+  featured?: number;
+  /** Skills still in the model's context from recent turns. */
+  recent?: string[];
+  /** The message's embedding (else `embed` is asked for it). */
+  embedding?: ArrayLike<number>;
+}
 
 export interface Diagnostic {
   severity: 'error' | 'warning';
@@ -321,6 +340,12 @@ export class Skillwire {
   readonly embeddingError: string | null;
   catalog(options?: { format?: CatalogFormat; budget?: number }): Promise<CatalogText>;
   catalogSync(options?: { format?: CatalogFormat; budget?: number }): CatalogText;
+  /**
+   * The catalogue for a turn on `message`: the `featured` skills most relevant to it
+   * first, with their descriptions, the others by name only.
+   */
+  catalogFor(message: string, options?: CatalogForOptions): Promise<CatalogText>;
+  catalogForSync(message: string, options?: CatalogForOptions): CatalogText;
   /**
    * The skills to offer as a user types `@` and `typed`, at most `limit` (default 10):
    * prefix matches on the name first (ignoring case and separators), then fuzzy ones.

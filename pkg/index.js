@@ -7,7 +7,7 @@
 // generators that yield what a source returned, and a driver either uses the value
 // (sync) or awaits it (async).
 
-import initWasm, { initSync, Catalogue, effectiveLimits, lint as wasmLint } from './dist/skillwire_wasm.js';
+import initWasm, { initSync, Catalogue, defaultFeatured, effectiveLimits, lint as wasmLint } from './dist/skillwire_wasm.js';
 
 const WASM_URL = new URL('./dist/skillwire_wasm_bg.wasm', import.meta.url);
 const isServer = typeof globalThis.Deno !== 'undefined' ||
@@ -271,6 +271,14 @@ function* turnContext(embed, message, context) {
   }
 }
 
+function* catalogForSteps(catalogue, embed, message, options, limits) {
+  checkMessage(message, limits.max_message_bytes);
+  const { format = 'agent-skills', budget, featured = defaultFeatured(), ...context } = options;
+  const count = Number.isInteger(featured) && featured > 0 ? Math.min(featured, 0xffffffff) : 0;
+  const turn = yield* turnContext(embed, message, context);
+  return call(() => catalogue.catalogFor(message, turn, count, format, budget));
+}
+
 function* matchSteps(catalogue, embed, message, context, limits) {
   checkMessage(message, limits.max_message_bytes);
   const turn = yield* turnContext(embed, message, context);
@@ -425,6 +433,20 @@ export class Skillwire {
   /** `catalog`, synchronously. */
   catalogSync({ format = 'agent-skills', budget } = {}) {
     return call(() => this.#live().catalog(format, budget));
+  }
+
+  /**
+   * The catalogue for a turn on `message` (`{text, shortened, omitted, featured?,
+   * names_only?}`): the `featured` (10) skills most relevant to it first, with their
+   * descriptions, the others by name only; over `budget`, name-only entries go first.
+   * `options`: `format`, `budget`, `featured`, and the turn's `recent` / `embedding`.
+   */
+  async catalogFor(message, options = {}) {
+    return runAsync(catalogForSteps(this.#live(), this.#turnEmbed, message, options, this.#limits), this.#timeout);
+  }
+  /** `catalogFor`, synchronously. */
+  catalogForSync(message, options = {}) {
+    return runSync(catalogForSteps(this.#live(), this.#turnEmbed, message, options, this.#limits));
   }
 
   /**

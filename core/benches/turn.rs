@@ -3,7 +3,8 @@
 //!     cargo bench -p skillwire --bench turn
 //!
 //! Catalogues of 10, 100, 1,000 and 10,000 skills are made from the real corpus in
-//! `tests/corpus` (repeated with renamed copies past its size; `scripts/bench-inputs` writes the same
+//! `../shared/corpus` (or `$SKILLWIRE_SHARED/corpus`: third-party data kept outside the
+//! repository; repeated with renamed copies past its size; `scripts/bench-inputs` writes the same
 //! catalogues as folders for `skillwire bench`); messages of about
 //! 100 B, 1 KB and 4 KB are built from the labelled dev messages. `matches` is the
 //! per-turn work that does not depend on reading bodies (rules and ranking).
@@ -27,9 +28,17 @@ fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The folder of the real packs and labelled messages.
+fn shared() -> PathBuf {
+    let dir = std::env::var_os("SKILLWIRE_SHARED")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"), PathBuf::from);
+    assert!(dir.join("corpus").is_dir(), "the benchmark reads {}/corpus: set SKILLWIRE_SHARED", dir.display());
+    dir
+}
+
 fn inputs(size: usize) -> Vec<CatalogInput> {
     let mut files = Vec::new();
-    corpus_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus"), &mut files);
+    corpus_files(&shared().join("corpus"), &mut files);
     files.sort();
     let texts: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
     (0..size)
@@ -45,8 +54,7 @@ fn inputs(size: usize) -> Vec<CatalogInput> {
 }
 
 fn message(bytes: usize) -> String {
-    let dev =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/queries/dev.jsonl")).unwrap();
+    let dev = std::fs::read_to_string(shared().join("queries/dev.jsonl")).unwrap();
     let mut out = String::new();
     for line in dev.lines().cycle() {
         let q = line.split("\"q\": \"").nth(1).and_then(|r| r.split('"').next()).unwrap_or("");

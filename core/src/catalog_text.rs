@@ -11,6 +11,12 @@
 //!
 //! Gated and blocked skills are left out. With no skills the text is empty (but for `skills-ref`).
 //!
+//! **A catalogue for one turn** ([`render_catalog_for`], [`Catalog::catalog_for`]): the
+//! skills most relevant to the message are listed first, most relevant first, with their
+//! full descriptions (*featured*); the others follow by name and location only. Over the
+//! budget, name-only entries are left out from the end first; then the featured entries
+//! are shortened and left out as above.
+//!
 //! **Budget.** When the text is over the budget, the longest descriptions are shortened
 //! first: every description is capped at the largest length (in characters) that
 //! fits, cut on a character boundary and marked with `…`, but not below
@@ -18,7 +24,9 @@
 //! the end of the catalogue order (last by precedence, then name). What was shortened
 //! or left out is reported.
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, CatalogSkill};
+use crate::error::Error;
+use crate::turn::TurnContext;
 use serde::{Deserialize, Serialize};
 
 /// Descriptions are never shortened below this many characters; entries are left out
@@ -49,32 +57,111 @@ pub struct CatalogText {
     pub shortened: Vec<String>,
     /// Names of skills left out to fit the budget.
     pub omitted: Vec<String>,
+    /// For one turn: the skills listed first with their descriptions, most relevant
+    /// first (empty for the whole catalogue).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub featured: Vec<String>,
+    /// For one turn: the skills listed by name and location only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub names_only: Vec<String>,
 }
+
+/// How many skills a catalogue for one turn features by default.
+pub const DEFAULT_FEATURED: usize = 10;
 
 struct Entry<'a> {
     name: &'a str,
-    description: &'a str,
+    /// `None`: listed by name and location only.
+    description: Option<&'a str>,
     location: &'a str,
+}
+
+/// The skills a catalogue lists (not gated, not blocked), in catalogue order.
+fn listed(catalog: &Catalog) -> impl Iterator<Item = &CatalogSkill> {
+    catalog.skills().iter().filter(|s| !s.gated() && !s.blocked())
+}
+
+fn full_entry(s: &CatalogSkill) -> Entry<'_> {
+    Entry { name: &s.skill.name, description: Some(&s.skill.description), location: &s.skill.location }
 }
 
 /// Writes `catalog` in `format`, within `budget` bytes when one is given.
 pub fn render_catalog(catalog: &Catalog, format: CatalogFormat, budget: Option<usize>) -> CatalogText {
-    let entries: Vec<Entry<'_>> = catalog
-        .skills()
-        .iter()
-        .filter(|s| !s.gated() && !s.blocked())
-        .map(|s| Entry { name: &s.skill.name, description: &s.skill.description, location: &s.skill.location })
+    let entries: Vec<Entry<'_>> = listed(catalog).map(full_entry).collect();
+    fit(format, &entries, budget)
+}
+
+/// Writes `catalog` for one turn: the skills named in `featured` (most relevant first)
+/// with their descriptions, then every other listed skill by name only, within `budget`
+/// bytes when one is given (see the module docs).
+pub fn render_catalog_for(
+    catalog: &Catalog,
+    featured: &[String],
+    format: CatalogFormat,
+    budget: Option<usize>,
+) -> CatalogText {
+    let mut first: Vec<Entry<'_>> = Vec::new();
+    for name in featured {
+        if let Some(s) = listed(catalog).find(|s| &s.skill.name == name) {
+            if !first.iter().any(|e| e.name == s.skill.name) {
+                first.push(full_entry(s));
+            }
+        }
+    }
+    let rest: Vec<Entry<'_>> = listed(catalog)
+        .filter(|s| !first.iter().any(|e| e.name == s.skill.name))
+        .map(|s| Entry { name: &s.skill.name, description: None, location: &s.skill.location })
         .collect();
-    let full = write(format, &entries, None);
+    let names = |entries: &[Entry<'_>]| entries.iter().map(|e| e.name.to_owned()).collect::<Vec<_>>();
+    let with_rest = |n: usize| {
+        let mut all: Vec<&Entry<'_>> = first.iter().collect();
+        all.extend(rest.iter().take(n));
+        write_refs(format, &all, None)
+    };
+    // How many name-only entries fit after the featured ones: fitting is monotonic.
+    let keep = match budget {
+        None => rest.len(),
+        Some(budget) if with_rest(rest.len()).len() <= budget => rest.len(),
+        Some(budget) => {
+            let (mut lo, mut hi) = (0, rest.len());
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if with_rest(mid).len() <= budget {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            lo
+        }
+    };
+    let fits = budget.is_none_or(|b| with_rest(keep).len() <= b);
+    let mut out = if fits {
+        CatalogText { text: with_rest(keep), ..CatalogText::default() }
+    } else {
+        fit(format, &first, budget)
+    };
+    let kept_rest = if fits { keep } else { 0 };
+    out.featured = names(&first).into_iter().filter(|n| !out.omitted.contains(n)).collect();
+    out.names_only = names(rest.get(..kept_rest).unwrap_or(&[]));
+    out.omitted.extend(names(rest.get(kept_rest..).unwrap_or(&[])));
+    out
+}
+
+/// `entries` written in `format` within `budget`: descriptions shortened first, then
+/// entries left out from the end.
+fn fit(format: CatalogFormat, entries: &[Entry<'_>], budget: Option<usize>) -> CatalogText {
+    let full = write(format, entries, None);
     let Some(budget) = budget else {
         return CatalogText { text: full, ..CatalogText::default() };
     };
     if full.len() <= budget {
         return CatalogText { text: full, ..CatalogText::default() };
     }
-    let longest = entries.iter().map(|e| e.description.chars().count()).max().unwrap_or(0);
+    let length = |e: &Entry<'_>| e.description.map_or(0, |d| d.chars().count());
+    let longest = entries.iter().map(length).max().unwrap_or(0);
     // Largest cap that fits: fitting is monotonic in the cap, so bisect.
-    let fits = |cap: usize| write(format, &entries, Some(cap)).len() <= budget;
+    let fits = |cap: usize| write(format, entries, Some(cap)).len() <= budget;
     let floor = MIN_DESCRIPTION_CHARS.min(longest);
     let mut kept = entries.len();
     let cap = if fits(floor) {
@@ -101,8 +188,26 @@ pub fn render_catalog(catalog: &Catalog, format: CatalogFormat, budget: Option<u
     }
     CatalogText {
         text,
-        shortened: shown.iter().filter(|e| e.description.chars().count() > cap).map(|e| e.name.to_owned()).collect(),
+        shortened: shown.iter().filter(|e| length(e) > cap).map(|e| e.name.to_owned()).collect(),
         omitted: entries.get(kept..).unwrap_or(&[]).iter().map(|e| e.name.to_owned()).collect(),
+        ..CatalogText::default()
+    }
+}
+
+impl Catalog {
+    /// The catalogue for a turn on `message`: the `featured` skills most relevant to it
+    /// ([`Catalog::relevant`]) with their descriptions, the others by name (see the
+    /// module docs).
+    pub fn catalog_for(
+        &self,
+        message: &str,
+        context: &TurnContext,
+        featured: usize,
+        format: CatalogFormat,
+        budget: Option<usize>,
+    ) -> Result<CatalogText, Error> {
+        let relevant: Vec<String> = self.relevant(message, context, featured)?.into_iter().map(|r| r.skill).collect();
+        Ok(render_catalog_for(self, &relevant, format, budget))
     }
 }
 
@@ -118,6 +223,10 @@ fn capped(description: &str, cap: Option<usize>) -> std::borrow::Cow<'_, str> {
 }
 
 fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> String {
+    write_refs(format, &entries.iter().collect::<Vec<_>>(), cap)
+}
+
+fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>) -> String {
     let mut out = String::new();
     match format {
         CatalogFormat::SkillsRef => {
@@ -125,9 +234,13 @@ fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> St
             for e in entries {
                 out.push_str("<skill>\n<name>\n");
                 out.push_str(&html_escape(e.name));
-                out.push_str("\n</name>\n<description>\n");
-                out.push_str(&html_escape(&capped(e.description, cap)));
-                out.push_str("\n</description>\n<location>\n");
+                out.push_str("\n</name>\n");
+                if let Some(description) = e.description {
+                    out.push_str("<description>\n");
+                    out.push_str(&html_escape(&capped(description, cap)));
+                    out.push_str("\n</description>\n");
+                }
+                out.push_str("<location>\n");
                 out.push_str(e.location);
                 out.push_str("\n</location>\n</skill>\n");
             }
@@ -138,9 +251,13 @@ fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> St
             for e in entries {
                 out.push_str("  <skill>\n    <name>");
                 out.push_str(&xml_escape(e.name));
-                out.push_str("</name>\n    <description>");
-                out.push_str(&xml_escape(&capped(e.description, cap)));
-                out.push_str("</description>\n    <location>");
+                out.push_str("</name>\n");
+                if let Some(description) = e.description {
+                    out.push_str("    <description>");
+                    out.push_str(&xml_escape(&capped(description, cap)));
+                    out.push_str("</description>\n");
+                }
+                out.push_str("    <location>");
                 out.push_str(&xml_escape(e.location));
                 out.push_str("</location>\n  </skill>\n");
             }
@@ -151,8 +268,11 @@ fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> St
             for e in entries {
                 out.push_str("\n- **");
                 out.push_str(&collapse_whitespace(e.name));
-                out.push_str("**: ");
-                out.push_str(&collapse_whitespace(&capped(e.description, cap)));
+                out.push_str("**");
+                if let Some(description) = e.description {
+                    out.push_str(": ");
+                    out.push_str(&collapse_whitespace(&capped(description, cap)));
+                }
                 out.push_str("\n  Location: `");
                 out.push_str(e.location);
                 out.push('`');
@@ -162,12 +282,17 @@ fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> St
             #[derive(Serialize)]
             struct JsonEntry<'a> {
                 name: &'a str,
-                description: std::borrow::Cow<'a, str>,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                description: Option<std::borrow::Cow<'a, str>>,
                 location: &'a str,
             }
             let list: Vec<JsonEntry<'_>> = entries
                 .iter()
-                .map(|e| JsonEntry { name: e.name, description: capped(e.description, cap), location: e.location })
+                .map(|e| JsonEntry {
+                    name: e.name,
+                    description: e.description.map(|d| capped(d, cap)),
+                    location: e.location,
+                })
                 .collect();
             out = serde_json::to_string(&list).unwrap_or_default();
         }

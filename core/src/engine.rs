@@ -227,4 +227,17 @@ impl<S: SkillSource> Engine<S> {
     pub fn catalog_text(&self, format: CatalogFormat, budget: Option<usize>) -> CatalogText {
         render_catalog(&self.catalog, format, budget)
     }
+
+    /// The catalogue for a turn on `message` ([`Catalog::catalog_for`]); with an
+    /// embedder, the message's embedding helps find the relevant skills.
+    pub fn catalog_for(
+        &self,
+        message: &str,
+        context: &TurnContext,
+        featured: usize,
+        format: CatalogFormat,
+        budget: Option<usize>,
+    ) -> Result<CatalogText, Error> {
+        self.catalog.catalog_for(message, &self.with_message_embedding(message, context), featured, format, budget)
+    }
 }

@@ -69,7 +69,7 @@ pub use catalog::{
     Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, NotUserInvocable, Precedence,
     Relevant,
 };
-pub use catalog_text::{render_catalog, CatalogFormat, CatalogText};
+pub use catalog_text::{render_catalog, render_catalog_for, CatalogFormat, CatalogText, DEFAULT_FEATURED};
 pub use complete::{Completion, CompletionMatch};
 pub use diag::{Diagnostic, Severity};
 pub use engine::{Embedder, Engine, Options};

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use skillwire::{
     render_catalog, CatalogFormat, Engine, Error, Provider, SelectOptions, SkillStats, ToolOptions, TurnContext,
 };
-use turn_vectors::{Runtime, VectorSource};
+use turn_vectors::{CatalogForRequest, Runtime, VectorSource};
 
 struct Native(Engine<VectorSource>);
 
@@ -22,6 +22,10 @@ impl Runtime for Native {
     }
     fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value {
         serde_json::to_value(render_catalog(self.0.catalog(), format, budget)).unwrap()
+    }
+    fn catalog_for(&mut self, r: &CatalogForRequest) -> Result<Value, Error> {
+        let text = self.0.catalog_for(&r.message, &r.turn, r.featured, r.format, r.budget)?;
+        Ok(serde_json::to_value(text).unwrap())
     }
     fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
         self.0.set_embeddings(vectors)

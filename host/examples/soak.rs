@@ -28,13 +28,15 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let turns: usize = args.get(1).and_then(|t| t.parse().ok()).unwrap_or(1_000_000);
     let engine_kind = args.get(2).map_or("wasm", String::as_str).to_owned();
-    let corpus = FsSource::discover("tests/corpus".as_ref()).unwrap();
+    // The real packs and labelled messages: third-party data kept outside the repository.
+    let shared = std::env::var("SKILLWIRE_SHARED").unwrap_or_else(|_| "../shared".to_owned());
+    let corpus = FsSource::discover(format!("{shared}/corpus").as_ref()).unwrap();
     let skills: MemorySource = corpus
         .files()
         .iter()
         .map(|f| (f.to_string_lossy().into_owned(), read_skill_file(f, usize::MAX).unwrap()))
         .collect();
-    let messages: Vec<String> = std::fs::read_to_string("tests/queries/dev.jsonl")
+    let messages: Vec<String> = std::fs::read_to_string(format!("{shared}/queries/dev.jsonl"))
         .unwrap()
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

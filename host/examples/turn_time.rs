@@ -2,7 +2,7 @@
 //! file of messages (one JSON object with a `q` field per line, or plain lines).
 //!
 //! ```sh
-//! cargo run --release -p skillwire-host --example turn_time -- tests/corpus tests/queries/dev.jsonl 50
+//! cargo run --release -p skillwire-host --example turn_time -- ../shared/corpus ../shared/queries/dev.jsonl 50
 //! ```
 //!
 //! Prints the median and 99th percentile of `inject` per turn, for each engine, and the
@@ -23,8 +23,8 @@ fn percentile(times: &mut [Duration], p: f64) -> Duration {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let skills = Path::new(args.get(1).map_or("tests/corpus", String::as_str)).to_path_buf();
-    let messages_path = args.get(2).map_or("tests/queries/dev.jsonl", String::as_str);
+    let skills = Path::new(args.get(1).map_or("../shared/corpus", String::as_str)).to_path_buf();
+    let messages_path = args.get(2).map_or("../shared/queries/dev.jsonl", String::as_str);
     let rounds: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(50);
     let messages: Vec<String> = std::fs::read_to_string(messages_path)
         .unwrap()

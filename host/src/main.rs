@@ -103,6 +103,13 @@ enum Command {
         /// Most bytes the catalogue may take (long descriptions are shortened first).
         #[arg(long, value_name = "BYTES")]
         budget: Option<usize>,
+        /// The catalogue for a turn on MESSAGE: the --featured skills most relevant to it
+        /// first, with their descriptions, the others by name only (- reads standard input).
+        #[arg(long = "for", value_name = "MESSAGE")]
+        for_message: Option<String>,
+        /// With --for: how many of the most relevant skills keep their descriptions.
+        #[arg(long, value_name = "N", default_value_t = skillwire::DEFAULT_FEATURED)]
+        featured: usize,
     },
     /// Offer skill names for what a user typed after `@`: prefix matches, then fuzzy ones.
     Complete {
@@ -496,7 +503,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             };
             ExitCode::SUCCESS
         }
-        Command::Catalog { skills, format, budget } => {
+        Command::Catalog { skills, format, budget, for_message, featured } => {
             let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
             let format = match format {
                 CatalogFormatArg::Agentskills => CatalogFormat::AgentSkills,
@@ -504,7 +511,19 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                 CatalogFormatArg::Markdown => CatalogFormat::Markdown,
                 CatalogFormatArg::Json => CatalogFormat::Json,
             };
-            let text = engine.catalog_text(format, budget)?;
+            let text = match for_message {
+                Some(message) => {
+                    let text = engine.catalog_for(&read_message(&message)?, featured, format, budget)?;
+                    eprintln!(
+                        "skillwire: {} featured, {} by name only, {} left out",
+                        text.featured.len(),
+                        text.names_only.len(),
+                        text.omitted.len()
+                    );
+                    text
+                }
+                None => engine.catalog_text(format, budget)?,
+            };
             if !text.shortened.is_empty() {
                 eprintln!("skillwire: shortened to fit the budget: {}", text.shortened.join(", "));
             }
@@ -933,6 +952,20 @@ impl Backend {
         match self {
             Backend::Native(e) => Ok(e.tool_definitions(provider, options)),
             Backend::Wasm(e) => e.tool_definitions(provider, options).map_err(input),
+        }
+    }
+
+    fn catalog_for(
+        &mut self,
+        message: &str,
+        featured: usize,
+        format: CatalogFormat,
+        budget: Option<usize>,
+    ) -> Result<CatalogText, InputError> {
+        let context = TurnContext::default();
+        match self {
+            Backend::Native(e) => e.catalog_for(message, &context, featured, format, budget).map_err(input),
+            Backend::Wasm(e) => e.catalog_for(message, &context, featured, format, budget).map_err(input),
         }
     }
 

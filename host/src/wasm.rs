@@ -597,15 +597,27 @@ impl WasmEngine {
 
     /// The catalogue as text for the system prompt.
     pub fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, WasmError> {
-        let format = match format {
-            CatalogFormat::AgentSkills => wit::CatalogFormat::Agentskills,
-            CatalogFormat::SkillsRef => wit::CatalogFormat::SkillsRef,
-            CatalogFormat::Markdown => wit::CatalogFormat::Markdown,
-            CatalogFormat::Json => wit::CatalogFormat::Json,
-        };
+        let format = format_to_wit(format);
         let budget = budget.map(|b| u32::try_from(b).unwrap_or(u32::MAX));
         let t = self.call(|store, i, e| i.skillwire_engine_api().engine().call_catalog(store, e, format, budget))?;
-        Ok(CatalogText { text: t.text, shortened: t.shortened, omitted: t.omitted })
+        Ok(catalog_text(t))
+    }
+
+    /// The catalogue for a turn on `message` ([`skillwire::Catalog::catalog_for`]).
+    pub fn catalog_for(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        featured: usize,
+        format: CatalogFormat,
+        budget: Option<usize>,
+    ) -> Result<CatalogText, WasmError> {
+        let (turn, format, featured) = (turn_to_wit(context), format_to_wit(format), clamp(featured));
+        let budget = budget.map(|b| u32::try_from(b).unwrap_or(u32::MAX));
+        let result = self.call(|store, i, e| {
+            i.skillwire_engine_api().engine().call_catalog_for(store, e, message, &turn, featured, format, budget)
+        })?;
+        Ok(catalog_text(result.map_err(engine_error)?))
     }
 }
 
@@ -676,6 +688,25 @@ fn finding(f: wit::Finding) -> Finding {
         line: f.line as usize,
         column: f.column as usize,
         excerpt: f.excerpt,
+    }
+}
+
+fn format_to_wit(format: CatalogFormat) -> wit::CatalogFormat {
+    match format {
+        CatalogFormat::AgentSkills => wit::CatalogFormat::Agentskills,
+        CatalogFormat::SkillsRef => wit::CatalogFormat::SkillsRef,
+        CatalogFormat::Markdown => wit::CatalogFormat::Markdown,
+        CatalogFormat::Json => wit::CatalogFormat::Json,
+    }
+}
+
+fn catalog_text(t: wit::CatalogText) -> CatalogText {
+    CatalogText {
+        text: t.text,
+        shortened: t.shortened,
+        omitted: t.omitted,
+        featured: t.featured,
+        names_only: t.names_only,
     }
 }
 

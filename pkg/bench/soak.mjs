@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { Skillwire, memoryBytes } from '../index.js';
 
 const root = new URL('../../', import.meta.url).pathname;
+// The real packs and labelled messages: third-party data kept outside the repository.
+const shared = process.env.SKILLWIRE_SHARED ?? join(root, '../shared');
 const turns = Number(process.argv[2] ?? 1_000_000);
 const files = [];
 (function walk(dir) {
@@ -19,9 +21,9 @@ const files = [];
     if (statSync(path).isDirectory()) walk(path);
     else if (name === 'SKILL.md') files.push(path);
   }
-})(join(root, 'tests/corpus'));
+})(join(shared, 'corpus'));
 const texts = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
-const messages = readFileSync(join(root, 'tests/queries/dev.jsonl'), 'utf8')
+const messages = readFileSync(join(shared, 'queries/dev.jsonl'), 'utf8')
   .split('\n').filter(Boolean).map((l) => JSON.parse(l).q);
 
 const sw = new Skillwire({

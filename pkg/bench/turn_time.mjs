@@ -2,13 +2,13 @@
 // messages (JSONL with a `q` field, or plain lines): the Node counterpart of
 // `skillwire bench`, with the same warm-up, turns and figures.
 //   node pkg/bench/turn_time.mjs SKILLS MESSAGES [TURNS=2000] [inject|match]
-//   node pkg/bench/turn_time.mjs tests/corpus tests/queries/dev.jsonl 4000 match
+//   node pkg/bench/turn_time.mjs ../shared/corpus ../shared/queries/dev.jsonl 4000 match
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-const [root = 'tests/corpus', messagesPath = 'tests/queries/dev.jsonl', turnsArg = '2000', op = 'inject'] =
-  process.argv.slice(2);
+const [root, messagesPath, turnsArg = '2000', op = 'inject'] = process.argv.slice(2);
+if (!root || !messagesPath) throw new Error('usage: node pkg/bench/turn_time.mjs SKILLS MESSAGES [TURNS] [inject|match]');
 if (op !== 'inject' && op !== 'match') throw new Error(`op must be inject or match, not ${op}`);
 const t0 = performance.now();
 const { Skillwire } = await import('../index.js');

@@ -80,6 +80,13 @@ export async function runCase(sw, c, async) {
       throw e;
     }
   };
+  if (c.catalog_for) {
+    out.catalog_for = [];
+    for (const r of c.catalog_for) {
+      const opts = { ...r.turn, format: r.format, budget: r.budget, featured: r.featured };
+      out.catalog_for.push(await answer(() => (async ? sw.catalogFor(r.message, opts) : sw.catalogForSync(r.message, opts))));
+    }
+  }
   if (c.complete) out.complete = c.complete.map((r) => sw.complete(r.typed, r.limit));
   if (c.select_prompt) {
     out.select_prompt = [];

@@ -47,6 +47,8 @@ pub trait Runtime {
     fn report(&mut self) -> Value;
     /// One catalogue text (`CatalogText` as JSON).
     fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value;
+    /// The catalogue for a turn on a message (`CatalogText` as JSON).
+    fn catalog_for(&mut self, request: &CatalogForRequest) -> Result<Value, Error>;
     /// Sets the skills' embeddings; how many skills have one.
     fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error>;
     /// The `Matches` of a message, in a turn that knows the conversation.
@@ -110,6 +112,23 @@ struct CompleteRequest {
     limit: usize,
 }
 
+/// A request for the catalogue of one turn.
+#[derive(Deserialize)]
+pub struct CatalogForRequest {
+    /// The message.
+    pub message: String,
+    /// The turn's context.
+    #[serde(default)]
+    pub turn: TurnContext,
+    /// How many skills keep their descriptions.
+    pub featured: usize,
+    /// The format.
+    pub format: CatalogFormat,
+    /// The budget, if any.
+    #[serde(default)]
+    pub budget: Option<usize>,
+}
+
 #[derive(Deserialize)]
 struct CatalogRequest {
     format: CatalogFormat,
@@ -140,6 +159,11 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
             })
             .collect();
         out.insert("catalog".into(), Value::Array(texts));
+    }
+    if let Some(requests) = case.get("catalog_for") {
+        let requests: Vec<CatalogForRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let answers = requests.iter().map(|r| answer(runtime.catalog_for(r))).collect();
+        out.insert("catalog_for".into(), Value::Array(answers));
     }
     if let Some(requests) = case.get("complete") {
         let requests: Vec<CompleteRequest> = serde_json::from_value(requests.clone()).unwrap();

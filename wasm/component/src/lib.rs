@@ -99,6 +99,25 @@ fn finding(f: core::Finding) -> wit::Finding {
     }
 }
 
+fn format_from(format: wit::CatalogFormat) -> core::CatalogFormat {
+    match format {
+        wit::CatalogFormat::Agentskills => core::CatalogFormat::AgentSkills,
+        wit::CatalogFormat::SkillsRef => core::CatalogFormat::SkillsRef,
+        wit::CatalogFormat::Markdown => core::CatalogFormat::Markdown,
+        wit::CatalogFormat::Json => core::CatalogFormat::Json,
+    }
+}
+
+fn catalog_text(t: core::CatalogText) -> wit::CatalogText {
+    wit::CatalogText {
+        text: t.text,
+        shortened: t.shortened,
+        omitted: t.omitted,
+        featured: t.featured,
+        names_only: t.names_only,
+    }
+}
+
 fn options_from(o: wit::Options) -> core::Options {
     core::Options {
         catalog: core::CatalogOptions {
@@ -424,14 +443,24 @@ impl GuestEngine for Engine {
     }
 
     fn catalog(&self, format: wit::CatalogFormat, budget: Option<u32>) -> wit::CatalogText {
-        let format = match format {
-            wit::CatalogFormat::Agentskills => core::CatalogFormat::AgentSkills,
-            wit::CatalogFormat::SkillsRef => core::CatalogFormat::SkillsRef,
-            wit::CatalogFormat::Markdown => core::CatalogFormat::Markdown,
-            wit::CatalogFormat::Json => core::CatalogFormat::Json,
-        };
-        let t = self.0.borrow().catalog_text(format, budget.map(|b| b as usize));
-        wit::CatalogText { text: t.text, shortened: t.shortened, omitted: t.omitted }
+        let t = self.0.borrow().catalog_text(format_from(format), budget.map(|b| b as usize));
+        catalog_text(t)
+    }
+
+    fn catalog_for(
+        &self,
+        message: String,
+        turn: wit::TurnContext,
+        featured: u32,
+        format: wit::CatalogFormat,
+        budget: Option<u32>,
+    ) -> Result<wit::CatalogText, wit::Error> {
+        let engine = self.0.borrow();
+        let format = format_from(format);
+        let t = engine
+            .catalog_for(&message, &turn_context(turn), featured as usize, format, budget.map(|b| b as usize))
+            .map_err(error)?;
+        Ok(catalog_text(t))
     }
 }
 

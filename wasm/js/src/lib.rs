@@ -107,6 +107,26 @@ impl Catalogue {
         to_js(&skillwire::render_catalog(&self.catalog, format, budget.map(|b| b as usize)))
     }
 
+    /// The catalogue for a turn on `message` (`CatalogText`): the `featured` skills most
+    /// relevant to it first, the others by name only.
+    #[wasm_bindgen(js_name = catalogFor)]
+    pub fn catalog_for(
+        &self,
+        message: &str,
+        turn: JsValue,
+        featured: u32,
+        format: JsValue,
+        budget: Option<u32>,
+    ) -> Result<JsValue, JsValue> {
+        let context: TurnContext = from_js(turn, "turn")?;
+        let format: CatalogFormat = from_js(format, "format")?;
+        let text = self
+            .catalog
+            .catalog_for(message, &context, featured as usize, format, budget.map(|b| b as usize))
+            .map_err(core_error)?;
+        to_js(&text)
+    }
+
     /// The skills to offer as a user types `@` and `typed` (`[{name, description,
     /// match}]`), at most `limit`.
     pub fn complete(&self, typed: &str, limit: u32) -> Result<JsValue, JsValue> {
@@ -231,6 +251,13 @@ fn fetched(bodies: &HashMap<String, BodyInput>) -> impl FnMut(&skillwire::Catalo
         Some(BodyInput { error: Some(e), .. }) => Err(e.clone()),
         _ => Err("the body was not fetched".to_owned()),
     }
+}
+
+/// How many skills a catalogue for one turn features by default (the core's
+/// `DEFAULT_FEATURED`).
+#[wasm_bindgen(js_name = defaultFeatured)]
+pub fn default_featured() -> u32 {
+    u32::try_from(skillwire::DEFAULT_FEATURED).unwrap_or(u32::MAX)
 }
 
 /// The limits a catalogue built with `limits` (the core's `Limits`, fields optional)
