@@ -154,8 +154,7 @@ fn selection_and_tools(
     stats: &[SkillStats],
     select: &SelectOptions,
 ) {
-    let selectable =
-        |name: &str| catalog.get(name).is_some_and(|e| !e.gated() && !e.blocked() && e.skill.auto_invocable());
+    let selectable = |name: &str| catalog.get(name).is_some_and(|e| catalog.automatic(e));
     if let Ok(prompt) = catalog.select_prompt(message, context, stats, select) {
         assert!(prompt.candidates.iter().all(|c| selectable(c)), "{:?}", prompt.candidates);
         assert!(!prompt.shortlisted || prompt.candidates.len() <= select.shortlist_size);

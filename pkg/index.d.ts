@@ -33,11 +33,11 @@ export interface RankOptions {
   enabled?: boolean;
   /** Most skills ranking adds to a turn (default 1). */
   maxRanked?: number;
-  /** Lowest score selected (default 6). */
+  /** Lowest score selected (default 9). */
   minScore?: number;
   /** Lowest score selected, as a fraction of the turn's best (default 0.7). */
   minRatio?: number;
-  /** Lowest share of the message's informative words a skill must match (default 0.2). */
+  /** Lowest share of the message's informative words a skill must match (default 0.1). */
   minCoverage?: number;
   /** With embeddings: what a perfect cosine similarity adds to the score (default 30). */
   semanticWeight?: number;

@@ -357,7 +357,7 @@ impl Catalog {
         }
         report.loaded = winners.len();
         report.mention_only = (winners.iter())
-            .filter(|s| !automatic(&s.skill, options.not_user_invocable))
+            .filter(|s| !open_to_automatic_use(&s.skill, options.not_user_invocable))
             .map(|s| s.skill.name.clone())
             .collect();
         // A blocked skill ranks as an empty one: it keeps its position, never a score.
@@ -386,7 +386,7 @@ impl Catalog {
     /// fields. The one rule for every automatic path (rules, ranking, LLM selection,
     /// skills as tools).
     pub fn automatic(&self, entry: &CatalogSkill) -> bool {
-        !entry.gated() && !entry.blocked() && automatic(&entry.skill, self.not_user_invocable)
+        !entry.gated() && !entry.blocked() && open_to_automatic_use(&entry.skill, self.not_user_invocable)
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
@@ -578,7 +578,7 @@ fn without_mentions<'a>(message: &'a str, at_spans: &[(usize, usize)]) -> std::b
 
 /// True when `skill`'s fields open it to automatic use, `user-invocable: false` read
 /// as `reading` says.
-fn automatic(skill: &Skill, reading: NotUserInvocable) -> bool {
+fn open_to_automatic_use(skill: &Skill, reading: NotUserInvocable) -> bool {
     skill.auto_invocable() && (skill.user_invocable || reading == NotUserInvocable::Hidden)
 }
 

@@ -140,8 +140,9 @@ pub struct Outcome {
 pub struct RecallAt {
     /// How many of the first ranked skills count.
     pub k: usize,
-    /// Share of messages that expect a skill with one of them among the first `k`.
-    pub recall: f64,
+    /// Share of the messages that expect a skill with one of them among the first `k`
+    /// (`None` when no message expects one).
+    pub recall: Option<f64>,
 }
 
 /// One skill's figures.
@@ -153,7 +154,8 @@ pub struct SkillFigures {
     pub expected: usize,
     /// Of those, the messages where it was injected.
     pub recalled: usize,
-    /// Injections where it was not acceptable (not expected, or in `not`).
+    /// Injections where it was not acceptable: on a message with an expectation that
+    /// does not accept it, or that names it in `not`.
     pub false_fires: usize,
     /// Skills injected on its missed messages instead, most often first.
     pub taken_by: Vec<Count>,
@@ -208,8 +210,9 @@ pub struct EvalReport {
     pub hit: Option<f64>,
     /// Positives whose first injected skill is acceptable.
     pub top1: Option<f64>,
-    /// Injected skills that were acceptable, over all skills injected on messages with
-    /// an expectation or a `not`.
+    /// Injected skills that were acceptable, over the skills injected on messages with
+    /// an expectation (on messages with only a `not`, only the forbidden injections
+    /// count: nothing else is known to be right or wrong there).
     pub precision: Option<f64>,
     /// Negatives where something was injected.
     pub false_injection: Option<f64>,
@@ -247,15 +250,16 @@ fn sorted_counts(counts: BTreeMap<String, usize>) -> Vec<Count> {
 }
 
 impl EvalReport {
-    /// Scores `outcomes` (one per message, in order) against `messages`, with recall
-    /// at each depth in `recall_at`. Names are compared ignoring case and `-`/`_`.
+    /// Scores `outcomes` (one per message, in order; entries past the shorter of the two
+    /// lists are not scored) against `messages`, with recall at each depth in
+    /// `recall_at`. Names are compared ignoring case and `-`/`_`.
     pub fn score(messages: &[LabelledMessage], outcomes: &[Outcome], recall_at: &[usize]) -> EvalReport {
         let key = |name: &String| mention_key(name);
         let (mut positives, mut negatives, mut hits, mut top1, mut injected_total, mut acceptable) = (0, 0, 0, 0, 0, 0);
         let (mut false_injections, mut not_violated) = (0, 0);
         let mut recalled_at = vec![0usize; recall_at.len()];
         let mut table: BTreeMap<String, Row> = BTreeMap::new();
-        let mut pairs: BTreeMap<(String, String), usize> = BTreeMap::new();
+        let mut pairs: BTreeMap<(String, String), Competing> = BTreeMap::new();
         let mut takers: BTreeMap<String, usize> = BTreeMap::new();
         let mut misses = Vec::new();
         for (message, outcome) in messages.iter().zip(outcomes) {
@@ -290,7 +294,14 @@ impl EvalReport {
             } else {
                 injected_total += injected.iter().filter(|k| forbidden.contains(*k)).count();
             }
+            // Each acceptable skill once, however often (or however spelt) it is listed.
+            let mut listed: Vec<&String> = Vec::new();
             for name in message.expect.iter().flatten() {
+                if !listed.iter().any(|l| key(l) == key(name)) {
+                    listed.push(name);
+                }
+            }
+            for name in listed {
                 let entry = table.entry(key(name)).or_insert_with(|| (name.clone(), 0, 0, 0, BTreeMap::new()));
                 entry.1 += 1;
                 if injected.contains(&key(name)) {
@@ -303,8 +314,13 @@ impl EvalReport {
                     }
                 }
                 for &i in &wrong {
-                    if let Some(taker) = outcome.injected.get(i) {
-                        *pairs.entry((name.clone(), taker.clone())).or_insert(0) += 1;
+                    if let (Some(taker), Some(taker_key)) = (outcome.injected.get(i), injected.get(i)) {
+                        let pair = pairs.entry((key(name), taker_key.clone())).or_insert_with(|| Competing {
+                            expected: name.clone(),
+                            taker: taker.clone(),
+                            count: 0,
+                        });
+                        pair.count += 1;
                     }
                 }
             }
@@ -331,8 +347,7 @@ impl EvalReport {
                 SkillFigures { skill, expected, recalled, false_fires, taken_by }
             })
             .collect();
-        let mut pairs: Vec<Competing> =
-            pairs.into_iter().map(|((expected, taker), count)| Competing { expected, taker, count }).collect();
+        let mut pairs: Vec<Competing> = pairs.into_values().collect();
         pairs.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| (&a.expected, &a.taker).cmp(&(&b.expected, &b.taker))));
         pairs.truncate(MAX_PAIRS);
         EvalReport {
@@ -347,7 +362,7 @@ impl EvalReport {
             recall_at: recall_at
                 .iter()
                 .zip(recalled_at)
-                .map(|(&k, n)| RecallAt { k, recall: share(n, positives).unwrap_or(0.0) })
+                .map(|(&k, n)| RecallAt { k, recall: share(n, positives) })
                 .collect(),
             skills,
             pairs,
@@ -408,7 +423,7 @@ mod tests {
     fn figures_count_what_users_see() {
         let messages = [
             labelled("merge pdfs", Some(&["pdf"]), &[]),
-            labelled("tables to a spreadsheet", Some(&["xlsx", "csv"]), &[]),
+            labelled("tables to a spreadsheet", Some(&["xlsx", "csv", "XLSX"]), &[]),
             labelled("write ad copy", Some(&["ad-creative"]), &["ads"]),
             labelled("hello there", Some(&[]), &[]),
             labelled("thanks!", Some(&[]), &[]),
@@ -430,7 +445,7 @@ mod tests {
         assert_eq!(r.precision, Some(0.333));
         assert_eq!(r.false_injection, Some(0.5));
         assert_eq!(r.not_violated, 2);
-        assert_eq!(r.recall_at, vec![RecallAt { k: 1, recall: 0.333 }, RecallAt { k: 2, recall: 1.0 }]);
+        assert_eq!(r.recall_at, vec![RecallAt { k: 1, recall: Some(0.333) }, RecallAt { k: 2, recall: Some(1.0) }]);
         let pdf = r.skills.iter().find(|s| s.skill == "pdf").unwrap();
         assert_eq!((pdf.expected, pdf.recalled, pdf.false_fires), (1, 1, 3));
         let ad = r.skills.iter().find(|s| s.skill == "ad-creative").unwrap();
@@ -446,7 +461,7 @@ mod tests {
     fn empty_sets_have_no_shares() {
         let r = EvalReport::score(&[], &[], &[10]);
         assert_eq!((r.hit, r.precision, r.false_injection), (None, None, None));
-        assert_eq!(r.recall_at, vec![RecallAt { k: 10, recall: 0.0 }]);
+        assert_eq!(r.recall_at, vec![RecallAt { k: 10, recall: None }]);
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! Relevance ranking: finds the skill for a message phrased in the user's own words,
 //! where the substring rules of [`matching`](crate::matching) see nothing.
 //!
-//! A BM25 model over each skill's name (weight 3), tags (2) and description (1),
-//! built once per catalogue as an inverted index; a turn tokenises the message and
-//! walks only the postings of its words, so its cost follows the message, not the
-//! catalogue. Tokens are lowercase runs of letters and digits, minus English stop
-//! words and chat filler, with plurals and common suffixes stripped.
+//! A BM25 model over each skill's name (weight 3), tags (2), description and
+//! `when_to_use` (1) and the body's "When to Use" sections (0.5), built once per
+//! catalogue as an inverted index; a turn tokenises the message and walks only the
+//! postings of its words, so its cost follows the message, not the catalogue. Words
+//! are cut, stemmed and paired as [`words`](crate::words) says; a pair of adjacent
+//! words is a term of its own (it adds to the score, not to coverage). What a skill's
+//! text says against it is read as [`triggers`](crate::triggers) says: its
+//! `when_not_to_use` words lower its score.
 //!
 //! Scores are scaled to the catalogue's size (see `REFERENCE_UNSEEN_IDF`). A ranked
 //! skill is selected only when its score is at least
@@ -336,20 +339,24 @@ impl RankIndex {
                             }
                             return;
                         }
-                        let surface_form =
-                            (!surface.contains_key(word.as_str())).then(|| Box::<str>::from(word.as_str()));
-                        stem(word);
-                        let term = match words.get(word.as_str()) {
-                            Some(&term) => term,
-                            None => {
-                                let Some(term) = new_term(false) else { return };
-                                words.insert(word.as_str().into(), term);
+                        // A form seen before is not stemmed again.
+                        let term = match surface.get(word.as_str()) {
+                            Some(&Some(term)) => term,
+                            _ => {
+                                let form = Box::<str>::from(word.as_str());
+                                stem(word);
+                                let term = match words.get(word.as_str()) {
+                                    Some(&term) => term,
+                                    None => {
+                                        let Some(term) = new_term(false) else { return };
+                                        words.insert(word.as_str().into(), term);
+                                        term
+                                    }
+                                };
+                                surface.insert(form, Some(term));
                                 term
                             }
                         };
-                        if let Some(form) = surface_form {
-                            surface.insert(form, Some(term));
-                        }
                         tf.push((term, weight));
                         if link == Link::Compound {
                             return;
@@ -432,14 +439,18 @@ impl RankIndex {
             let texts = found.against.iter().map(|t| (t, true)).chain(found.elsewhere.iter().map(|t| (t, false)));
             for (text, is_against) in texts {
                 for_each_lowercase_word(text, |word, _, _| {
-                    if stop.contains(word.as_str()) {
-                        return;
-                    }
-                    stem(word);
-                    if let Some(&term) = words.get(word.as_str()) {
+                    let known = match surface.get(word.as_str()) {
+                        Some(&term) => term,
+                        None => {
+                            stem(word);
+                            words.get(word.as_str()).copied()
+                        }
+                    };
+                    if let Some(term) = known {
                         let map = if is_against { &mut against } else { &mut sent_elsewhere };
+                        // Skills come in order: one comparison keeps each list free of repeats.
                         let skills = map.entry(term).or_default();
-                        if !skills.contains(&skill) {
+                        if skills.last() != Some(&skill) {
                             skills.push(skill);
                         }
                     }
@@ -469,9 +480,12 @@ impl RankIndex {
         }
         stem(&mut word);
         let Some(&term) = self.words.get(word.as_str()) else { return false };
-        let ranked = self.terms.get(term as usize).map_or(0, |t| t.postings.len());
-        let elsewhere = self.sent_elsewhere.get(&term).map_or(0, Vec::len);
-        ranked + elsewhere > 1
+        // Two different skills have it: ranked on it, or sending requests with it elsewhere.
+        let ranked = self.terms.get(term as usize).into_iter().flat_map(|t| t.postings.iter().map(|p| p.0));
+        let elsewhere = self.sent_elsewhere.get(&term).into_iter().flatten().copied();
+        let mut skills = ranked.chain(elsewhere);
+        let first = skills.next();
+        skills.any(|s| Some(s) != first)
     }
 
     /// Sets the skills' embeddings (by catalogue index; unit vectors of one length).
@@ -565,7 +579,7 @@ impl RankIndex {
                     scratch.add(skill, q.idf * weight, if q.pair { 0.0 } else { q.idf }, q.offset);
                 }
             }
-            // A word the skill's own text sends elsewhere counts against it.
+            // A word of the skill's `when_not_to_use` counts against it.
             for q in &query {
                 for &skill in self.against.get(&q.term).into_iter().flatten() {
                     scratch.subtract(skill, q.idf * AGAINST_WEIGHT);

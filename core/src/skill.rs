@@ -109,14 +109,16 @@ pub struct Skill {
     pub sections: BodySections,
 }
 
-/// Most bytes kept of a body's "When to use" (or "When not to use") sections.
+/// Most bytes kept of a body's "When to use" sections, and of its "When not to use"
+/// ones (whole lines; the rest is not read).
 pub const MAX_SECTION_BYTES: usize = 2048;
 
 /// What a body's own sections say about when to use the skill: the text under
-/// headings such as "When to Use", "When to Apply", "Use this skill when", "Scope"
-/// or "Triggers", and under "When NOT to Use", "Out of scope" or "When to avoid",
-/// each up to the next heading of the same or a higher level, at most
-/// [`MAX_SECTION_BYTES`] each (outside code fences).
+/// headings that start "When to Use", "When to Apply", "Use this skill when" or "Use
+/// when", or are "Scope", "Triggers" or "Trigger phrases"; and under those that start
+/// "When NOT to Use", "Out of scope", "When to avoid" or "Do not use"; each up to the
+/// next heading of the same or a higher level, outside code fences, at most
+/// [`MAX_SECTION_BYTES`] of each kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BodySections {
     /// The text of the sections that say when to use the skill.
@@ -132,6 +134,10 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
     let mut open: Option<(usize, bool)> = None;
     let mut fence = false;
     for line in body.lines() {
+        // Outside a section only headings and fences matter: most lines are neither.
+        if open.is_none() && !line.starts_with(['#', ' ', '\t', '`', '~']) {
+            continue;
+        }
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fence = !fence;
@@ -154,10 +160,11 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
                 "when to avoid",
                 "do not use",
             ];
-            let for_it = ["when to use", "when to apply", "use this skill when", "use when", "scope", "triggers"];
+            let for_it = ["when to use", "when to apply", "use this skill when", "use when"];
+            let for_it_exactly = ["scope", "triggers", "trigger phrases"];
             if against.iter().any(|h| title.starts_with(h)) {
                 open = Some((level, false));
-            } else if for_it.iter().any(|h| title.starts_with(h)) {
+            } else if for_it.iter().any(|h| title.starts_with(h)) || for_it_exactly.contains(&title.as_str()) {
                 open = Some((level, true));
             }
             continue;

@@ -35,28 +35,32 @@ pub(crate) struct Triggers<'a> {
 pub(crate) fn triggers(skill: &Skill) -> Triggers<'_> {
     let mut found = Triggers::default();
     for text in std::iter::once(skill.description.as_str()).chain(skill.when_to_use.as_deref()) {
-        for sentence in sentences(text) {
-            if sends_elsewhere(sentence) {
-                found.elsewhere.push(sentence);
-            } else {
-                found.for_it.push(sentence);
-            }
-        }
+        split(text, &mut found.for_it, &mut found.elsewhere);
     }
     found.against = skill.when_not_to_use.as_deref();
-    for sentence in sentences(&skill.sections.when_to_use) {
-        if sends_elsewhere(sentence) {
-            found.elsewhere.push(sentence);
-        } else {
-            found.sections.push(sentence);
-        }
-    }
+    split(&skill.sections.when_to_use, &mut found.sections, &mut found.elsewhere);
     found.elsewhere.extend(sentences(&skill.sections.when_not_to_use));
     found
 }
 
-/// The sentences of `text`: cut after `.`, `!`, `?` or `;` followed by a space, a
-/// quote or the end, and at line breaks. Each keeps its closing mark and the quotes
+/// Sorts the sentences of `text` into those for the skill and those that send
+/// requests elsewhere; the items of a list a sending sentence opens ("Do not use
+/// for:") go with it.
+fn split<'a>(text: &'a str, for_it: &mut Vec<&'a str>, elsewhere: &mut Vec<&'a str>) {
+    let mut listing_elsewhere = false;
+    for sentence in sentences(text) {
+        if sends_elsewhere(sentence) || (listing_elsewhere && list_item(sentence)) {
+            listing_elsewhere |= sentence.trim_end().ends_with(':');
+            elsewhere.push(sentence);
+        } else {
+            listing_elsewhere = false;
+            for_it.push(sentence);
+        }
+    }
+}
+
+/// The sentences of `text`: cut after `.`, `!` or `?` followed by a space, a quote or
+/// the end, and at line breaks. Each keeps its closing mark and the quotes
 /// and brackets right after it.
 fn sentences(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
@@ -69,8 +73,8 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
         let mut chars = trimmed.char_indices().peekable();
         while let Some((i, c)) = chars.next() {
             let next = chars.peek().map(|&(_, n)| n);
-            let closes = matches!(c, '.' | '!' | '?' | ';')
-                && next.is_none_or(|n| n.is_whitespace() || matches!(n, '"' | '\'' | ')' | '”'));
+            let closes = matches!(c, '.' | '!' | '?')
+                && next.is_none_or(|n| n.is_whitespace() || matches!(n, '"' | '\'' | ')' | '”' | '’'));
             if c == '\n' || closes {
                 end = i + c.len_utf8();
                 // Closing quotes and brackets stay with their sentence.
@@ -89,13 +93,24 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// True when a sentence sends requests to another skill or says what the skill is
-/// not for.
+/// not for: "For X, see Y.", "Use Y instead.", "Instead, use Y.", or one that opens
+/// with "Do not use", "Don't use", "Never use", "Not for" or "Not intended for".
+/// ("Use this instead of curl" claims requests for the skill, and stays.)
 fn sends_elsewhere(sentence: &str) -> bool {
     let lower = sentence.trim_start_matches(['"', '\'', '(', '*', '-', ' ']).to_lowercase();
-    let points_elsewhere = lower.contains(" see ") || lower.contains(", use ") || lower.contains(" use the ");
-    (lower.starts_with("for ") && points_elsewhere)
-        || lower.starts_with("not for ")
-        || ["do not use", "don't use", "never use", "not intended for", " instead"].iter().any(|p| lower.contains(p))
+    let opens = ["do not use", "don't use", "never use", "not for ", "not intended for", "instead"];
+    (lower.starts_with("for ") && lower.contains(" see "))
+        || opens.iter().any(|p| lower.starts_with(p))
+        || (lower.contains(" instead") && !lower.contains("instead of"))
+}
+
+/// True when a line is an item of a list (`- x`, `* x`, `1. x`): it belongs to the
+/// sentence that introduced the list.
+fn list_item(sentence: &str) -> bool {
+    let t = sentence.trim_start();
+    t.starts_with("- ")
+        || t.starts_with("* ")
+        || t.split_once(". ").is_some_and(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]
@@ -112,11 +127,11 @@ mod tests {
     }
 
     #[test]
-    fn sentences_that_send_requests_elsewhere_count_against() {
+    fn sentences_that_send_requests_elsewhere_are_not_evidence_for_the_skill() {
         let s = skill(
             "When the user wants ad copy. Also use when they mention 'RSA headlines,' 'ad iterations.' \
              For campaign strategy and targeting, see ads. For landing page copy, see copywriting.",
-            Some("Use for Facebook ads. Do not use for TikTok videos; use video instead"),
+            Some("Use for Facebook ads. Do not use for TikTok videos; use video instead. Use this instead of the old ad tool."),
             Some("Brand guidelines"),
         );
         let t = triggers(&s);
@@ -126,6 +141,7 @@ mod tests {
                 "When the user wants ad copy.",
                 "Also use when they mention 'RSA headlines,' 'ad iterations.'",
                 "Use for Facebook ads.",
+                "Use this instead of the old ad tool.",
             ]
         );
         assert_eq!(
@@ -133,8 +149,7 @@ mod tests {
             vec![
                 "For campaign strategy and targeting, see ads.",
                 "For landing page copy, see copywriting.",
-                "Do not use for TikTok videos;",
-                "use video instead",
+                "Do not use for TikTok videos; use video instead.",
             ]
         );
         assert_eq!(t.against, Some("Brand guidelines"));
@@ -146,11 +161,21 @@ mod tests {
             "Fill PDF forms. Use when the user asks for forms, e.g. tax forms.",
             "For PDF files: merge, split and fill them.",
             "USE FOR: unit tests, mocks",
+            "Make charts, even if they don't use the word 'chart'.",
+            "For any PDF task, use the pdf tools.",
         ] {
             let s = skill(text, None, None);
             assert!(triggers(&s).elsewhere.is_empty(), "{text}");
         }
-        let dotnet = skill("USE FOR: xunit tests. DO NOT USE FOR: benchmarks, load tests.", None, None);
-        assert_eq!(triggers(&dotnet).elsewhere, vec!["DO NOT USE FOR: benchmarks, load tests."]);
+        let dotnet = skill("USE FOR: xunit tests. DO NOT USE FOR: benchmarks; load tests.", None, None);
+        assert_eq!(triggers(&dotnet).elsewhere, vec!["DO NOT USE FOR: benchmarks; load tests."]);
+        // A list that a sending sentence opens goes with it, up to the first other line.
+        let listed =
+            skill("Write xunit tests.\nDo not use for:\n- benchmarks\n- load tests\nCovers mocks.", None, None);
+        let t = triggers(&listed);
+        assert_eq!(t.elsewhere, vec!["Do not use for:\n", "- benchmarks\n", "- load tests\n"]);
+        assert_eq!(t.for_it, vec!["Write xunit tests.", "Covers mocks."]);
+        // Instead, at the start, sends elsewhere too.
+        assert_eq!(triggers(&skill("Instead, use the xlsx skill.", None, None)).elsewhere.len(), 1);
     }
 }

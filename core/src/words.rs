@@ -12,9 +12,9 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-/// Words that say nothing about which skill is meant.
+/// Words that say nothing about which skill is meant (words of one letter are no
+/// words at all, see [`for_each_lowercase_word`]).
 const STOP_WORDS: &[&str] = &[
-    "a",
     "about",
     "above",
     "after",
@@ -74,7 +74,6 @@ const STOP_WORDS: &[&str] = &[
     "him",
     "his",
     "how",
-    "i",
     "if",
     "in",
     "into",
@@ -117,14 +116,12 @@ const STOP_WORDS: &[&str] = &[
     "own",
     "please",
     "re",
-    "s",
     "same",
     "should",
     "so",
     "some",
     "something",
     "such",
-    "t",
     "than",
     "thank",
     "thanks",
@@ -179,12 +176,9 @@ const STOP_WORDS: &[&str] = &[
     "agent",
     "task",
     "tasks",
-    "any",
     "via",
     "able",
     "ensure",
-    "e",
-    "g",
 ];
 
 /// Longest word considered, in bytes: longer runs (hashes, base64) are not words.
@@ -251,26 +245,23 @@ pub(crate) enum Link {
 /// [`Link`] to the word before; compounds come right after their last piece. One
 /// buffer serves every word, so a message costs no allocation per word.
 pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
-    let mut word = String::new();
+    let mut run = String::new();
+    let mut joined = String::new();
     let mut compound = String::new();
     let (mut compound_start, mut pieces) = (0usize, 0usize);
     let mut start = None;
     let mut ascii = true;
     // Since the last word: only characters that keep words next to each other.
     let mut next = false;
-    // The characters between the last run and this one, when they are one `-` or `/`.
-    let mut joiner: Option<usize> = None;
+    // This run follows the last one after exactly one `-` or `/`.
+    let mut joined_to_last = false;
     let mut last_end = 0usize;
     for (i, c) in text.char_indices().chain(std::iter::once((text.len(), '\n'))) {
         if c.is_alphanumeric() {
             if start.is_none() {
                 start = Some(i);
                 ascii = true;
-                joiner = (i == last_end + 1 && pieces > 0)
-                    .then_some(())
-                    .and_then(|_| text.get(last_end..i))
-                    .filter(|gap| *gap == "-" || *gap == "/")
-                    .map(|_| i);
+                joined_to_last = pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
             }
             ascii &= c.is_ascii();
             continue;
@@ -281,35 +272,28 @@ pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut Stri
             }
             continue;
         };
-        // A compound goes on when one `-` or `/` joined this run to the last one.
-        if joiner.is_none() {
-            flush_compound(&mut compound, compound_start, &mut pieces, &mut word, &mut each);
+        last_end = i;
+        run.clear();
+        // Lowercased before it is measured: some characters grow when lowercased.
+        push_lowercase(&mut run, raw, ascii);
+        let fits = run.len() <= MAX_WORD_BYTES;
+        // A compound goes on while one `-` or `/` joins its pieces and it fits.
+        if !(joined_to_last && fits && compound.len() + run.len() <= MAX_WORD_BYTES) {
+            flush_compound(&mut compound, compound_start, &mut pieces, &mut joined, &mut each);
             compound_start = offset;
         }
-        last_end = i;
-        let long = raw.len() > MAX_WORD_BYTES;
-        if !long && compound.len() + raw.len() <= MAX_WORD_BYTES {
-            push_lowercase(&mut compound, raw, ascii);
+        if fits {
+            compound.push_str(&run);
             pieces += 1;
-        } else {
-            compound.clear();
-            pieces = 0;
         }
-        if long {
-            next = false;
-        } else {
-            word.clear();
-            push_lowercase(&mut word, raw, ascii);
-            if if ascii { word.len() >= 2 } else { word.chars().count() >= 2 } {
-                each(&mut word, offset, if next { Link::Next } else { Link::Apart });
-                next = true;
-            }
+        let is_word = fits && if ascii { run.len() >= 2 } else { run.chars().count() >= 2 };
+        if is_word {
+            each(&mut run, offset, if next { Link::Next } else { Link::Apart });
         }
-        if !matches!(c, ' ' | '\t' | '-' | '_' | '/') {
-            next = false;
-        }
+        // A run that is no word (one letter, or too long) stands between its neighbours.
+        next = is_word && matches!(c, ' ' | '\t' | '-' | '_' | '/');
     }
-    flush_compound(&mut compound, compound_start, &mut pieces, &mut word, &mut each);
+    flush_compound(&mut compound, compound_start, &mut pieces, &mut joined, &mut each);
 }
 
 /// Hands on the compound collected so far, if it has two pieces or more.
@@ -362,13 +346,24 @@ mod tests {
             ("profits", 16, Link::Next),
             ("nonprofits", 12, Link::Compound),
             ("ab", 24, Link::Compound),
-            ("test", 28, Link::Next),
+            ("test", 28, Link::Apart),
             ("next", 33, Link::Apart),
         ];
         let want: Vec<(String, usize, Link)> = want.iter().map(|&(w, at, l)| (w.to_owned(), at, l)).collect();
         assert_eq!(got, want);
-        // Non-ASCII words are lowercased as whole strings; one-letter runs are no words.
+        // Non-ASCII words are lowercased as whole strings; one-letter runs are no words,
+        // and stand between their neighbours.
         assert_eq!(words("ΟΔΟΣ a"), vec![("οδος".to_owned(), 0, Link::Apart)]);
+        let links: Vec<Link> = words("merge a pdf").into_iter().map(|w| w.2).collect();
+        assert_eq!(links, vec![Link::Apart, Link::Apart]);
+        // Too long to be a word once lowercased (`İ` grows from 2 bytes to 3): no word,
+        // and no compound past the bound either.
+        let long = "İ".repeat(30);
+        assert!(words(&long).is_empty());
+        assert_eq!(
+            words(&format!("ab-{long}-cd")),
+            vec![("ab".to_owned(), 0, Link::Apart), ("cd".to_owned(), 64, Link::Apart)]
+        );
     }
 
     #[test]

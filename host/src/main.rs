@@ -619,7 +619,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                 .evaluate_embedded(&labelled, &recall_at, |q| vectors.get(q).cloned())
                 .map_err(input)?;
             out = if json { to_json(&report)? } else { eval_text(&report, misses) };
-            let deepest = report.recall_at.iter().max_by_key(|r| r.k).map(|r| r.recall);
+            let deepest = report.recall_at.iter().max_by_key(|r| r.k).and_then(|r| r.recall);
             let below = |value: Option<f64>, floor: Option<f64>| matches!((value, floor), (Some(v), Some(f)) if v < f);
             let failed = [
                 ("hit rate", below(report.hit, min_hit), min_hit),
@@ -741,7 +741,7 @@ fn eval_text(r: &EvalReport, misses: bool) -> String {
         format!("false injection  {}", share(r.false_injection)),
         format!("not violated     {}", r.not_violated),
     ];
-    let recall: Vec<String> = r.recall_at.iter().map(|x| format!("@{} {:.3}", x.k, x.recall)).collect();
+    let recall: Vec<String> = r.recall_at.iter().map(|x| format!("@{} {}", x.k, share(x.recall))).collect();
     lines.push(format!("ranking recall   {}", recall.join("  ")));
     let mut worst: Vec<&skillwire::eval::SkillFigures> =
         r.skills.iter().filter(|s| s.recalled < s.expected || s.false_fires > 0).collect();
@@ -1083,11 +1083,9 @@ fn report(r: &CatalogReport) {
         eprintln!("{} ({})", w.diagnostic, w.location);
     }
     if !r.mention_only.is_empty() {
-        eprintln!(
-            "skillwire: {} skills fire only when @mentioned: {}",
-            r.mention_only.len(),
-            r.mention_only.join(", ")
-        );
+        let (count, names) = (r.mention_only.len(), r.mention_only.join(", "));
+        let skills = if count == 1 { "skill fires" } else { "skills fire" };
+        eprintln!("skillwire: {count} {skills} only when @mentioned: {names}");
     }
     for f in &r.flagged {
         let state = if f.blocked { "blocked" } else { "flagged" };

@@ -737,10 +737,10 @@ fn options_to_wit(o: &Options) -> wit::Options {
         },
         limits: Some(limits_to_wit(&o.catalog.limits)),
         scan: Some(scan_policy_to_wit(&o.catalog.scan)),
-        not_user_invocable: match o.catalog.not_user_invocable {
+        not_user_invocable: Some(match o.catalog.not_user_invocable {
             skillwire::NotUserInvocable::Hidden => wit::NotUserInvocable::Hidden,
             skillwire::NotUserInvocable::MentionOnly => wit::NotUserInvocable::MentionOnly,
-        },
+        }),
     }
 }
 

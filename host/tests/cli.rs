@@ -9,6 +9,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+#[path = "../../tests/rust/shared_data.rs"]
+mod shared_data;
+use shared_data::shared;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
@@ -19,27 +23,6 @@ fn command() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillwire"));
     c.current_dir(repo()).env("SKILLWIRE_CACHE_DIR", repo().join("target").join("test-component-cache"));
     c
-}
-
-/// The real skill packs and labelled messages, which are third-party data and stay
-/// outside the repository: `$SKILLWIRE_SHARED`, else `../shared` beside the clone. When
-/// they are not there, the tests that read them say so (once) and pass.
-fn shared() -> Option<PathBuf> {
-    static SAID: std::sync::Once = std::sync::Once::new();
-    let dir = std::env::var_os("SKILLWIRE_SHARED").map_or_else(|| repo().join("../shared"), PathBuf::from);
-    if dir.join("corpus").is_dir() && dir.join("queries").is_dir() {
-        return Some(dir);
-    }
-    // Straight to the standard error, past the test harness's capture: said even when
-    // the tests pass.
-    SAID.call_once(|| {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipping the tests on real skill packs: no corpus at {} (set SKILLWIRE_SHARED)",
-            dir.display()
-        );
-    });
-    None
 }
 
 /// The real packs (`shared()/corpus`), as a command-line argument.
@@ -847,7 +830,7 @@ fn user_invocable_false_hides_from_the_menu_and_still_fires_unless_read_as_menti
         let o = skillwire(&["--engine", engine, "match", "-v", "--skills", skills, "merge these two pdf files"]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(stdout(&o).starts_with("pdf\tname\t"), "{}", stdout(&o));
-        assert!(stderr(&o).contains("1 skills fire only when @mentioned: release-notes"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("1 skill fires only when @mentioned: release-notes"), "{}", stderr(&o));
         let o = skillwire(&["--engine", engine, "complete", "--skills", skills, "p"]);
         assert_eq!(stdout(&o), "", "hidden from the menu");
         let args = ["--engine", engine, "match", "-v", "--not-user-invocable", "mention-only", "--skills", skills];

@@ -3,6 +3,8 @@
 //! that fail or return oversized text.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // test code
 
+#[path = "../../tests/rust/shared_data.rs"]
+mod shared_data;
 #[path = "../../tests/rust/turn_vectors.rs"]
 mod turn_vectors;
 
@@ -13,7 +15,6 @@ use skillwire::{
 };
 use skillwire_host::wasm::{CallLimits, Runtime as WasmRuntime, WasmEngine, WasmError};
 use skillwire_host::FsSource;
-use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -112,26 +113,9 @@ fn conformance_lint_through_the_component() {
     assert!(ran > 70, "{ran}");
 }
 
-/// The real skill packs (`$SKILLWIRE_SHARED/corpus`, else `../shared/corpus` beside the
-/// clone: third-party data, kept outside the repository), or `None`, said once.
+/// The real skill packs (see [`shared_data`]).
 fn corpus_dir() -> Option<std::path::PathBuf> {
-    static SAID: std::sync::Once = std::sync::Once::new();
-    let shared = std::env::var_os("SKILLWIRE_SHARED")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"), Into::into);
-    let dir = shared.join("corpus");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    // Straight to the standard error, past the test harness's capture: said even when
-    // the tests pass.
-    SAID.call_once(|| {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipping the tests on real skill packs: no corpus at {} (set SKILLWIRE_SHARED)",
-            dir.display()
-        );
-    });
-    None
+    shared_data::shared().map(|s| s.join("corpus"))
 }
 
 fn corpus(dir: &Path) -> Vec<Box<dyn SkillSource>> {

@@ -139,8 +139,8 @@ fn options_from(o: wit::Options) -> core::Options {
             },
             scan: o.scan.map(scan_policy_from).unwrap_or_default(),
             not_user_invocable: match o.not_user_invocable {
-                wit::NotUserInvocable::Hidden => core::NotUserInvocable::Hidden,
-                wit::NotUserInvocable::MentionOnly => core::NotUserInvocable::MentionOnly,
+                None | Some(wit::NotUserInvocable::Hidden) => core::NotUserInvocable::Hidden,
+                Some(wit::NotUserInvocable::MentionOnly) => core::NotUserInvocable::MentionOnly,
             },
         },
         render: core::RenderOptions {
