@@ -273,8 +273,10 @@ function* turnContext(embed, message, context) {
 
 function* catalogForSteps(catalogue, embed, message, options, limits) {
   checkMessage(message, limits.max_message_bytes);
-  const { format = 'agent-skills', budget, featured = defaultFeatured(), ...context } = options;
-  const count = Number.isInteger(featured) && featured > 0 ? Math.min(featured, 0xffffffff) : 0;
+  const { format = 'agent-skills', budget, featured, recent, embedding } = options ?? {};
+  const wanted = featured ?? defaultFeatured();
+  const count = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
+  const context = { ...(recent !== undefined ? { recent } : {}), ...(embedding !== undefined ? { embedding } : {}) };
   const turn = yield* turnContext(embed, message, context);
   return call(() => catalogue.catalogFor(message, turn, count, format, budget));
 }

@@ -188,6 +188,10 @@ pub struct CatalogReport {
     pub mention_only: Vec<String>,
 }
 
+/// Most skills [`Catalog::relevant`] returns (and a catalogue for one turn features):
+/// past a few dozen, relevance says little, and the work grows with the number asked.
+pub const MAX_RELEVANT: usize = 100;
+
 /// A skill relevant to a message ([`Catalog::relevant`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Relevant {
@@ -520,8 +524,11 @@ impl Catalog {
     /// rest by ranking score without its thresholds (`selected: false`). Only skills
     /// the catalogue lists are counted (not gated, not blocked). Skills that share no
     /// word (nor, with embeddings, meaning) with the message are not listed, so fewer
-    /// than `k` may come back.
+    /// than `k` may come back; at most [`MAX_RELEVANT`] do. Skills a recent turn injected
+    /// are still relevant here (a turn would not inject them again, but a catalogue lists
+    /// them).
     pub fn relevant(&self, message: &str, context: &TurnContext, k: usize) -> Result<Vec<Relevant>, Error> {
+        let k = k.min(MAX_RELEVANT);
         if k == 0 {
             self.check_message(message)?;
             return Ok(Vec::new());

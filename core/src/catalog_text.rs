@@ -5,9 +5,11 @@
 //!   well-formed XML document (characters XML cannot hold become U+FFFD).
 //! - [`CatalogFormat::SkillsRef`]: byte for byte what the reference implementation's
 //!   `to-prompt` prints (one element per line, Python `html.escape` escaping), including
-//!   its empty `<available_skills>` element when there are no skills.
+//!   its empty `<available_skills>` element when there are no skills (for one turn,
+//!   name-only entries have no `<description>`, which the reference never writes).
 //! - [`CatalogFormat::Markdown`]: a bullet list, whitespace in descriptions collapsed.
-//! - [`CatalogFormat::Json`]: a compact JSON array of `{name, description, location}`.
+//! - [`CatalogFormat::Json`]: a compact JSON array of `{name, description, location}`
+//!   (`{name, location}` for a name-only entry of a turn's catalogue).
 //!
 //! Gated and blocked skills are left out. With no skills the text is empty (but for `skills-ref`).
 //!
@@ -24,7 +26,7 @@
 //! the end of the catalogue order (last by precedence, then name). What was shortened
 //! or left out is reported.
 
-use crate::catalog::{Catalog, CatalogSkill};
+use crate::catalog::{Catalog, CatalogSkill, MAX_RELEVANT};
 use crate::error::Error;
 use crate::turn::TurnContext;
 use serde::{Deserialize, Serialize};
@@ -91,26 +93,30 @@ pub fn render_catalog(catalog: &Catalog, format: CatalogFormat, budget: Option<u
     fit(format, &entries, budget)
 }
 
-/// Writes `catalog` for one turn: the skills named in `featured` (most relevant first)
-/// with their descriptions, then every other listed skill by name only, within `budget`
-/// bytes when one is given (see the module docs).
+/// Writes `catalog` for one turn: the skills named in `featured` (most relevant first;
+/// names compared ignoring case and `-`/`_`; names of no listed skill, and those past
+/// [`MAX_RELEVANT`], are ignored) with their descriptions, then every other listed skill
+/// by name only, within `budget` bytes when one is given (see the module docs).
 pub fn render_catalog_for(
     catalog: &Catalog,
     featured: &[String],
     format: CatalogFormat,
     budget: Option<usize>,
 ) -> CatalogText {
-    let mut first: Vec<Entry<'_>> = Vec::new();
-    for name in featured {
-        if let Some(s) = listed(catalog).find(|s| &s.skill.name == name) {
-            if !first.iter().any(|e| e.name == s.skill.name) {
-                first.push(full_entry(s));
-            }
+    // Featured skills by catalogue index: names found ignoring case and `-`/`_`, listed
+    // (not gated, not blocked), each once.
+    let mut chosen: Vec<usize> = Vec::new();
+    for name in featured.iter().take(MAX_RELEVANT) {
+        let Some(i) = catalog.index_of(name) else { continue };
+        let listed = catalog.skills().get(i).is_some_and(|s| !s.gated() && !s.blocked());
+        if listed && !chosen.contains(&i) {
+            chosen.push(i);
         }
     }
-    let rest: Vec<Entry<'_>> = listed(catalog)
-        .filter(|s| !first.iter().any(|e| e.name == s.skill.name))
-        .map(|s| Entry { name: &s.skill.name, description: None, location: &s.skill.location })
+    let first: Vec<Entry<'_>> = chosen.iter().filter_map(|&i| catalog.skills().get(i)).map(full_entry).collect();
+    let rest: Vec<Entry<'_>> = (catalog.skills().iter().enumerate())
+        .filter(|(i, s)| !s.gated() && !s.blocked() && !chosen.contains(i))
+        .map(|(_, s)| Entry { name: &s.skill.name, description: None, location: &s.skill.location })
         .collect();
     let names = |entries: &[Entry<'_>]| entries.iter().map(|e| e.name.to_owned()).collect::<Vec<_>>();
     let with_rest = |n: usize| {

@@ -107,8 +107,9 @@ enum Command {
         /// first, with their descriptions, the others by name only (- reads standard input).
         #[arg(long = "for", value_name = "MESSAGE")]
         for_message: Option<String>,
-        /// With --for: how many of the most relevant skills keep their descriptions.
-        #[arg(long, value_name = "N", default_value_t = skillwire::DEFAULT_FEATURED)]
+        /// With --for: how many of the most relevant skills keep their descriptions (at
+        /// most 100).
+        #[arg(long, value_name = "N", default_value_t = skillwire::DEFAULT_FEATURED, requires = "for_message")]
         featured: usize,
     },
     /// Offer skill names for what a user typed after `@`: prefix matches, then fuzzy ones.
@@ -511,6 +512,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                 CatalogFormatArg::Markdown => CatalogFormat::Markdown,
                 CatalogFormatArg::Json => CatalogFormat::Json,
             };
+            let for_turn = for_message.is_some();
             let text = match for_message {
                 Some(message) => {
                     let text = engine.catalog_for(&read_message(&message)?, featured, format, budget)?;
@@ -527,7 +529,8 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             if !text.shortened.is_empty() {
                 eprintln!("skillwire: shortened to fit the budget: {}", text.shortened.join(", "));
             }
-            if !text.omitted.is_empty() {
+            // A turn's catalogue said how many it left out; their names could be thousands.
+            if !text.omitted.is_empty() && !for_turn {
                 eprintln!("skillwire: left out to fit the budget: {}", text.omitted.join(", "));
             }
             out = text.text;

@@ -99,6 +99,24 @@ test('embed: the host\'s model finds skills that share no word with the message'
   for (const s of [lexical, sw, later, broken]) s.free();
 });
 
+test('catalogFor: the core\'s default count, the turn\'s embedding, and options that are not the API\'s', async () => {
+  const skills = Array.from({ length: 12 }, (_, i) => ({
+    location: `s${i}/SKILL.md`,
+    text: `---\nname: pdf-${i}\ndescription: Merge PDF files, variant ${i}.\n---\nBody.\n`,
+  }));
+  const sw = new Skillwire({ sources: [vectorSource(skills)], embed: concepts });
+  // Without `featured`, the core's default (10) of the 12 matching skills keep descriptions.
+  const text = sw.catalogForSync('merge these pdf files', { format: 'json' });
+  assert.equal(text.featured.length, 10);
+  assert.equal(text.names_only.length, 2);
+  assert.deepEqual(sw.catalogForSync('merge these pdf files', { featured: null, format: 'json' }).featured, text.featured);
+  // A given embedding is used; null options are no options; unknown keys are not a turn context.
+  assert.deepEqual((await sw.catalogFor('merge these pdf files', { featured: 1, embedding: [0, 0, 1] })).featured, ['pdf-0']);
+  assert.equal(sw.catalogForSync('merge these pdf files', null).featured.length, 10);
+  assert.equal(sw.catalogForSync('merge these pdf files', { featured: 2, recnet: ['pdf-0'] }).featured.length, 2);
+  sw.free();
+});
+
 test('rank options: on, off, or tuned', () => {
   const message = 'debug kubernetes pods and review sql queries';
   const count = (rank) => {
