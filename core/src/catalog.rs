@@ -425,7 +425,7 @@ impl Catalog {
         self.skills
             .iter()
             .map(|s| {
-                let mut text = format!("{}: {}", s.skill.name, s.skill.description);
+                let mut text = format!("{}: {}", s.skill.name, s.skill.listing_description());
                 if !s.skill.tags.is_empty() {
                     text.push_str(&format!(" ({})", s.skill.tags.join(", ")));
                 }

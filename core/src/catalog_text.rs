@@ -11,6 +11,10 @@
 //! - [`CatalogFormat::Json`]: a compact JSON array of `{name, description, location}`
 //!   (`{name, location}` for a name-only entry of a turn's catalogue).
 //!
+//! Descriptions are as listings show them: a skill's `when_to_use`, when it has one,
+//! follows its description ([`Skill::listing_description`](crate::Skill::listing_description)),
+//! but in the `skills-ref` format, which is the reference's.
+//!
 //! Gated and blocked skills are left out. With no skills the text is empty (but for `skills-ref`).
 //!
 //! **A catalogue for one turn** ([`render_catalog_for`], [`Catalog::catalog_for`]): the
@@ -74,7 +78,7 @@ pub const DEFAULT_FEATURED: usize = 10;
 struct Entry<'a> {
     name: &'a str,
     /// `None`: listed by name and location only.
-    description: Option<&'a str>,
+    description: Option<std::borrow::Cow<'a, str>>,
     location: &'a str,
 }
 
@@ -83,13 +87,19 @@ fn listed(catalog: &Catalog) -> impl Iterator<Item = &CatalogSkill> {
     catalog.skills().iter().filter(|s| !s.gated() && !s.blocked())
 }
 
-fn full_entry(s: &CatalogSkill) -> Entry<'_> {
-    Entry { name: &s.skill.name, description: Some(&s.skill.description), location: &s.skill.location }
+/// A skill with its description as listings show it (with `when_to_use`), but for the
+/// reference's own format, which knows only the description.
+fn full_entry(s: &CatalogSkill, format: CatalogFormat) -> Entry<'_> {
+    let description = match format {
+        CatalogFormat::SkillsRef => s.skill.description.as_str().into(),
+        _ => s.skill.listing_description(),
+    };
+    Entry { name: &s.skill.name, description: Some(description), location: &s.skill.location }
 }
 
 /// Writes `catalog` in `format`, within `budget` bytes when one is given.
 pub fn render_catalog(catalog: &Catalog, format: CatalogFormat, budget: Option<usize>) -> CatalogText {
-    let entries: Vec<Entry<'_>> = listed(catalog).map(full_entry).collect();
+    let entries: Vec<Entry<'_>> = listed(catalog).map(|s| full_entry(s, format)).collect();
     fit(format, &entries, budget)
 }
 
@@ -113,7 +123,8 @@ pub fn render_catalog_for(
             chosen.push(i);
         }
     }
-    let first: Vec<Entry<'_>> = chosen.iter().filter_map(|&i| catalog.skills().get(i)).map(full_entry).collect();
+    let first: Vec<Entry<'_>> =
+        chosen.iter().filter_map(|&i| catalog.skills().get(i)).map(|s| full_entry(s, format)).collect();
     let rest: Vec<Entry<'_>> = (catalog.skills().iter().enumerate())
         .filter(|(i, s)| !s.gated() && !s.blocked() && !chosen.contains(i))
         .map(|(_, s)| Entry { name: &s.skill.name, description: None, location: &s.skill.location })
@@ -164,7 +175,7 @@ fn fit(format: CatalogFormat, entries: &[Entry<'_>], budget: Option<usize>) -> C
     if full.len() <= budget {
         return CatalogText { text: full, ..CatalogText::default() };
     }
-    let length = |e: &Entry<'_>| e.description.map_or(0, |d| d.chars().count());
+    let length = |e: &Entry<'_>| e.description.as_deref().map_or(0, |d| d.chars().count());
     let longest = entries.iter().map(length).max().unwrap_or(0);
     // Largest cap that fits: fitting is monotonic in the cap, so bisect.
     let fits = |cap: usize| write(format, entries, Some(cap)).len() <= budget;
@@ -241,7 +252,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 out.push_str("<skill>\n<name>\n");
                 out.push_str(&html_escape(e.name));
                 out.push_str("\n</name>\n");
-                if let Some(description) = e.description {
+                if let Some(description) = e.description.as_deref() {
                     out.push_str("<description>\n");
                     out.push_str(&html_escape(&capped(description, cap)));
                     out.push_str("\n</description>\n");
@@ -258,7 +269,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 out.push_str("  <skill>\n    <name>");
                 out.push_str(&xml_escape(e.name));
                 out.push_str("</name>\n");
-                if let Some(description) = e.description {
+                if let Some(description) = e.description.as_deref() {
                     out.push_str("    <description>");
                     out.push_str(&xml_escape(&capped(description, cap)));
                     out.push_str("</description>\n");
@@ -275,7 +286,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 out.push_str("\n- **");
                 out.push_str(&collapse_whitespace(e.name));
                 out.push_str("**");
-                if let Some(description) = e.description {
+                if let Some(description) = e.description.as_deref() {
                     out.push_str(": ");
                     out.push_str(&collapse_whitespace(&capped(description, cap)));
                 }
@@ -296,7 +307,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 .iter()
                 .map(|e| JsonEntry {
                     name: e.name,
-                    description: e.description.map(|d| capped(d, cap)),
+                    description: e.description.as_deref().map(|d| capped(d, cap)),
                     location: e.location,
                 })
                 .collect();

@@ -263,7 +263,7 @@ impl Catalog {
             any_record |= record.is_some();
             let line = PromptSkill {
                 id: &entry.skill.name,
-                description: shorten(&entry.skill.description, PROMPT_DESCRIPTION_CHARS),
+                description: shorten(&entry.skill.listing_description(), PROMPT_DESCRIPTION_CHARS),
                 record,
             };
             lines.push(serde_json::to_string(&line).unwrap_or_default());

@@ -254,6 +254,16 @@ impl Skill {
         !self.disable_model_invocation
     }
 
+    /// The description as a model's listings show it: the description, then
+    /// `when_to_use` when there is one (as Claude Code lists skills). Used by the
+    /// catalogue text, the selection prompt, the skills as tools and the embedding text.
+    pub fn listing_description(&self) -> std::borrow::Cow<'_, str> {
+        match self.when_to_use.as_deref() {
+            Some(more) => format!("{} {more}", self.description).into(),
+            None => self.description.as_str().into(),
+        }
+    }
+
     /// The directory that holds the skill's SKILL.md (see [`location::directory`]).
     pub fn directory(&self) -> &str {
         location::directory(&self.location)

@@ -200,7 +200,7 @@ impl Catalog {
                     taken.insert(name.clone());
                     name
                 };
-                let description = match shorten(&entry.skill.description, MAX_TOOL_DESCRIPTION_CHARS) {
+                let description = match shorten(&entry.skill.listing_description(), MAX_TOOL_DESCRIPTION_CHARS) {
                     d if d.is_empty() => format!("Runs the {} skill.", entry.skill.name),
                     d => d,
                 };
