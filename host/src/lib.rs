@@ -141,10 +141,46 @@ impl SkillSource for FsSource {
 
     fn read(&self, location: &str) -> Result<String, SourceError> {
         let path = Path::new(location);
-        // Only the files this source listed can be read through it.
-        if !self.files.iter().any(|f| f == path) {
+        // Only the files this source listed can be read through it. They are sorted:
+        // a lookup costs the logarithm of their number (a catalogue of n skills reads
+        // n files while it is built).
+        if self.files.binary_search_by(|f| f.as_path().cmp(path)).is_err() {
             return Err(SourceError(format!("{location}: not a skill of this source")));
         }
         read_skill_file(path, self.max_bytes).map_err(SourceError)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
+    use super::*;
+
+    #[test]
+    fn reads_only_the_files_it_listed() {
+        let dir = std::env::temp_dir().join(format!("skillwire-fs-source-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        for name in ["b", "d", "f"] {
+            fs::create_dir_all(dir.join(name)).unwrap();
+            let text = format!("---\nname: {name}\ndescription: Skill {name}.\n---\nBody of {name}.\n");
+            fs::write(dir.join(name).join("SKILL.md"), text).unwrap();
+        }
+        // A SKILL.md outside the root, whose path sorts between the listed ones.
+        let outside = std::env::temp_dir().join(format!("skillwire-fs-source-{}-c", std::process::id()));
+        fs::create_dir_all(&outside).unwrap();
+        fs::write(outside.join("SKILL.md"), "---\nname: c\ndescription: Not listed.\n---\n").unwrap();
+        let source = FsSource::discover(&dir).unwrap();
+        let listed = source.list().unwrap();
+        assert_eq!(listed.len(), 3);
+        for entry in &listed {
+            assert!(source.read(&entry.location).unwrap().contains("Body of"));
+        }
+        let stranger = fs::canonicalize(outside.join("SKILL.md")).unwrap();
+        let refused = source.read(&stranger.to_string_lossy()).unwrap_err();
+        assert!(refused.0.ends_with("not a skill of this source"), "{}", refused.0);
+        let between = fs::canonicalize(&dir).unwrap().join("c/SKILL.md");
+        assert!(source.read(&between.to_string_lossy()).is_err());
+        let _ = fs::remove_dir_all(&dir);
+        let _ = fs::remove_dir_all(&outside);
     }
 }
