@@ -111,6 +111,11 @@ impl CatalogSkill {
     pub fn blocked(&self) -> bool {
         scan::blocked(&self.findings)
     }
+
+    /// True when the catalogue lists the skill for a model: not gated, not blocked.
+    pub fn listed(&self) -> bool {
+        !self.gated() && !self.blocked()
+    }
 }
 
 /// An entry that did not become a skill.
@@ -390,7 +395,7 @@ impl Catalog {
     /// fields. The one rule for every automatic path (rules, ranking, LLM selection,
     /// skills as tools).
     pub fn automatic(&self, entry: &CatalogSkill) -> bool {
-        !entry.gated() && !entry.blocked() && open_to_automatic_use(&entry.skill, self.not_user_invocable)
+        entry.listed() && open_to_automatic_use(&entry.skill, self.not_user_invocable)
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
@@ -506,6 +511,18 @@ impl Catalog {
         size: usize,
         eligible: impl Fn(usize) -> bool,
     ) -> Vec<usize> {
+        self.ranked_without_thresholds(message, embedding, size, eligible).into_iter().map(|r| r.skill).collect()
+    }
+
+    /// Ranking of `message` with none of its thresholds: up to `size` skills among those
+    /// `eligible`, best first, `@` words not read.
+    fn ranked_without_thresholds(
+        &self,
+        message: &str,
+        embedding: Option<&[f32]>,
+        size: usize,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Vec<crate::rank::Ranked> {
         let (_, at_spans) = self.index.find_with_spans(message);
         let options = RankOptions {
             enabled: true,
@@ -515,8 +532,7 @@ impl Catalog {
             min_coverage: 0.0,
             ..self.rank.clone()
         };
-        let ranked = self.ranking.rank(&without_mentions(message, &at_spans), embedding, &options, eligible);
-        ranked.into_iter().map(|r| r.skill).collect()
+        self.ranking.rank(&without_mentions(message, &at_spans), embedding, &options, eligible)
     }
 
     /// The `k` skills most relevant to `message`, best first: those a turn would
@@ -542,19 +558,8 @@ impl Catalog {
         if found.len() < k {
             let embedding = self.message_vector(context.embedding.as_deref())?;
             let taken: Vec<usize> = found.iter().filter_map(|r| self.index_of(&r.skill)).collect();
-            let listed =
-                |i: usize| self.skills.get(i).is_some_and(|s| !s.gated() && !s.blocked()) && !taken.contains(&i);
-            let (_, at_spans) = self.index.find_with_spans(message);
-            let options = RankOptions {
-                enabled: true,
-                max_ranked: k - found.len(),
-                min_score: 0.0,
-                min_ratio: 0.0,
-                min_coverage: 0.0,
-                ..self.rank.clone()
-            };
-            let ranked =
-                self.ranking.rank(&without_mentions(message, &at_spans), embedding.as_deref(), &options, listed);
+            let listed = |i: usize| self.skills.get(i).is_some_and(CatalogSkill::listed) && !taken.contains(&i);
+            let ranked = self.ranked_without_thresholds(message, embedding.as_deref(), k - found.len(), listed);
             found.extend(ranked.into_iter().filter_map(|r| {
                 let entry = self.skills.get(r.skill)?;
                 Some(Relevant { skill: entry.skill.name.clone(), selected: false, reason: None, score: Some(r.score) })

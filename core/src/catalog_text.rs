@@ -82,11 +82,6 @@ struct Entry<'a> {
     location: &'a str,
 }
 
-/// The skills a catalogue lists (not gated, not blocked), in catalogue order.
-fn listed(catalog: &Catalog) -> impl Iterator<Item = &CatalogSkill> {
-    catalog.skills().iter().filter(|s| !s.gated() && !s.blocked())
-}
-
 /// A skill with its description as listings show it (with `when_to_use`), but for the
 /// reference's own format, which knows only the description.
 fn full_entry(s: &CatalogSkill, format: CatalogFormat) -> Entry<'_> {
@@ -99,7 +94,8 @@ fn full_entry(s: &CatalogSkill, format: CatalogFormat) -> Entry<'_> {
 
 /// Writes `catalog` in `format`, within `budget` bytes when one is given.
 pub fn render_catalog(catalog: &Catalog, format: CatalogFormat, budget: Option<usize>) -> CatalogText {
-    let entries: Vec<Entry<'_>> = listed(catalog).map(|s| full_entry(s, format)).collect();
+    let entries: Vec<Entry<'_>> =
+        catalog.skills().iter().filter(|s| s.listed()).map(|s| full_entry(s, format)).collect();
     fit(format, &entries, budget)
 }
 
@@ -118,15 +114,14 @@ pub fn render_catalog_for(
     let mut chosen: Vec<usize> = Vec::new();
     for name in featured.iter().take(MAX_RELEVANT) {
         let Some(i) = catalog.index_of(name) else { continue };
-        let listed = catalog.skills().get(i).is_some_and(|s| !s.gated() && !s.blocked());
-        if listed && !chosen.contains(&i) {
+        if catalog.skills().get(i).is_some_and(CatalogSkill::listed) && !chosen.contains(&i) {
             chosen.push(i);
         }
     }
     let first: Vec<Entry<'_>> =
         chosen.iter().filter_map(|&i| catalog.skills().get(i)).map(|s| full_entry(s, format)).collect();
     let rest: Vec<Entry<'_>> = (catalog.skills().iter().enumerate())
-        .filter(|(i, s)| !s.gated() && !s.blocked() && !chosen.contains(i))
+        .filter(|(i, s)| s.listed() && !chosen.contains(i))
         .map(|(_, s)| Entry { name: &s.skill.name, description: None, location: &s.skill.location })
         .collect();
     let names = |entries: &[Entry<'_>]| entries.iter().map(|e| e.name.to_owned()).collect::<Vec<_>>();
@@ -135,30 +130,16 @@ pub fn render_catalog_for(
         all.extend(rest.iter().take(n));
         write_refs(format, &all, None)
     };
-    // How many name-only entries fit after the featured ones: fitting is monotonic.
+    // As many name-only entries after the featured ones as fit; else the featured
+    // ones alone, fitted as a whole catalogue is.
     let keep = match budget {
         None => rest.len(),
-        Some(budget) if with_rest(rest.len()).len() <= budget => rest.len(),
-        Some(budget) => {
-            let (mut lo, mut hi) = (0, rest.len());
-            while lo < hi {
-                let mid = lo + (hi - lo).div_ceil(2);
-                if with_rest(mid).len() <= budget {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            lo
-        }
+        Some(budget) => largest_fitting(0, rest.len(), |n| with_rest(n).len() <= budget),
     };
-    let fits = budget.is_none_or(|b| with_rest(keep).len() <= b);
-    let mut out = if fits {
-        CatalogText { text: with_rest(keep), ..CatalogText::default() }
-    } else {
-        fit(format, &first, budget)
-    };
-    let kept_rest = if fits { keep } else { 0 };
+    let text = with_rest(keep);
+    let fits = budget.is_none_or(|b| text.len() <= b);
+    let (mut out, kept_rest) =
+        if fits { (CatalogText { text, ..CatalogText::default() }, keep) } else { (fit(format, &first, budget), 0) };
     out.featured = names(&first).into_iter().filter(|n| !out.omitted.contains(n)).collect();
     out.names_only = names(rest.get(..kept_rest).unwrap_or(&[]));
     out.omitted.extend(names(rest.get(kept_rest..).unwrap_or(&[])));
@@ -182,16 +163,7 @@ fn fit(format: CatalogFormat, entries: &[Entry<'_>], budget: Option<usize>) -> C
     let floor = MIN_DESCRIPTION_CHARS.min(longest);
     let mut kept = entries.len();
     let cap = if fits(floor) {
-        let (mut lo, mut hi) = (floor, longest);
-        while lo < hi {
-            let mid = lo + (hi - lo).div_ceil(2);
-            if fits(mid) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        lo
+        largest_fitting(floor, longest, fits)
     } else {
         while kept > 0 && write(format, entries.get(..kept).unwrap_or(&[]), Some(floor)).len() > budget {
             kept -= 1;
@@ -226,6 +198,20 @@ impl Catalog {
         let relevant: Vec<String> = self.relevant(message, context, featured)?.into_iter().map(|r| r.skill).collect();
         Ok(render_catalog_for(self, &relevant, format, budget))
     }
+}
+
+/// The largest `n` in `lo..=hi` for which `fits(n)`, given that `fits` holds up to
+/// some point and not past it; `lo` when none past it does.
+fn largest_fitting(mut lo: usize, mut hi: usize, fits: impl Fn(usize) -> bool) -> usize {
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
 }
 
 /// `description` capped at `cap` characters, the last one replaced by `…`.

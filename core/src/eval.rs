@@ -235,9 +235,21 @@ pub const MAX_PAIRS: usize = 20;
 /// Most skills listed in [`SkillFigures::taken_by`].
 const MAX_TAKEN_BY: usize = 3;
 
-/// One skill's counts while scoring: its name as first seen, expected, recalled, false
-/// fires, and who took its missed messages.
-type Row = (String, usize, usize, usize, BTreeMap<String, usize>);
+/// One skill's counts while scoring ([`SkillFigures`] before it is sorted and cut).
+struct Row {
+    /// Its name as first seen.
+    skill: String,
+    expected: usize,
+    recalled: usize,
+    false_fires: usize,
+    taken_by: BTreeMap<String, usize>,
+}
+
+impl Row {
+    fn new(skill: &str) -> Row {
+        Row { skill: skill.to_owned(), expected: 0, recalled: 0, false_fires: 0, taken_by: BTreeMap::new() }
+    }
+}
 
 fn share(part: usize, whole: usize) -> Option<f64> {
     (whole > 0).then(|| ((part as f64 / whole as f64) * 1000.0).round() / 1000.0)
@@ -260,17 +272,15 @@ impl EvalReport {
         let mut recalled_at = vec![0usize; recall_at.len()];
         let mut table: BTreeMap<String, Row> = BTreeMap::new();
         let mut pairs: BTreeMap<(String, String), Competing> = BTreeMap::new();
-        let mut takers: BTreeMap<String, usize> = BTreeMap::new();
         let mut misses = Vec::new();
         for (message, outcome) in messages.iter().zip(outcomes) {
             let expected: Vec<String> = message.expect.iter().flatten().map(key).collect();
             let forbidden: HashSet<String> = message.not.iter().map(key).collect();
             let injected: Vec<String> = outcome.injected.iter().map(key).collect();
             let ok = |k: &String| expected.contains(k) && !forbidden.contains(k);
-            let wrong: Vec<usize> = (0..injected.len())
-                .filter(|&i| {
-                    injected.get(i).is_some_and(|k| !ok(k) && (message.expect.is_some() || forbidden.contains(k)))
-                })
+            // The injections that were wrong: (key, name as injected).
+            let wrong: Vec<(&String, &String)> = (injected.iter().zip(&outcome.injected))
+                .filter(|(k, _)| !ok(k) && (message.expect.is_some() || forbidden.contains(*k)))
                 .collect();
             let violated = injected.iter().any(|k| forbidden.contains(k));
             not_violated += usize::from(violated);
@@ -302,33 +312,24 @@ impl EvalReport {
                 }
             }
             for name in listed {
-                let entry = table.entry(key(name)).or_insert_with(|| (name.clone(), 0, 0, 0, BTreeMap::new()));
-                entry.1 += 1;
-                if injected.contains(&key(name)) {
-                    entry.2 += 1;
-                } else {
-                    for &i in &wrong {
-                        if let Some(taker) = outcome.injected.get(i) {
-                            *entry.4.entry(taker.clone()).or_insert(0) += 1;
-                        }
+                let row = table.entry(key(name)).or_insert_with(|| Row::new(name));
+                row.expected += 1;
+                let recalled = injected.contains(&key(name));
+                row.recalled += usize::from(recalled);
+                for &(taker_key, taker) in &wrong {
+                    if !recalled {
+                        *row.taken_by.entry(taker.clone()).or_insert(0) += 1;
                     }
-                }
-                for &i in &wrong {
-                    if let (Some(taker), Some(taker_key)) = (outcome.injected.get(i), injected.get(i)) {
-                        let pair = pairs.entry((key(name), taker_key.clone())).or_insert_with(|| Competing {
-                            expected: name.clone(),
-                            taker: taker.clone(),
-                            count: 0,
-                        });
-                        pair.count += 1;
-                    }
+                    let pair = pairs.entry((key(name), taker_key.clone())).or_insert_with(|| Competing {
+                        expected: name.clone(),
+                        taker: taker.clone(),
+                        count: 0,
+                    });
+                    pair.count += 1;
                 }
             }
-            for &i in &wrong {
-                if let (Some(k), Some(name)) = (injected.get(i), outcome.injected.get(i)) {
-                    table.entry(k.clone()).or_insert_with(|| (name.clone(), 0, 0, 0, BTreeMap::new())).3 += 1;
-                    *takers.entry(name.clone()).or_insert(0) += 1;
-                }
+            for &(taker_key, taker) in &wrong {
+                table.entry(taker_key.clone()).or_insert_with(|| Row::new(taker)).false_fires += 1;
             }
             if missed {
                 misses.push(Miss {
@@ -339,12 +340,22 @@ impl EvalReport {
                 });
             }
         }
+        // Takers are the skills with false fires, most first.
+        let takers = sorted_counts(
+            table.values().filter(|r| r.false_fires > 0).map(|r| (r.skill.clone(), r.false_fires)).collect(),
+        );
         let skills = table
             .into_values()
-            .map(|(skill, expected, recalled, false_fires, taken)| {
-                let mut taken_by = sorted_counts(taken);
+            .map(|row| {
+                let mut taken_by = sorted_counts(row.taken_by);
                 taken_by.truncate(MAX_TAKEN_BY);
-                SkillFigures { skill, expected, recalled, false_fires, taken_by }
+                SkillFigures {
+                    skill: row.skill,
+                    expected: row.expected,
+                    recalled: row.recalled,
+                    false_fires: row.false_fires,
+                    taken_by,
+                }
             })
             .collect();
         let mut pairs: Vec<Competing> = pairs.into_values().collect();
@@ -366,7 +377,7 @@ impl EvalReport {
                 .collect(),
             skills,
             pairs,
-            takers: sorted_counts(takers),
+            takers,
             misses,
         }
     }

@@ -170,6 +170,16 @@ impl Term {
     }
 }
 
+/// What a catalogue knows of a word.
+enum Lookup {
+    /// A term of the index.
+    Known(u32),
+    /// A stop word: says nothing.
+    Stop,
+    /// A word no skill has.
+    Unseen,
+}
+
 /// A word of the message that the catalogue knows.
 #[derive(Debug, Clone, Copy)]
 struct QueryTerm {
@@ -430,24 +440,26 @@ impl RankIndex {
         for term in &mut terms {
             term.postings.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
-        // Words that count against a skill, and words other skills' texts send
-        // elsewhere: only those some skill is indexed by.
-        let mut against: HashMap<u32, Vec<u32>> = HashMap::new();
-        let mut sent_elsewhere: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut index = RankIndex {
+            surface,
+            words,
+            pairs,
+            against: HashMap::new(),
+            sent_elsewhere: HashMap::new(),
+            terms,
+            skill_count: lengths.len(),
+            vectors: Vec::new(),
+            unseen_idf: idf_of(0.0),
+        };
+        // Words that count against a skill, and words skills' texts send elsewhere:
+        // only those some skill is indexed by.
         for (skill, found) in read.iter().enumerate() {
             let Ok(skill) = u32::try_from(skill) else { break };
             let texts = found.against.iter().map(|t| (t, true)).chain(found.elsewhere.iter().map(|t| (t, false)));
             for (text, is_against) in texts {
                 for_each_lowercase_word(text, |word, _, _| {
-                    let known = match surface.get(word.as_str()) {
-                        Some(&term) => term,
-                        None => {
-                            stem(word);
-                            words.get(word.as_str()).copied()
-                        }
-                    };
-                    if let Some(term) = known {
-                        let map = if is_against { &mut against } else { &mut sent_elsewhere };
+                    if let Lookup::Known(term) = index.lookup(word) {
+                        let map = if is_against { &mut index.against } else { &mut index.sent_elsewhere };
                         // Skills come in order: one comparison keeps each list free of repeats.
                         let skills = map.entry(term).or_default();
                         if skills.last() != Some(&skill) {
@@ -457,16 +469,19 @@ impl RankIndex {
                 });
             }
         }
-        RankIndex {
-            surface,
-            words,
-            pairs,
-            against,
-            sent_elsewhere,
-            terms,
-            skill_count: lengths.len(),
-            vectors: Vec::new(),
-            unseen_idf: idf_of(0.0),
+        index
+    }
+
+    /// What the catalogue knows of a lowercase word; the word is stemmed (in place)
+    /// only when its written form is new to the catalogue.
+    fn lookup(&self, word: &mut String) -> Lookup {
+        match self.surface.get(word.as_str()) {
+            Some(&Some(term)) => Lookup::Known(term),
+            Some(None) => Lookup::Stop,
+            None => {
+                stem(word);
+                self.words.get(word.as_str()).map_or(Lookup::Unseen, |&term| Lookup::Known(term))
+            }
         }
     }
 
@@ -474,12 +489,11 @@ impl RankIndex {
     /// word, or a word more than one skill's text has (name, tags, description,
     /// `when_to_use`, the sentences that send requests elsewhere included).
     pub(crate) fn shared_word(&self, word: &str) -> bool {
-        let mut word = word.to_owned();
-        if self.surface.get(word.as_str()).is_some_and(Option::is_none) {
-            return true;
-        }
-        stem(&mut word);
-        let Some(&term) = self.words.get(word.as_str()) else { return false };
+        let term = match self.lookup(&mut word.to_owned()) {
+            Lookup::Stop => return true,
+            Lookup::Unseen => return false,
+            Lookup::Known(term) => term,
+        };
         // Two different skills have it: ranked on it, or sending requests with it elsewhere.
         let ranked = self.terms.get(term as usize).into_iter().flat_map(|t| t.postings.iter().map(|p| p.0));
         let elsewhere = self.sent_elsewhere.get(&term).into_iter().flatten().copied();
@@ -524,15 +538,14 @@ impl RankIndex {
         let mut unseen: Vec<u64> = Vec::new();
         let mut previous: Option<u32> = None;
         for_each_lowercase_word(message, |word, offset, link| {
-            let term = match self.surface.get(word.as_str()) {
-                Some(&term) => term,
-                None => {
-                    stem(word);
-                    let term = self.words.get(word.as_str()).copied();
-                    if term.is_none() && link != Link::Compound {
+            let term = match self.lookup(word) {
+                Lookup::Known(term) => Some(term),
+                Lookup::Stop => None,
+                Lookup::Unseen => {
+                    if link != Link::Compound {
                         unseen.push(hash_word(word));
                     }
-                    term
+                    None
                 }
             };
             if link == Link::Compound {

@@ -246,9 +246,7 @@ pub(crate) enum Link {
 /// buffer serves every word, so a message costs no allocation per word.
 pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
     let mut run = String::new();
-    let mut joined = String::new();
-    let mut compound = String::new();
-    let (mut compound_start, mut pieces) = (0usize, 0usize);
+    let mut compound = Compound::default();
     let mut start = None;
     let mut ascii = true;
     // Since the last word: only characters that keep words next to each other.
@@ -261,15 +259,14 @@ pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut Stri
             if start.is_none() {
                 start = Some(i);
                 ascii = true;
-                joined_to_last = pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
+                joined_to_last =
+                    compound.pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
             }
             ascii &= c.is_ascii();
             continue;
         }
         let Some((offset, raw)) = start.take().and_then(|s| text.get(s..i).map(|raw| (s, raw))) else {
-            if !matches!(c, ' ' | '\t' | '-' | '_' | '/') {
-                next = false;
-            }
+            next &= keeps_words_next(c);
             continue;
         };
         last_end = i;
@@ -278,39 +275,50 @@ pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut Stri
         push_lowercase(&mut run, raw, ascii);
         let fits = run.len() <= MAX_WORD_BYTES;
         // A compound goes on while one `-` or `/` joins its pieces and it fits.
-        if !(joined_to_last && fits && compound.len() + run.len() <= MAX_WORD_BYTES) {
-            flush_compound(&mut compound, compound_start, &mut pieces, &mut joined, &mut each);
-            compound_start = offset;
+        if !(joined_to_last && fits && compound.text.len() + run.len() <= MAX_WORD_BYTES) {
+            compound.flush(&mut each);
+            compound.start = offset;
         }
         if fits {
-            compound.push_str(&run);
-            pieces += 1;
+            compound.text.push_str(&run);
+            compound.pieces += 1;
         }
         let is_word = fits && if ascii { run.len() >= 2 } else { run.chars().count() >= 2 };
         if is_word {
             each(&mut run, offset, if next { Link::Next } else { Link::Apart });
         }
         // A run that is no word (one letter, or too long) stands between its neighbours.
-        next = is_word && matches!(c, ' ' | '\t' | '-' | '_' | '/');
+        next = is_word && keeps_words_next(c);
     }
-    flush_compound(&mut compound, compound_start, &mut pieces, &mut joined, &mut each);
+    compound.flush(&mut each);
 }
 
-/// Hands on the compound collected so far, if it has two pieces or more.
-fn flush_compound(
-    compound: &mut String,
-    offset: usize,
-    pieces: &mut usize,
-    word: &mut String,
-    each: &mut impl FnMut(&mut String, usize, Link),
-) {
-    if *pieces >= 2 && compound.chars().count() >= 2 {
-        word.clear();
-        word.push_str(compound);
-        each(word, offset, Link::Compound);
+/// True for the characters that may stand between two words that form a pair.
+fn keeps_words_next(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '-' | '_' | '/')
+}
+
+/// The pieces of a compound collected so far (`non`, `profits`), where it starts, and a
+/// buffer to hand it on in.
+#[derive(Default)]
+struct Compound {
+    text: String,
+    start: usize,
+    pieces: usize,
+    word: String,
+}
+
+impl Compound {
+    /// Hands on the compound, if it has two pieces or more, and starts afresh.
+    fn flush(&mut self, each: &mut impl FnMut(&mut String, usize, Link)) {
+        if self.pieces >= 2 && self.text.chars().count() >= 2 {
+            self.word.clear();
+            self.word.push_str(&self.text);
+            each(&mut self.word, self.start, Link::Compound);
+        }
+        self.text.clear();
+        self.pieces = 0;
     }
-    compound.clear();
-    *pieces = 0;
 }
 
 fn push_lowercase(out: &mut String, raw: &str, ascii: bool) {

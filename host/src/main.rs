@@ -602,7 +602,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                 engine.set_embeddings(named).map_err(input)?;
             }
             let labelled = if messages.is_empty() {
-                trigger_evals(&skills, engine.catalog())?
+                trigger_evals(engine.catalog())?
             } else {
                 let mut all = Vec::new();
                 for path in &messages {
@@ -691,24 +691,22 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
 }
 
 /// The labelled messages in each skill's `evals/*.json` (see [`skillwire::read_trigger_evals`]).
-fn trigger_evals(args: &SkillArgs, catalog: &skillwire::Catalog) -> Result<Vec<LabelledMessage>, InputError> {
+/// The catalogue's skills (shadowed ones too) are located by their SKILL.md paths, so
+/// no folder is searched again.
+fn trigger_evals(catalog: &skillwire::Catalog) -> Result<Vec<LabelledMessage>, InputError> {
     let mut all = Vec::new();
-    for path in &args.paths {
-        let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
-        for file in source.files() {
-            let Some(entry) = catalog.get_by_location(&file.to_string_lossy()) else { continue };
-            let Some(dir) = file.parent().map(|d| d.join("evals")) else { continue };
-            let Ok(listing) = std::fs::read_dir(&dir) else { continue };
-            let mut evals: Vec<PathBuf> = listing
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                .collect();
-            evals.sort();
-            for eval in evals {
-                let what = |e: &dyn std::fmt::Display| InputError(format!("{}: {e}", eval.display()));
-                let text = std::fs::read_to_string(&eval).map_err(|e| what(&e))?;
-                all.extend(skillwire::read_trigger_evals(&entry.skill.name, &text).map_err(|e| what(&e))?);
-            }
+    for entry in catalog.skills().iter().chain(catalog.shadowed()) {
+        let Some(dir) = Path::new(&entry.skill.location).parent().map(|d| d.join("evals")) else { continue };
+        let Ok(listing) = std::fs::read_dir(&dir) else { continue };
+        let mut evals: Vec<PathBuf> = listing
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        evals.sort();
+        for eval in evals {
+            let what = |e: &dyn std::fmt::Display| InputError(format!("{}: {e}", eval.display()));
+            let text = std::fs::read_to_string(&eval).map_err(|e| what(&e))?;
+            all.extend(skillwire::read_trigger_evals(&entry.skill.name, &text).map_err(|e| what(&e))?);
         }
     }
     Ok(all)
