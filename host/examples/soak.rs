@@ -13,7 +13,7 @@
 
 use skillwire::{Engine, MemorySource, Options, SkillSource, TurnContext};
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
-use skillwire_host::{read_skill_file, FsSource};
+use skillwire_host::{read_skill_file, Backend, FsSource};
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -11,7 +11,7 @@
 
 use skillwire::{Engine, Options, SkillSource};
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
-use skillwire_host::FsSource;
+use skillwire_host::{Backend, FsSource};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -13,7 +13,10 @@
 //! Locations are absolute, canonical paths of the SKILL.md files, sorted.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod backend;
 pub mod wasm;
+
+pub use backend::Backend;
 
 use skillwire::{SkillEntry, SkillSource, SourceError};
 use std::collections::HashSet;

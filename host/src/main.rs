@@ -4,13 +4,13 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
-    lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, CatalogText, Category, Completion, Engine,
-    EvalReport, InjectFormat, Injection, LabelledMessage, Limits, LintOptions, LintReport, Match, Matches,
-    NotUserInvocable, Options, Precedence, Provider, RankOptions, RenderOptions, ReplyShape, ScanPolicy, SelectOptions,
-    SelectPrompt, Selection, SkillSource, SkillStats, SkillTool, ToolDefinition, ToolOptions, TurnContext,
+    lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, EvalReport, InjectFormat,
+    LabelledMessage, Limits, LintOptions, LintReport, Matches, NotUserInvocable, Options, Precedence, Provider,
+    RankOptions, RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SkillSource, SkillStats, ToolOptions,
+    TurnContext,
 };
-use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine};
-use skillwire_host::{read_skill_file, skill_file_in, FsSource};
+use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine, WasmError};
+use skillwire_host::{read_skill_file, skill_file_in, Backend, FsSource};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -98,7 +98,7 @@ enum Command {
         #[command(flatten)]
         skills: SkillArgs,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = CatalogFormatArg::Agentskills)]
+        #[arg(long, value_enum, default_value_t = CatalogFormatArg::AgentSkills)]
         format: CatalogFormatArg,
         /// Most bytes the catalogue may take (long descriptions are shortened first).
         #[arg(long, value_name = "BYTES")]
@@ -343,7 +343,9 @@ enum BenchOpArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum CatalogFormatArg {
-    Agentskills,
+    /// The standard's XML (`agentskills` is accepted too).
+    #[value(alias = "agentskills")]
+    AgentSkills,
     SkillsRef,
     Markdown,
     Json,
@@ -376,6 +378,12 @@ enum PrecedenceArg {
 /// A failure to report with exit code 2.
 struct InputError(String);
 
+impl From<WasmError> for InputError {
+    fn from(e: WasmError) -> Self {
+        InputError(e.to_string())
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -401,7 +409,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
             let mut engine = backend(kind, &skills, render, !no_rank)?;
             let recent = recent.into_iter().map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()).collect();
-            let turn = engine.inject(&message, &TurnContext { recent, ..TurnContext::default() })?;
+            let turn = engine.inject_turn(&message, &TurnContext { recent, ..TurnContext::default() })?;
             if json {
                 out = to_json(&turn)?;
             } else {
@@ -444,7 +452,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             };
             let options = SelectOptions { max_skills, shortlist_above, shortlist_size, ..SelectOptions::default() };
             let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
-            let prompt = engine.select_prompt(&message, &stats, &options)?;
+            let prompt = engine.select_prompt(&message, &TurnContext::default(), &stats, &options)?;
             if json {
                 out = to_json(&prompt)?;
             } else {
@@ -477,7 +485,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             match message {
                 Some(message) => {
                     let message = read_message(&message)?;
-                    let turn = engine.inject_selected(&message, &selection.skills)?;
+                    let turn = engine.inject_selected(&message, &selection.skills, &TurnContext::default())?;
                     out = if json {
                         to_json(&serde_json::json!({ "selection": selection, "injection": turn }))?
                     } else {
@@ -507,7 +515,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
         Command::Catalog { skills, format, budget, for_message, featured } => {
             let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
             let format = match format {
-                CatalogFormatArg::Agentskills => CatalogFormat::AgentSkills,
+                CatalogFormatArg::AgentSkills => CatalogFormat::AgentSkills,
                 CatalogFormatArg::SkillsRef => CatalogFormat::SkillsRef,
                 CatalogFormatArg::Markdown => CatalogFormat::Markdown,
                 CatalogFormatArg::Json => CatalogFormat::Json,
@@ -515,7 +523,8 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let for_turn = for_message.is_some();
             let text = match for_message {
                 Some(message) => {
-                    let text = engine.catalog_for(&read_message(&message)?, featured, format, budget)?;
+                    let message = read_message(&message)?;
+                    let text = engine.catalog_for(&message, &TurnContext::default(), featured, format, budget)?;
                     eprintln!(
                         "skillwire: {} featured, {} by name only, {} left out",
                         text.featured.len(),
@@ -543,7 +552,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let mut engine = backend(kind, &skills, render, !no_rank)?;
             let build = started.elapsed();
             let loaded = engine.report()?.loaded;
-            let figures = bench(&mut engine, &messages, turns, op)?;
+            let figures = bench(engine.as_mut(), &messages, turns, op)?;
             let engine_name = if kind == EngineArg::Wasm { "wasm" } else { "native" };
             let op_name = if op == BenchOpArg::Inject { "inject" } else { "match" };
             if json {
@@ -796,15 +805,21 @@ struct BenchFigures {
 }
 
 /// Runs every message once (warm-up), then `turns` timed turns over the messages in turn.
-fn bench(engine: &mut Backend, messages: &[String], turns: usize, op: BenchOpArg) -> Result<BenchFigures, InputError> {
+fn bench(
+    engine: &mut dyn Backend,
+    messages: &[String],
+    turns: usize,
+    op: BenchOpArg,
+) -> Result<BenchFigures, InputError> {
     if messages.is_empty() || turns == 0 {
         return Err(InputError("bench needs at least one message and one turn".to_owned()));
     }
-    let turn = |engine: &mut Backend, message: &str| -> Result<(), InputError> {
+    let turn = |engine: &mut dyn Backend, message: &str| -> Result<(), InputError> {
         match op {
-            BenchOpArg::Inject => engine.inject(message, &TurnContext::default()).map(drop),
-            BenchOpArg::Match => engine.matches(message).map(drop),
+            BenchOpArg::Inject => engine.inject(message).map(drop)?,
+            BenchOpArg::Match => engine.matches(message).map(drop)?,
         }
+        Ok(())
     };
     for message in messages {
         turn(engine, message)?;
@@ -874,110 +889,6 @@ fn read_message(arg: &str) -> Result<String, InputError> {
     String::from_utf8(bytes).map_err(|_| InputError("standard input is not valid UTF-8".to_owned()))
 }
 
-/// The core, native or in the component, behind one interface.
-#[allow(clippy::large_enum_variant)] // one per process
-enum Backend {
-    Native(Engine<FsSource>),
-    Wasm(WasmEngine),
-}
-
-impl Backend {
-    fn report(&mut self) -> Result<CatalogReport, InputError> {
-        match self {
-            Backend::Native(e) => Ok(e.catalog().report().clone()),
-            Backend::Wasm(e) => e.report().map_err(input),
-        }
-    }
-
-    fn matches(&mut self, message: &str) -> Result<Vec<Match>, InputError> {
-        match self {
-            Backend::Native(e) => e.matches(message).map_err(input),
-            Backend::Wasm(e) => e.matches(message).map_err(input),
-        }
-    }
-
-    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Injection, InputError> {
-        match self {
-            Backend::Native(e) => e.inject_turn(message, context).map_err(input),
-            Backend::Wasm(e) => e.inject_turn(message, context).map_err(input),
-        }
-    }
-
-    fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, InputError> {
-        match self {
-            Backend::Native(e) => Ok(e.complete(typed, limit)),
-            Backend::Wasm(e) => e.complete(typed, limit).map_err(input),
-        }
-    }
-
-    fn select_prompt(
-        &mut self,
-        message: &str,
-        stats: &[SkillStats],
-        options: &SelectOptions,
-    ) -> Result<SelectPrompt, InputError> {
-        let context = TurnContext::default();
-        match self {
-            Backend::Native(e) => e.select_prompt(message, &context, stats, options).map_err(input),
-            Backend::Wasm(e) => e.select_prompt(message, &context, stats, options).map_err(input),
-        }
-    }
-
-    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Selection, InputError> {
-        match self {
-            Backend::Native(e) => e.select_parse(reply, max_skills).map_err(input),
-            Backend::Wasm(e) => e.select_parse(reply, max_skills).map_err(input),
-        }
-    }
-
-    fn inject_selected(&mut self, message: &str, selected: &[String]) -> Result<Injection, InputError> {
-        let context = TurnContext::default();
-        match self {
-            Backend::Native(e) => e.inject_selected(message, selected, &context).map_err(input),
-            Backend::Wasm(e) => e.inject_selected(message, selected, &context).map_err(input),
-        }
-    }
-
-    fn tools(&mut self, options: &ToolOptions) -> Result<Vec<SkillTool>, InputError> {
-        match self {
-            Backend::Native(e) => Ok(e.tools(options)),
-            Backend::Wasm(e) => e.tools(options).map_err(input),
-        }
-    }
-
-    fn tool_definitions(
-        &mut self,
-        provider: Provider,
-        options: &ToolOptions,
-    ) -> Result<Vec<ToolDefinition>, InputError> {
-        match self {
-            Backend::Native(e) => Ok(e.tool_definitions(provider, options)),
-            Backend::Wasm(e) => e.tool_definitions(provider, options).map_err(input),
-        }
-    }
-
-    fn catalog_for(
-        &mut self,
-        message: &str,
-        featured: usize,
-        format: CatalogFormat,
-        budget: Option<usize>,
-    ) -> Result<CatalogText, InputError> {
-        let context = TurnContext::default();
-        match self {
-            Backend::Native(e) => e.catalog_for(message, &context, featured, format, budget).map_err(input),
-            Backend::Wasm(e) => e.catalog_for(message, &context, featured, format, budget).map_err(input),
-        }
-    }
-
-    fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, InputError> {
-        match self {
-            Backend::Native(e) => Ok(e.catalog_text(format, budget)),
-            Backend::Wasm(e) => e.catalog_text(format, budget).map_err(input),
-        }
-    }
-}
-
 fn input(e: impl std::fmt::Display) -> InputError {
     InputError(e.to_string())
 }
@@ -998,13 +909,37 @@ fn runtime() -> Result<Arc<Runtime>, InputError> {
 
 /// The core, natively, over `args`' skills.
 fn native_engine(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<Engine<FsSource>, InputError> {
-    match backend(EngineArg::Native, args, render, rank)? {
-        Backend::Native(engine) => Ok(engine),
-        Backend::Wasm(_) => Err(InputError("the native engine was asked for".to_owned())),
+    let (sources, options) = engine_inputs(args, render, rank)?;
+    let engine = Engine::new(sources, options);
+    if args.verbose {
+        report(engine.catalog().report());
     }
+    Ok(engine)
 }
 
-fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<Backend, InputError> {
+/// The core over `args`' skills, where `kind` says.
+fn backend(
+    kind: EngineArg,
+    args: &SkillArgs,
+    render: RenderOptions,
+    rank: bool,
+) -> Result<Box<dyn Backend>, InputError> {
+    let mut engine: Box<dyn Backend> = match kind {
+        EngineArg::Native => return Ok(Box::new(native_engine(args, render, rank)?)),
+        EngineArg::Wasm => {
+            let (sources, options) = engine_inputs(args, render, rank)?;
+            let sources = sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource>).collect();
+            Box::new(WasmEngine::new(runtime()?, sources, options, CallLimits::default())?)
+        }
+    };
+    if args.verbose {
+        report(&engine.report()?);
+    }
+    Ok(engine)
+}
+
+/// The sources and options `args` describe.
+fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<(Vec<FsSource>, Options), InputError> {
     let limits = limits(&args.limit)?;
     let mut sources = Vec::new();
     for path in &args.paths {
@@ -1032,19 +967,7 @@ fn backend(kind: EngineArg, args: &SkillArgs, render: RenderOptions, rank: bool)
     };
     let catalog =
         CatalogOptions { precedence, available, limits, rank, scan: scan_policy(&args.scan)?, not_user_invocable };
-    let options = Options { catalog, render };
-    let mut engine = match kind {
-        EngineArg::Native => Backend::Native(Engine::new(sources, options)),
-        EngineArg::Wasm => {
-            let sources: Vec<Box<dyn SkillSource>> =
-                sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource>).collect();
-            Backend::Wasm(WasmEngine::new(runtime()?, sources, options, CallLimits::default()).map_err(input)?)
-        }
-    };
-    if args.verbose {
-        report(&engine.report()?);
-    }
-    Ok(engine)
+    Ok((sources, Options { catalog, render }))
 }
 
 /// Lints texts natively or inside the component.

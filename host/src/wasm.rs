@@ -3,7 +3,7 @@
 //! The component (built by `build.rs` from `wasm/component`, embedded in this crate)
 //! imports only the host's skill sources (`wit/skillwire.wit`): no files, clocks,
 //! randomness or network. [`Runtime`] compiles it once per process (or loads a
-//! precompiled copy from a cache folder); [`WasmEngine`] mirrors the core's
+//! precompiled copy from a cache folder); [`WasmEngine`] runs the core's
 //! [`Engine`](skillwire::Engine) and returns the core's own types, so a host can swap
 //! one for the other and get the same bytes.
 //!
@@ -16,7 +16,7 @@
 //! before it reaches the guest: the skill is skipped with a reason.
 //!
 //! ```
-//! use skillwire_host::{wasm::{CallLimits, Runtime, WasmEngine}, FsSource};
+//! use skillwire_host::{wasm::{CallLimits, Runtime, WasmEngine}, Backend, FsSource};
 //! use std::sync::Arc;
 //!
 //! let runtime = Arc::new(Runtime::new()?); // compile once per process (or Runtime::with_cache)
@@ -27,11 +27,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::Backend;
 use skillwire::{
-    Action, CatalogFormat, CatalogReport, CatalogText, Category, Completion, CompletionMatch, Decision, Diagnostic,
-    EmbeddingText, Finding, Injection, LeftOut, LeftOutReason, LintOptions, LintReport, Match, Options, Provider,
-    Reason, ReplyShape, ScanPolicy, SelectOptions, SelectPrompt, Selection, Severity, SkillSource, SkillStats,
-    SkillTool, Skip, Summary, ToolDefinition, ToolOptions, TurnContext,
+    CatalogFormat, CatalogReport, CatalogText, Completion, EmbeddingText, Injection, LintOptions, LintReport, Match,
+    Options, Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillSource, SkillStats, SkillTool,
+    ToolDefinition, ToolOptions, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -48,6 +48,11 @@ mod bindings {
 }
 
 use bindings::skillwire::engine::types as wit;
+use skillwire as core;
+
+#[path = "../../wasm/convert.rs"]
+mod convert;
+use convert::Cross;
 
 /// The component, as built from this source tree.
 pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/skillwire.component.wasm"));
@@ -97,6 +102,12 @@ impl std::fmt::Display for WasmError {
 }
 
 impl std::error::Error for WasmError {}
+
+impl From<skillwire::Error> for WasmError {
+    fn from(e: skillwire::Error) -> Self {
+        WasmError::Engine(e)
+    }
+}
 
 /// What the store holds: the host's sources and the memory limiter.
 struct HostState {
@@ -154,15 +165,10 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         let max = self.max_text_bytes;
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
         let entries = source.list().map_err(|e| e.0)?;
-        Ok(entries
-            .into_iter()
-            .map(|e| wit::SkillEntry {
-                // Oversized inline text is dropped; the guest then reads it, and the
-                // read is refused below with a reason.
-                text: e.text.filter(|t| t.len() <= max),
-                location: e.location,
-            })
-            .collect())
+        // Oversized inline text is dropped; the guest then reads it, and the read is
+        // refused below with a reason.
+        let entries = entries.into_iter().map(|e| SkillEntry { text: e.text.filter(|t| t.len() <= max), ..e });
+        Ok(entries.map(Cross::cross).collect())
     }
 
     fn read(&mut self, source: u32, location: String) -> Result<String, String> {
@@ -262,11 +268,11 @@ impl Runtime {
                 location,
                 text,
                 options.extensions,
-                Some(limits_to_wit(&options.limits)),
-                Some(scan_policy_to_wit(&options.scan)),
+                Some(options.limits.clone().cross()),
+                Some(options.scan.clone().cross()),
             )
             .map_err(trap)?;
-        Ok(lint_report(report))
+        Ok(report.cross())
     }
 }
 
@@ -343,7 +349,7 @@ impl WasmEngine {
             store.set_fuel(self.limits.fuel).map_err(setup)?;
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
             let api = instance.skillwire_engine_api().engine();
-            let engine = api.call_constructor(&mut store, count, &options_to_wit(&self.options)).map_err(trap)?;
+            let engine = api.call_constructor(&mut store, count, &self.options.clone().cross()).map_err(trap)?;
             if let Some(vectors) = &self.embeddings {
                 // They were accepted before, by a catalogue built from the same sources.
                 let _ = api.call_set_embeddings(&mut store, engine, vectors).map_err(trap)?;
@@ -403,208 +409,99 @@ impl WasmEngine {
     pub fn memory_bytes(&self) -> usize {
         self.live.as_ref().map_or(0, |live| live.store.data().limits.memory_bytes)
     }
+}
 
-    /// Lists and loads the sources again (dropping the skills' embeddings).
-    pub fn refresh(&mut self) -> Result<(), WasmError> {
+/// A call's engine resource (each call gets the instance and the resource handle).
+macro_rules! api {
+    ($instance:ident) => {
+        $instance.skillwire_engine_api().engine()
+    };
+}
+
+impl Backend for WasmEngine {
+    fn refresh(&mut self) -> Result<(), WasmError> {
         self.embeddings = None;
-        self.call(|store, instance, engine| instance.skillwire_engine_api().engine().call_refresh(store, engine))
+        self.call(|store, i, e| api!(i).call_refresh(store, e))
     }
 
-    /// What to embed for each skill (see [`skillwire::Catalog::embedding_texts`]).
-    pub fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
-        let texts = self.call(|store, i, e| i.skillwire_engine_api().engine().call_embedding_texts(store, e))?;
-        Ok(texts.into_iter().map(|t| EmbeddingText { skill: t.skill, text: t.text }).collect())
+    fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
+        Ok(self.call(|store, i, e| api!(i).call_embedding_texts(store, e))?.cross())
     }
 
-    /// Sets the skills' embeddings (see [`skillwire::Catalog::set_embeddings`]).
-    pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError> {
-        let result =
-            self.call(|store, i, e| i.skillwire_engine_api().engine().call_set_embeddings(store, e, &vectors))?;
-        let count = result.map_err(engine_error)?;
+    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError> {
+        let count = self.call(|store, i, e| api!(i).call_set_embeddings(store, e, &vectors))?;
+        let count = engine(count)?;
         self.embeddings = Some(vectors);
-        Ok(count as usize)
+        Ok(count)
     }
 
-    /// What building the catalogue found.
-    pub fn report(&mut self) -> Result<CatalogReport, WasmError> {
-        let report = self.call(|store, i, e| i.skillwire_engine_api().engine().call_report(store, e))?;
-        Ok(catalog_report(report))
+    fn report(&mut self) -> Result<CatalogReport, WasmError> {
+        Ok(self.call(|store, i, e| api!(i).call_report(store, e))?.cross())
     }
 
-    /// The skills the rules select for `message`. Reads nothing.
-    pub fn matches(&mut self, message: &str) -> Result<Vec<Match>, WasmError> {
-        self.matches_turn(message, &TurnContext::default())
+    fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
+        let turn = context.clone().cross();
+        engine(self.call(|store, i, e| api!(i).call_match(store, e, message, &turn))?)
     }
 
-    /// The skills selected for `message` in a turn that knows the conversation.
-    pub fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
-        let turn = turn_to_wit(context);
-        let result = self.call(|store, i, e| i.skillwire_engine_api().engine().call_match(store, e, message, &turn))?;
-        let matches = result.map_err(engine_error)?;
-        Ok(matches
-            .into_iter()
-            .map(|m| Match { skill: m.skill, reason: reason(m.reason), position: m.position as usize, score: m.score })
-            .collect())
+    fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
+        let turn = context.clone().cross();
+        engine(self.call(|store, i, e| api!(i).call_inject(store, e, message, &turn))?)
     }
 
-    /// Runs a turn.
-    pub fn inject(&mut self, message: &str) -> Result<Injection, WasmError> {
-        self.inject_turn(message, &TurnContext::default())
+    fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, WasmError> {
+        let limit = limit.cross();
+        Ok(self.call(|store, i, e| api!(i).call_complete(store, e, typed, limit))?.cross())
     }
 
-    /// Runs a turn that knows the conversation (see [`TurnContext`]).
-    pub fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
-        let turn = turn_to_wit(context);
-        let result =
-            self.call(|store, i, e| i.skillwire_engine_api().engine().call_inject(store, e, message, &turn))?;
-        Ok(injection(result.map_err(engine_error)?))
-    }
-
-    /// The skills to offer as a user types `@` and `typed` ([`skillwire::Catalog::complete`]).
-    pub fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, WasmError> {
-        let limit = clamp(limit);
-        let list = self.call(|store, i, e| i.skillwire_engine_api().engine().call_complete(store, e, typed, limit))?;
-        Ok(list
-            .into_iter()
-            .map(|c| Completion {
-                name: c.name,
-                description: c.description,
-                matched: match c.match_ {
-                    wit::CompletionMatch::Prefix => CompletionMatch::Prefix,
-                    wit::CompletionMatch::Fuzzy => CompletionMatch::Fuzzy,
-                },
-            })
-            .collect())
-    }
-
-    /// Runs a turn on the skills the host's model chose
-    /// ([`skillwire::Catalog::inject_selected`]).
-    pub fn inject_selected(
+    fn inject_selected(
         &mut self,
         message: &str,
         selected: &[String],
         context: &TurnContext,
     ) -> Result<Injection, WasmError> {
-        let turn = turn_to_wit(context);
-        let result = self.call(|store, i, e| {
-            i.skillwire_engine_api().engine().call_inject_selected(store, e, message, selected, &turn)
-        })?;
-        Ok(injection(result.map_err(engine_error)?))
+        let turn = context.clone().cross();
+        engine(self.call(|store, i, e| api!(i).call_inject_selected(store, e, message, selected, &turn))?)
     }
 
-    /// The prompt asking the host's model to choose skills
-    /// ([`skillwire::Catalog::select_prompt`]).
-    pub fn select_prompt(
+    fn select_prompt(
         &mut self,
         message: &str,
         context: &TurnContext,
         stats: &[SkillStats],
         options: &SelectOptions,
     ) -> Result<SelectPrompt, WasmError> {
-        let turn = turn_to_wit(context);
-        let stats: Vec<wit::SkillStats> = stats
-            .iter()
-            .map(|s| wit::SkillStats {
-                skill: s.skill.clone(),
-                selected: s.selected,
-                applied: s.applied,
-                completed: s.completed,
-                fell_back: s.fell_back,
-            })
-            .collect();
-        let options = wit::SelectOptions {
-            max_skills: clamp(options.max_skills),
-            shortlist_above: clamp(options.shortlist_above),
-            shortlist_size: clamp(options.shortlist_size),
-            never_completed_after: options.never_completed_after,
-            fallback_after: options.fallback_after,
-            max_fallback_rate: options.max_fallback_rate,
-        };
-        let result = self.call(|store, i, e| {
-            i.skillwire_engine_api().engine().call_select_prompt(store, e, message, &turn, &stats, options)
-        })?;
-        let p = result.map_err(engine_error)?;
-        Ok(SelectPrompt {
-            prompt: p.prompt,
-            candidates: p.candidates,
-            shortlisted: p.shortlisted,
-            left_out: p
-                .left_out
-                .into_iter()
-                .map(|l| LeftOut {
-                    skill: l.skill,
-                    reason: match l.reason {
-                        wit::LeftOutReason::NeverCompleted => LeftOutReason::NeverCompleted,
-                        wit::LeftOutReason::FallsBack => LeftOutReason::FallsBack,
-                    },
-                    detail: l.detail,
-                })
-                .collect(),
-        })
+        let (turn, options) = (context.clone().cross(), options.clone().cross());
+        let stats: Vec<wit::SkillStats> = stats.to_vec().cross();
+        engine(self.call(|store, i, e| api!(i).call_select_prompt(store, e, message, &turn, &stats, options))?)
     }
 
-    /// Reads the model's reply to a selection prompt ([`skillwire::Catalog::select_parse`]).
-    pub fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Selection, WasmError> {
-        let max = clamp(max_skills);
-        let result =
-            self.call(|store, i, e| i.skillwire_engine_api().engine().call_select_parse(store, e, reply, max))?;
-        let s = result.map_err(engine_error)?;
-        Ok(Selection {
-            skills: s.skills,
-            brief_plan: s.brief_plan,
-            unknown: s.unknown,
-            over_limit: s.over_limit,
-            reply: match s.reply {
-                wit::ReplyShape::Object => ReplyShape::Object,
-                wit::ReplyShape::List => ReplyShape::List,
-                wit::ReplyShape::Names => ReplyShape::Names,
-                wit::ReplyShape::Unreadable => ReplyShape::Unreadable,
-            },
-        })
+    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Selection, WasmError> {
+        let max = max_skills.cross();
+        engine(self.call(|store, i, e| api!(i).call_select_parse(store, e, reply, max))?)
     }
 
-    /// The skills a model may invoke, as tools ([`skillwire::Catalog::tools`]).
-    pub fn tools(&mut self, options: &ToolOptions) -> Result<Vec<SkillTool>, WasmError> {
-        let list = self.call(|store, i, e| i.skillwire_engine_api().engine().call_tools(store, e, &options.exclude))?;
-        list.into_iter()
-            .map(|t| {
-                Ok(SkillTool {
-                    name: t.name,
-                    skill: t.skill,
-                    description: t.description,
-                    input_schema: from_json(&t.input_schema)?,
-                    max_turns: t.max_turns,
-                })
-            })
-            .collect()
+    fn tools(&mut self, options: &ToolOptions) -> Result<Vec<SkillTool>, WasmError> {
+        let tools = self.call(|store, i, e| api!(i).call_tools(store, e, &options.exclude))?;
+        tools.into_iter().map(|t| t.cross().map_err(broken_json)).collect()
     }
 
-    /// The tools in a provider's JSON shape ([`skillwire::Catalog::tool_definitions`]).
-    pub fn tool_definitions(
+    fn tool_definitions(
         &mut self,
         provider: Provider,
         options: &ToolOptions,
     ) -> Result<Vec<ToolDefinition>, WasmError> {
-        let provider = match provider {
-            Provider::OpenAi => wit::Provider::Openai,
-            Provider::Anthropic => wit::Provider::Anthropic,
-        };
-        let text = self.call(|store, i, e| {
-            i.skillwire_engine_api().engine().call_tool_definitions(store, e, provider, &options.exclude)
-        })?;
-        from_json(&text)
+        let provider = provider.cross();
+        let text = self.call(|store, i, e| api!(i).call_tool_definitions(store, e, provider, &options.exclude))?;
+        serde_json::from_str(&text).map_err(broken_json)
     }
 
-    /// The catalogue as text for the system prompt.
-    pub fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, WasmError> {
-        let format = format_to_wit(format);
-        let budget = budget.map(|b| u32::try_from(b).unwrap_or(u32::MAX));
-        let t = self.call(|store, i, e| i.skillwire_engine_api().engine().call_catalog(store, e, format, budget))?;
-        Ok(catalog_text(t))
+    fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, WasmError> {
+        let (format, budget) = (format.cross(), budget.cross());
+        Ok(self.call(|store, i, e| api!(i).call_catalog(store, e, format, budget))?.cross())
     }
 
-    /// The catalogue for a turn on `message` ([`skillwire::Catalog::catalog_for`]).
-    pub fn catalog_for(
+    fn catalog_for(
         &mut self,
         message: &str,
         context: &TurnContext,
@@ -612,264 +509,21 @@ impl WasmEngine {
         format: CatalogFormat,
         budget: Option<usize>,
     ) -> Result<CatalogText, WasmError> {
-        let (turn, format, featured) = (turn_to_wit(context), format_to_wit(format), clamp(featured));
-        let budget = budget.map(|b| u32::try_from(b).unwrap_or(u32::MAX));
-        let result = self.call(|store, i, e| {
-            i.skillwire_engine_api().engine().call_catalog_for(store, e, message, &turn, featured, format, budget)
-        })?;
-        Ok(catalog_text(result.map_err(engine_error)?))
+        let (turn, featured, format, budget) =
+            (context.clone().cross(), featured.cross(), format.cross(), budget.cross());
+        engine(self.call(|store, i, e| api!(i).call_catalog_for(store, e, message, &turn, featured, format, budget))?)
     }
 }
 
-// Conversions between the WIT records and the core's types: field by field, no rules.
+/// A result the engine answered: its value, or its refusal as a core error.
+fn engine<W: Cross<T>, T>(result: Result<W, wit::Error>) -> Result<T, WasmError> {
+    match result {
+        Ok(value) => Ok(value.cross()),
+        Err(e) => Err(WasmError::Engine(e.cross())),
+    }
+}
 
 /// JSON text the guest wrote (a guest that writes anything else is broken: a trap).
-fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, WasmError> {
-    serde_json::from_str(text)
-        .map_err(|e| WasmError::Trap(format!("the component wrote JSON that does not parse: {e}")))
-}
-
-fn turn_to_wit(context: &TurnContext) -> wit::TurnContext {
-    wit::TurnContext { recent: context.recent.clone(), embedding: context.embedding.clone() }
-}
-
-fn clamp(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn limits_to_wit(l: &skillwire::Limits) -> wit::Limits {
-    wit::Limits {
-        max_skill_md_bytes: clamp(l.max_skill_md_bytes),
-        max_frontmatter_bytes: clamp(l.max_frontmatter_bytes),
-        max_yaml_depth: clamp(l.max_yaml_depth),
-        max_yaml_aliases: clamp(l.max_yaml_aliases),
-        max_message_bytes: clamp(l.max_message_bytes),
-        max_skills: clamp(l.max_skills),
-        max_name_bytes: clamp(l.max_name_bytes),
-        max_description_bytes: clamp(l.max_description_bytes),
-    }
-}
-
-fn action_to_wit(a: Action) -> wit::ScanAction {
-    match a {
-        Action::Allow => wit::ScanAction::Allow,
-        Action::Warn => wit::ScanAction::Warn,
-        Action::Block => wit::ScanAction::Block,
-    }
-}
-
-fn scan_policy_to_wit(p: &ScanPolicy) -> wit::ScanPolicy {
-    wit::ScanPolicy {
-        hidden_text: action_to_wit(p.hidden_text),
-        bidi_control: action_to_wit(p.bidi_control),
-        homoglyph_name: action_to_wit(p.homoglyph_name),
-        instruction_override: action_to_wit(p.instruction_override),
-        exfiltration: action_to_wit(p.exfiltration),
-        destructive_command: action_to_wit(p.destructive_command),
-    }
-}
-
-fn finding(f: wit::Finding) -> Finding {
-    Finding {
-        category: match f.category {
-            wit::ScanCategory::HiddenText => Category::HiddenText,
-            wit::ScanCategory::BidiControl => Category::BidiControl,
-            wit::ScanCategory::HomoglyphName => Category::HomoglyphName,
-            wit::ScanCategory::InstructionOverride => Category::InstructionOverride,
-            wit::ScanCategory::Exfiltration => Category::Exfiltration,
-            wit::ScanCategory::DestructiveCommand => Category::DestructiveCommand,
-        },
-        action: match f.action {
-            wit::ScanAction::Allow => Action::Allow,
-            wit::ScanAction::Warn => Action::Warn,
-            wit::ScanAction::Block => Action::Block,
-        },
-        message: f.message,
-        line: f.line as usize,
-        column: f.column as usize,
-        excerpt: f.excerpt,
-    }
-}
-
-fn format_to_wit(format: CatalogFormat) -> wit::CatalogFormat {
-    match format {
-        CatalogFormat::AgentSkills => wit::CatalogFormat::Agentskills,
-        CatalogFormat::SkillsRef => wit::CatalogFormat::SkillsRef,
-        CatalogFormat::Markdown => wit::CatalogFormat::Markdown,
-        CatalogFormat::Json => wit::CatalogFormat::Json,
-    }
-}
-
-fn catalog_text(t: wit::CatalogText) -> CatalogText {
-    CatalogText {
-        text: t.text,
-        shortened: t.shortened,
-        omitted: t.omitted,
-        featured: t.featured,
-        names_only: t.names_only,
-    }
-}
-
-fn options_to_wit(o: &Options) -> wit::Options {
-    wit::Options {
-        precedence: match o.catalog.precedence {
-            skillwire::Precedence::FirstWins => wit::Precedence::FirstWins,
-            skillwire::Precedence::LastWins => wit::Precedence::LastWins,
-        },
-        available: o.catalog.available.clone(),
-        format: match o.render.format {
-            skillwire::InjectFormat::Bracket => wit::InjectFormat::Bracket,
-            skillwire::InjectFormat::Xml => wit::InjectFormat::Xml,
-            skillwire::InjectFormat::Markdown => wit::InjectFormat::Markdown,
-        },
-        budget: clamp(o.render.budget),
-        base_dir: o.render.base_dir,
-        min_truncated_bytes: clamp(o.render.min_truncated_bytes),
-        rank: wit::RankOptions {
-            enabled: o.catalog.rank.enabled,
-            max_ranked: clamp(o.catalog.rank.max_ranked),
-            min_score: o.catalog.rank.min_score,
-            min_ratio: o.catalog.rank.min_ratio,
-            min_coverage: o.catalog.rank.min_coverage,
-            semantic_weight: o.catalog.rank.semantic_weight,
-            min_similarity: o.catalog.rank.min_similarity,
-            headings: o.catalog.rank.headings,
-        },
-        limits: Some(limits_to_wit(&o.catalog.limits)),
-        scan: Some(scan_policy_to_wit(&o.catalog.scan)),
-        not_user_invocable: Some(match o.catalog.not_user_invocable {
-            skillwire::NotUserInvocable::Hidden => wit::NotUserInvocable::Hidden,
-            skillwire::NotUserInvocable::MentionOnly => wit::NotUserInvocable::MentionOnly,
-        }),
-    }
-}
-
-fn engine_error(e: wit::Error) -> WasmError {
-    match e {
-        wit::Error::MessageTooLarge((bytes, limit)) => WasmError::Engine(skillwire::Error::MessageTooLarge {
-            bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
-            limit: usize::try_from(limit).unwrap_or(usize::MAX),
-        }),
-        wit::Error::ReplyTooLarge((bytes, limit)) => WasmError::Engine(skillwire::Error::ReplyTooLarge {
-            bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
-            limit: usize::try_from(limit).unwrap_or(usize::MAX),
-        }),
-        wit::Error::InvalidEmbedding((of, problem)) => {
-            WasmError::Engine(skillwire::Error::InvalidEmbedding { of, problem })
-        }
-    }
-}
-
-fn reason(r: wit::Reason) -> Reason {
-    match r {
-        wit::Reason::Mention => Reason::Mention,
-        wit::Reason::Description => Reason::Description,
-        wit::Reason::Tag => Reason::Tag,
-        wit::Reason::Name => Reason::Name,
-        wit::Reason::Rank => Reason::Rank,
-        wit::Reason::Selected => Reason::Selected,
-    }
-}
-
-fn skip(s: wit::Skip) -> Skip {
-    match s {
-        wit::Skip::BudgetExhausted => Skip::BudgetExhausted,
-        wit::Skip::BodyUnavailable => Skip::BodyUnavailable,
-        wit::Skip::Gated => Skip::Gated,
-        wit::Skip::MentionOnly => Skip::MentionOnly,
-        wit::Skip::RecentlyInjected => Skip::RecentlyInjected,
-        wit::Skip::Unsafe => Skip::Unsafe,
-    }
-}
-
-fn diagnostic(d: wit::Diagnostic) -> Diagnostic {
-    Diagnostic {
-        severity: match d.severity {
-            wit::Severity::Error => Severity::Error,
-            wit::Severity::Warning => Severity::Warning,
-        },
-        code: d.code,
-        message: d.message,
-        line: d.line.map(|l| l as usize),
-        column: d.column.map(|c| c as usize),
-    }
-}
-
-fn injection(t: wit::Injection) -> Injection {
-    Injection {
-        text: t.text,
-        user_message: t.user_message,
-        decisions: t
-            .decisions
-            .into_iter()
-            .map(|d| Decision {
-                skill: d.skill,
-                matched: d.matched,
-                reason: reason(d.reason),
-                score: d.score,
-                injected_bytes: d.injected_bytes as usize,
-                truncated: d.truncated,
-                skipped: d.skipped.map(skip),
-                detail: d.detail,
-                findings: d.findings.into_iter().map(finding).collect(),
-            })
-            .collect(),
-        summary: Summary {
-            candidates: t.summary.candidates as usize,
-            matched: t.summary.matched as usize,
-            injected_bytes: t.summary.injected_bytes as usize,
-            truncated_any: t.summary.truncated_any,
-        },
-    }
-}
-
-fn lint_report(r: wit::LintReport) -> LintReport {
-    LintReport {
-        path: r.path,
-        valid: r.valid,
-        errors: r.errors,
-        warnings: r.warnings.into_iter().map(diagnostic).collect(),
-        findings: r.findings.into_iter().map(finding).collect(),
-    }
-}
-
-fn catalog_report(r: wit::CatalogReport) -> CatalogReport {
-    CatalogReport {
-        loaded: r.loaded as usize,
-        skipped: r
-            .skipped
-            .into_iter()
-            .map(|s| skillwire::catalog::Skipped {
-                location: s.location,
-                reason: s.reason,
-                diagnostics: s.diagnostics.into_iter().map(diagnostic).collect(),
-            })
-            .collect(),
-        shadowed: r
-            .shadowed
-            .into_iter()
-            .map(|s| skillwire::catalog::Shadowed { name: s.name, location: s.location, by: s.by })
-            .collect(),
-        gated: r
-            .gated
-            .into_iter()
-            .map(|g| skillwire::catalog::Gated { name: g.name, location: g.location, missing: g.missing })
-            .collect(),
-        warnings: r
-            .warnings
-            .into_iter()
-            .map(|w| skillwire::catalog::Warning { location: w.location, diagnostic: diagnostic(w.diagnostic) })
-            .collect(),
-        flagged: r
-            .flagged
-            .into_iter()
-            .map(|f| skillwire::catalog::Flagged {
-                name: f.name,
-                location: f.location,
-                blocked: f.blocked,
-                findings: f.findings.into_iter().map(finding).collect(),
-            })
-            .collect(),
-        mention_only: r.mention_only,
-    }
+fn broken_json(e: serde_json::Error) -> WasmError {
+    WasmError::Trap(format!("the component wrote JSON that does not parse: {e}"))
 }

@@ -333,10 +333,10 @@ fn corpus_loads_and_commands_run_on_it() {
 }
 
 /// `--engine wasm` (the component, the default) and `--engine native` print the same
-/// bytes for every command: on the corpus with every labelled message, on the
-/// examples, and on the conformance cases.
+/// bytes. (That the engines agree on every message, catalogue and lint of the corpus is
+/// proved in-process, `host/tests/wasm.rs`; this checks that the flag reaches them.)
 #[test]
-fn wasm_and_native_engines_agree_byte_for_byte() {
+fn wasm_and_native_engines_print_the_same_bytes() {
     let both = |args: &[&str]| {
         let mut wasm = vec!["--engine", "wasm"];
         wasm.extend_from_slice(args);
@@ -347,30 +347,18 @@ fn wasm_and_native_engines_agree_byte_for_byte() {
         assert_eq!(stdout(&w), stdout(&n), "{args:?}");
         assert_eq!(stderr(&w), stderr(&n), "{args:?}");
     };
-    if let Some(corpus) = corpus() {
-        for message in &dev_messages() {
-            both(&["inject", "--skills", &corpus, "--json", message]);
-            both(&["match", "--skills", &corpus, "--json", message]);
-        }
-        for format in ["agentskills", "skills-ref", "markdown", "json"] {
-            both(&["catalog", "-v", "--skills", &corpus, "--format", format]);
-            both(&["catalog", "--skills", &corpus, "--format", format, "--budget", "5000"]);
-        }
-        both(&["lint", "--format", "json", &corpus]);
-    }
     both(&["lint", "examples/skills"]);
-    for format in ["bracket", "xml", "markdown"] {
-        both(&[
-            "inject",
-            "--skills",
-            "examples/skills",
-            "--format",
-            format,
-            "--budget",
-            "700",
-            "sql and csv, @release-notes",
-        ]);
-    }
+    both(&["catalog", "-v", "--skills", "examples/skills", "--format", "agent-skills", "--budget", "300"]);
+    both(&[
+        "inject",
+        "--skills",
+        "examples/skills",
+        "--format",
+        "xml",
+        "--budget",
+        "700",
+        "sql and csv, @release-notes",
+    ]);
 }
 
 /// Relevance ranking finds skills for natural messages; `--no-rank` keeps the rules'

@@ -10,11 +10,11 @@ mod turn_vectors;
 
 use serde_json::{json, Value};
 use skillwire::{
-    CatalogFormat, Error, LintOptions, MemorySource, Options, Provider, SelectOptions, SkillEntry, SkillSource,
-    SkillStats, SourceError, ToolOptions, TurnContext,
+    CatalogFormat, Engine, Error, InjectFormat, LintOptions, MemorySource, Options, RenderOptions, SkillEntry,
+    SkillSource, SourceError, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime as WasmRuntime, WasmEngine, WasmError};
-use skillwire_host::FsSource;
+use skillwire_host::{Backend, FsSource};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -25,64 +25,6 @@ fn runtime() -> Arc<WasmRuntime> {
     RUNTIME.get_or_init(|| Arc::new(WasmRuntime::new().unwrap())).clone()
 }
 
-struct Wasm(WasmEngine);
-
-impl turn_vectors::Runtime for Wasm {
-    fn report(&mut self) -> Value {
-        serde_json::to_value(self.0.report().unwrap()).unwrap()
-    }
-    fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value {
-        serde_json::to_value(self.0.catalog_text(format, budget).unwrap()).unwrap()
-    }
-    fn catalog_for(&mut self, r: &turn_vectors::CatalogForRequest) -> Result<Value, Error> {
-        let text = self.0.catalog_for(&r.message, &r.turn, r.featured, r.format, r.budget).map_err(engine_error)?;
-        Ok(serde_json::to_value(text).unwrap())
-    }
-    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
-        self.0.set_embeddings(vectors).map_err(engine_error)
-    }
-    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
-        Ok(json!({ "matches": self.0.matches_turn(message, context).map_err(engine_error)? }))
-    }
-    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error> {
-        Ok(serde_json::to_value(self.0.inject_turn(message, context).map_err(engine_error)?).unwrap())
-    }
-    fn complete(&mut self, typed: &str, limit: usize) -> Value {
-        serde_json::to_value(self.0.complete(typed, limit).unwrap()).unwrap()
-    }
-    fn select_prompt(
-        &mut self,
-        message: &str,
-        context: &TurnContext,
-        stats: &[SkillStats],
-        options: &SelectOptions,
-    ) -> Result<Value, Error> {
-        let prompt = self.0.select_prompt(message, context, stats, options).map_err(engine_error)?;
-        Ok(serde_json::to_value(prompt).unwrap())
-    }
-    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Value, Error> {
-        Ok(serde_json::to_value(self.0.select_parse(reply, max_skills).map_err(engine_error)?).unwrap())
-    }
-    fn inject_selected(&mut self, message: &str, selected: &[String], context: &TurnContext) -> Result<Value, Error> {
-        Ok(serde_json::to_value(self.0.inject_selected(message, selected, context).map_err(engine_error)?).unwrap())
-    }
-    fn tools(&mut self, exclude: &[String]) -> Value {
-        serde_json::to_value(self.0.tools(&ToolOptions { exclude: exclude.to_vec() }).unwrap()).unwrap()
-    }
-    fn tool_definitions(&mut self, provider: Provider, exclude: &[String]) -> Value {
-        let definitions = self.0.tool_definitions(provider, &ToolOptions { exclude: exclude.to_vec() }).unwrap();
-        serde_json::to_value(definitions).unwrap()
-    }
-}
-
-/// The core's error inside a component error (anything else fails the test).
-fn engine_error(e: WasmError) -> Error {
-    match e {
-        WasmError::Engine(e) => e,
-        other => panic!("the component failed: {other}"),
-    }
-}
-
 fn boxed<S: SkillSource + 'static>(sources: Vec<S>) -> Vec<Box<dyn SkillSource>> {
     sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource>).collect()
 }
@@ -91,7 +33,7 @@ fn boxed<S: SkillSource + 'static>(sources: Vec<S>) -> Vec<Box<dyn SkillSource>>
 fn turn_vectors_through_the_component() {
     let rt = runtime();
     turn_vectors::run_all(false, &mut |sources, options| {
-        Box::new(Wasm(WasmEngine::new(rt.clone(), boxed(sources), options, CallLimits::default()).unwrap()))
+        Box::new(WasmEngine::new(rt.clone(), boxed(sources), options, CallLimits::default()).unwrap())
     });
 }
 
@@ -277,4 +219,62 @@ fn embeddings_survive_an_instance_being_replaced() {
     assert!(matches!(bad, Err(WasmError::Engine(Error::InvalidEmbedding { .. }))), "{bad:?}");
     engine.refresh().unwrap();
     assert_eq!(engine.matches_turn("my containers keep dying", &turn).unwrap(), vec![]);
+}
+
+/// The labelled messages of `shared()/queries/dev.jsonl`.
+fn dev_messages() -> Vec<String> {
+    let Some(shared) = shared_data::shared() else { return Vec::new() };
+    let dev = std::fs::read_to_string(shared.join("queries/dev.jsonl")).unwrap();
+    dev.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["q"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Every answer of `engine` on `messages` and the catalogue texts, as JSON.
+fn answers(engine: &mut dyn Backend, messages: &[String]) -> Vec<Value> {
+    let mut out = vec![json!(engine.report().unwrap())];
+    for message in messages {
+        out.push(json!(engine.matches(message).unwrap()));
+        out.push(json!(engine.inject(message).unwrap()));
+    }
+    for format in [CatalogFormat::AgentSkills, CatalogFormat::SkillsRef, CatalogFormat::Markdown, CatalogFormat::Json] {
+        out.push(json!(engine.catalog_text(format, None).unwrap()));
+        out.push(json!(engine.catalog_text(format, Some(5000)).unwrap()));
+    }
+    out
+}
+
+/// The component and the native core give the same answers, byte for byte, on the
+/// real skill packs with every labelled message (reports, matches, injections in each
+/// format, catalogue texts with and without a budget) and lint every SKILL.md alike.
+#[test]
+fn native_and_component_agree_on_the_corpus_and_the_examples() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/skills");
+    let mut packs =
+        vec![(examples, vec!["sql and csv, @release-notes".to_owned(), "write the commit message".to_owned()])];
+    if let Some(dir) = corpus_dir() {
+        packs.push((dir, dev_messages()));
+    }
+    for (dir, messages) in &packs {
+        for format in [InjectFormat::Bracket, InjectFormat::Xml, InjectFormat::Markdown] {
+            let render = RenderOptions { format, budget: 700, ..RenderOptions::default() };
+            let options = Options { render, ..Options::default() };
+            let mut native = Engine::new(vec![FsSource::discover(dir).unwrap()], options.clone());
+            let mut wasm = WasmEngine::new(runtime(), corpus(dir), options, CallLimits::default()).unwrap();
+            let (n, w) = (answers(&mut native, messages), answers(&mut wasm, messages));
+            assert_eq!(n.len(), w.len());
+            for (n, w) in n.iter().zip(&w) {
+                assert_eq!(n, w, "{} {format:?}", dir.display());
+            }
+        }
+        let options = LintOptions::default();
+        for file in FsSource::discover(dir).unwrap().files() {
+            let text = std::fs::read_to_string(file).unwrap();
+            let location = file.to_string_lossy();
+            let native = skillwire::lint_with(&location, &text, &options);
+            let wasm = runtime().lint(&location, &text, &options, CallLimits::default()).unwrap();
+            assert_eq!(json!(native), json!(wasm), "{location}");
+        }
+    }
 }

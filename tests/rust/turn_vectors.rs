@@ -1,15 +1,18 @@
 //! The runner of `tests/vectors/turns.json`, shared by every Rust runtime's tests (the
-//! native core in `core/tests/vectors.rs`, the component in `host/tests/wasm.rs`): a
-//! runtime provides a [`Runtime`], and each case's report, catalogue texts, matches,
+//! native core in `host/tests/vectors.rs`, the component in `host/tests/wasm.rs`): each
+//! runtime is a [`Backend`], and each case's report, catalogue texts, matches,
 //! injection, completions, selection prompts and replies, and tools must equal the
 //! expectation exactly.
 
 use serde::Deserialize;
+use serde::Serialize;
 use serde_json::{json, Value};
 use skillwire::{
-    CatalogFormat, Error, Options, Provider, SelectOptions, SkillEntry, SkillSource, SkillStats, SourceError,
+    CatalogFormat, Options, Provider, SelectOptions, SkillEntry, SkillSource, SkillStats, SourceError, ToolOptions,
     TurnContext,
 };
+use skillwire_host::wasm::WasmError;
+use skillwire_host::Backend;
 use std::path::PathBuf;
 
 /// One skill of a vector: where it lives and its text.
@@ -39,40 +42,6 @@ impl SkillSource for VectorSource {
             None => Ok(skill.read_text.clone().unwrap_or_else(|| skill.text.clone())),
         }
     }
-}
-
-/// What a runtime must do for the vectors, answering in the core's JSON shapes.
-pub trait Runtime {
-    /// The catalogue report.
-    fn report(&mut self) -> Value;
-    /// One catalogue text (`CatalogText` as JSON).
-    fn catalog(&mut self, format: CatalogFormat, budget: Option<usize>) -> Value;
-    /// The catalogue for a turn on a message (`CatalogText` as JSON).
-    fn catalog_for(&mut self, request: &CatalogForRequest) -> Result<Value, Error>;
-    /// Sets the skills' embeddings; how many skills have one.
-    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error>;
-    /// The `Matches` of a message, in a turn that knows the conversation.
-    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error>;
-    /// The `Injection` of a message, in a turn that knows the conversation.
-    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Value, Error>;
-    /// The completions (`[Completion]` as JSON) for what was typed after `@`.
-    fn complete(&mut self, typed: &str, limit: usize) -> Value;
-    /// The `SelectPrompt` for a message.
-    fn select_prompt(
-        &mut self,
-        message: &str,
-        context: &TurnContext,
-        stats: &[SkillStats],
-        options: &SelectOptions,
-    ) -> Result<Value, Error>;
-    /// The `Selection` read from a model's reply.
-    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Value, Error>;
-    /// The `Injection` of a turn on the skills a model selected.
-    fn inject_selected(&mut self, message: &str, selected: &[String], context: &TurnContext) -> Result<Value, Error>;
-    /// The skills as tools (`[SkillTool]`).
-    fn tools(&mut self, exclude: &[String]) -> Value;
-    /// The tools in a provider's shape (`[ToolDefinition]`).
-    fn tool_definitions(&mut self, provider: Provider, exclude: &[String]) -> Value;
 }
 
 #[derive(Deserialize)]
@@ -112,21 +81,15 @@ struct CompleteRequest {
     limit: usize,
 }
 
-/// A request for the catalogue of one turn.
 #[derive(Deserialize)]
-pub struct CatalogForRequest {
-    /// The message.
-    pub message: String,
-    /// The turn's context.
+struct CatalogForRequest {
+    message: String,
     #[serde(default)]
-    pub turn: TurnContext,
-    /// How many skills keep their descriptions.
-    pub featured: usize,
-    /// The format.
-    pub format: CatalogFormat,
-    /// The budget, if any.
+    turn: TurnContext,
+    featured: usize,
+    format: CatalogFormat,
     #[serde(default)]
-    pub budget: Option<usize>,
+    budget: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -141,18 +104,18 @@ pub fn path() -> PathBuf {
 }
 
 /// Everything a case produces, as JSON.
-pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> Box<dyn Runtime>) -> Value {
+pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> Box<dyn Backend>) -> Value {
     let sources: Vec<Vec<VectorSkill>> = serde_json::from_value(case["sources"].clone()).unwrap();
     let options: Options = serde_json::from_value(case.get("options").cloned().unwrap_or(json!({}))).unwrap();
     let mut runtime = make(sources.into_iter().map(VectorSource).collect(), options);
     let mut out = serde_json::Map::new();
-    out.insert("report".into(), runtime.report());
+    out.insert("report".into(), json_of(runtime.report().unwrap()));
     if let Some(requests) = case.get("catalog") {
         let requests: Vec<CatalogRequest> = serde_json::from_value(requests.clone()).unwrap();
         let texts: Vec<Value> = requests
             .iter()
             .map(|r| {
-                let mut v = runtime.catalog(r.format, r.budget);
+                let mut v = json_of(runtime.catalog_text(r.format, r.budget).unwrap());
                 v["format"] = serde_json::to_value(r.format).unwrap();
                 v["budget"] = json!(r.budget);
                 v
@@ -162,12 +125,16 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
     }
     if let Some(requests) = case.get("catalog_for") {
         let requests: Vec<CatalogForRequest> = serde_json::from_value(requests.clone()).unwrap();
-        let answers = requests.iter().map(|r| answer(runtime.catalog_for(r))).collect();
+        let answers = requests
+            .iter()
+            .map(|r| answer(runtime.catalog_for(&r.message, &r.turn, r.featured, r.format, r.budget)))
+            .collect();
         out.insert("catalog_for".into(), Value::Array(answers));
     }
     if let Some(requests) = case.get("complete") {
         let requests: Vec<CompleteRequest> = serde_json::from_value(requests.clone()).unwrap();
-        let lists: Vec<Value> = requests.iter().map(|r| runtime.complete(&r.typed, r.limit)).collect();
+        let lists: Vec<Value> =
+            requests.iter().map(|r| json_of(runtime.complete(&r.typed, r.limit).unwrap())).collect();
         out.insert("complete".into(), Value::Array(lists));
     }
     if let Some(requests) = case.get("select_prompt") {
@@ -192,10 +159,11 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
         let answers = requests
             .iter()
             .map(|r| {
+                let options = ToolOptions { exclude: r.exclude.clone() };
                 json!({
-                    "tools": runtime.tools(&r.exclude),
-                    "openai": runtime.tool_definitions(Provider::OpenAi, &r.exclude),
-                    "anthropic": runtime.tool_definitions(Provider::Anthropic, &r.exclude),
+                    "tools": runtime.tools(&options).unwrap(),
+                    "openai": runtime.tool_definitions(Provider::OpenAi, &options).unwrap(),
+                    "anthropic": runtime.tool_definitions(Provider::Anthropic, &options).unwrap(),
                 })
             })
             .collect();
@@ -203,23 +171,35 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
     }
     if let Some(vectors) = case.get("embeddings") {
         let vectors: Vec<(String, Vec<f32>)> = serde_json::from_value(vectors.clone()).unwrap();
-        out.insert("embeddings".into(), answer(runtime.set_embeddings(vectors).map(|n| json!(n))));
+        out.insert("embeddings".into(), answer(runtime.set_embeddings(vectors)));
     }
     if let Some(message) = case.get("message").and_then(Value::as_str) {
         let context: TurnContext = serde_json::from_value(case.get("turn").cloned().unwrap_or(json!({}))).unwrap();
-        out.insert("matches".into(), answer(runtime.matches(message, &context)));
-        out.insert("injection".into(), answer(runtime.inject(message, &context)));
+        out.insert(
+            "matches".into(),
+            answer(runtime.matches_turn(message, &context).map(|matches| json!({ "matches": matches }))),
+        );
+        out.insert("injection".into(), answer(runtime.inject_turn(message, &context)));
     }
     Value::Object(out)
 }
 
-/// A result as the vectors record it: the value, or `{"error": code, "message"}`.
-fn answer(result: Result<Value, Error>) -> Value {
-    result.unwrap_or_else(|e| json!({ "error": e.code(), "message": e.to_string() }))
+/// A result as the vectors record it: the value, or `{"error": code, "message"}` for
+/// the engine's refusals (a trap or a limit fails the test).
+fn answer<T: Serialize>(result: Result<T, WasmError>) -> Value {
+    match result {
+        Ok(value) => json_of(value),
+        Err(WasmError::Engine(e)) => json!({ "error": e.code(), "message": e.to_string() }),
+        Err(e) => panic!("the call failed: {e}"),
+    }
+}
+
+fn json_of<T: Serialize>(value: T) -> Value {
+    serde_json::to_value(value).unwrap()
 }
 
 /// Runs every case; with `bless`, rewrites the expectations instead.
-pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> Box<dyn Runtime>) {
+pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> Box<dyn Backend>) {
     let text = std::fs::read_to_string(path()).unwrap();
     let mut doc: Value = serde_json::from_str(&text).unwrap();
     let cases = doc["cases"].as_array_mut().unwrap();

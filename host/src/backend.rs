@@ -1,0 +1,141 @@
+//! One interface to the engine, wherever it runs: natively ([`skillwire::Engine`]) or
+//! sandboxed in the component ([`WasmEngine`](crate::wasm::WasmEngine)). The CLI, the
+//! benchmarks and the tests (the turn vectors, the engine-agreement test) speak to a
+//! `dyn Backend`, so a new operation is added here once and both engines answer it.
+
+use crate::wasm::WasmError;
+use skillwire::{
+    CatalogFormat, CatalogReport, CatalogText, Completion, EmbeddingText, Engine, Injection, Match, Provider,
+    SelectOptions, SelectPrompt, Selection, SkillSource, SkillStats, SkillTool, ToolDefinition, ToolOptions,
+    TurnContext,
+};
+
+/// What a host asks of an engine. Natively every error is [`WasmError::Engine`]; in the
+/// component a call can also stop at a limit or a trap (the instance is rebuilt).
+pub trait Backend {
+    /// What building the catalogue found.
+    fn report(&mut self) -> Result<CatalogReport, WasmError>;
+    /// Lists and loads the sources again (dropping the skills' embeddings).
+    fn refresh(&mut self) -> Result<(), WasmError>;
+    /// What to embed for each skill ([`skillwire::Catalog::embedding_texts`]).
+    fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError>;
+    /// Sets the skills' embeddings ([`skillwire::Catalog::set_embeddings`]).
+    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError>;
+    /// The skills selected for `message` in a turn; reads no bodies.
+    fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError>;
+    /// Runs a turn that knows the conversation.
+    fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError>;
+    /// Runs a turn on the skills the host's model chose.
+    fn inject_selected(
+        &mut self,
+        message: &str,
+        selected: &[String],
+        context: &TurnContext,
+    ) -> Result<Injection, WasmError>;
+    /// The prompt asking the host's model to choose skills.
+    fn select_prompt(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<SelectPrompt, WasmError>;
+    /// Reads the model's reply to a selection prompt.
+    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Selection, WasmError>;
+    /// The skills to offer as a user types `@` and `typed`.
+    fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, WasmError>;
+    /// The skills a model may invoke, as tools.
+    fn tools(&mut self, options: &ToolOptions) -> Result<Vec<SkillTool>, WasmError>;
+    /// The tools in a provider's JSON shape.
+    fn tool_definitions(&mut self, provider: Provider, options: &ToolOptions)
+        -> Result<Vec<ToolDefinition>, WasmError>;
+    /// The catalogue as text for the system prompt.
+    fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, WasmError>;
+    /// The catalogue for a turn on `message`: the `featured` most relevant skills first.
+    fn catalog_for(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        featured: usize,
+        format: CatalogFormat,
+        budget: Option<usize>,
+    ) -> Result<CatalogText, WasmError>;
+
+    /// The skills the rules select for `message`, outside a conversation.
+    fn matches(&mut self, message: &str) -> Result<Vec<Match>, WasmError> {
+        self.matches_turn(message, &TurnContext::default())
+    }
+
+    /// Runs a turn outside a conversation.
+    fn inject(&mut self, message: &str) -> Result<Injection, WasmError> {
+        self.inject_turn(message, &TurnContext::default())
+    }
+}
+
+impl<S: SkillSource> Backend for Engine<S> {
+    fn report(&mut self) -> Result<CatalogReport, WasmError> {
+        Ok(self.catalog().report().clone())
+    }
+    fn refresh(&mut self) -> Result<(), WasmError> {
+        Engine::refresh(self);
+        Ok(())
+    }
+    fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
+        Ok(Engine::embedding_texts(self))
+    }
+    fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError> {
+        Ok(Engine::set_embeddings(self, vectors)?)
+    }
+    fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
+        Ok(Engine::matches_turn(self, message, context)?)
+    }
+    fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
+        Ok(Engine::inject_turn(self, message, context)?)
+    }
+    fn inject_selected(
+        &mut self,
+        message: &str,
+        selected: &[String],
+        context: &TurnContext,
+    ) -> Result<Injection, WasmError> {
+        Ok(Engine::inject_selected(self, message, selected, context)?)
+    }
+    fn select_prompt(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        stats: &[SkillStats],
+        options: &SelectOptions,
+    ) -> Result<SelectPrompt, WasmError> {
+        Ok(Engine::select_prompt(self, message, context, stats, options)?)
+    }
+    fn select_parse(&mut self, reply: &str, max_skills: usize) -> Result<Selection, WasmError> {
+        Ok(Engine::select_parse(self, reply, max_skills)?)
+    }
+    fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, WasmError> {
+        Ok(Engine::complete(self, typed, limit))
+    }
+    fn tools(&mut self, options: &ToolOptions) -> Result<Vec<SkillTool>, WasmError> {
+        Ok(Engine::tools(self, options))
+    }
+    fn tool_definitions(
+        &mut self,
+        provider: Provider,
+        options: &ToolOptions,
+    ) -> Result<Vec<ToolDefinition>, WasmError> {
+        Ok(Engine::tool_definitions(self, provider, options))
+    }
+    fn catalog_text(&mut self, format: CatalogFormat, budget: Option<usize>) -> Result<CatalogText, WasmError> {
+        Ok(Engine::catalog_text(self, format, budget))
+    }
+    fn catalog_for(
+        &mut self,
+        message: &str,
+        context: &TurnContext,
+        featured: usize,
+        format: CatalogFormat,
+        budget: Option<usize>,
+    ) -> Result<CatalogText, WasmError> {
+        Ok(Engine::catalog_for(self, message, context, featured, format, budget)?)
+    }
+}
