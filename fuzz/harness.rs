@@ -50,8 +50,8 @@ pub fn parse_and_lint(data: &[u8]) {
     }
     // Every safety finding points into the text, and there are never more than the cap.
     let name = loaded.skill.as_ref().map(|s| s.name.as_str());
-    let findings = skillwire::scan::scan(&text, name, &skillwire::ScanPolicy::uniform(skillwire::Action::Warn));
-    assert!(findings.len() <= skillwire::scan::MAX_FINDINGS);
+    let findings = skillwire::scan(&text, name, &skillwire::ScanPolicy::uniform(skillwire::Action::Warn));
+    assert!(findings.len() <= skillwire::MAX_FINDINGS);
     let lines: Vec<&str> = text.split('\n').collect();
     for f in &findings {
         let line = lines.get(f.line - 1).unwrap_or_else(|| panic!("{f:?} is past the last line"));

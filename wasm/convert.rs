@@ -154,11 +154,11 @@ records! {
     core::CatalogText = CatalogText { text, shortened, omitted, featured, names_only }
     core::Diagnostic = Diagnostic { severity, code, message, line, column }
     core::LintReport = LintReport { path, valid, errors, warnings, findings }
-    core::catalog::Skipped = SkippedSkill { location, reason, diagnostics }
-    core::catalog::Shadowed = ShadowedSkill { name, location, by }
-    core::catalog::Gated = GatedSkill { name, location, missing }
-    core::catalog::Warning = LocatedWarning { location, diagnostic }
-    core::catalog::Flagged = FlaggedSkill { name, location, blocked, findings }
+    core::SkippedSkill = SkippedSkill { location, reason, diagnostics }
+    core::ShadowedSkill = ShadowedSkill { name, location, by }
+    core::GatedSkill = GatedSkill { name, location, missing }
+    core::LocatedWarning = LocatedWarning { location, diagnostic }
+    core::FlaggedSkill = FlaggedSkill { name, location, blocked, findings }
     core::CatalogReport = CatalogReport { loaded, skipped, shadowed, gated, warnings, flagged, mention_only }
 }
 

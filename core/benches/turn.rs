@@ -100,7 +100,7 @@ fn scan_corpus(bencher: divan::Bencher) {
     let policy = skillwire::ScanPolicy::default();
     bencher
         .counter(divan::counter::BytesCount::new(texts.iter().map(String::len).sum::<usize>()))
-        .bench(|| texts.iter().map(|t| skillwire::scan::scan(t, Some("pdf"), &policy).len()).sum::<usize>());
+        .bench(|| texts.iter().map(|t| skillwire::scan(t, Some("pdf"), &policy).len()).sum::<usize>());
 }
 
 /// LLM selection: the prompt for a 100-byte message (the whole catalogue offered up to

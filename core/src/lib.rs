@@ -25,15 +25,15 @@
 //! # Ok::<(), skillwire::Error>(())
 //! ```
 //!
-//! Where things live: [`frontmatter`] splits a SKILL.md, [`yaml`] reads its
-//! frontmatter, [`skill`] loads it leniently, [`lint`] checks it strictly,
-//! [`catalog`] merges and gates skills, [`catalog_text`] renders the catalogue,
-//! [`complete`] offers skill names for `@` as a user types,
-//! [`matching`] applies the mention and substring rules, [`rank`] finds skills for
-//! messages in the user's own words, [`scan`] looks for what a stranger's skill should
-//! not slip into a model's context, [`select`] lets the host's model choose skills,
-//! [`tools`] offers skills as tools a model can call, [`render`] writes the blocks, [`turn`] runs a
-//! turn, [`engine`] binds a catalogue to its sources.
+//! Where things live, in the order a skill travels (see `docs/architecture.md`):
+//! `skill/` reads one SKILL.md (frontmatter, YAML, lenient load, strict lint, limits),
+//! `scan/` looks for what a stranger's skill should not slip into a model's context,
+//! `catalog/` merges, gates and indexes the skills and writes them out (catalogue text,
+//! `@` completion, tools), `select/` decides which skills a message calls for (rules,
+//! ranking, the host model's choice), `turn/` reads and renders the chosen bodies under
+//! the budget, `engine/` binds a catalogue to the host's sources, and `eval/` measures
+//! routing on labelled messages. Every module is private; what a host uses is
+//! re-exported here, once.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 // The README's examples are compiled and run as doctests.
@@ -41,48 +41,38 @@
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
-pub mod catalog;
-pub mod catalog_text;
-pub mod complete;
-pub mod diag;
-pub mod engine;
-pub mod error;
-pub mod eval;
-pub mod frontmatter;
-pub mod limits;
-pub mod lint;
-pub mod location;
-pub mod matching;
-pub mod rank;
-pub mod render;
-pub mod scan;
-pub mod select;
-pub mod skill;
-pub mod source;
-pub mod tools;
-mod triggers;
-pub mod turn;
-mod words;
-pub mod yaml;
+mod catalog;
+mod engine;
+mod error;
+mod eval;
+mod scan;
+mod select;
+mod skill;
+mod turn;
 
-pub use catalog::{
-    Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, NotUserInvocable, Precedence,
-    Relevant,
+pub use catalog::complete::{Completion, CompletionMatch};
+pub use catalog::text::{render_catalog, render_catalog_for, CatalogFormat, CatalogText, DEFAULT_FEATURED};
+pub use catalog::tools::{
+    FunctionDefinition, InputSchema, Provider, SkillTool, StringSchema, TaskProperty, ToolDefinition, ToolOptions,
 };
-pub use catalog_text::{render_catalog, render_catalog_for, CatalogFormat, CatalogText, DEFAULT_FEATURED};
-pub use complete::{Completion, CompletionMatch};
-pub use diag::{Diagnostic, Severity};
+pub use catalog::{
+    Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, FlaggedSkill, GatedSkill,
+    LocatedWarning, NotUserInvocable, Precedence, Relevant, ShadowedSkill, SkippedSkill, MAX_RELEVANT,
+};
+pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError};
 pub use engine::{Embedder, Engine, Options};
 pub use error::Error;
-pub use eval::{read_labelled_lines, read_trigger_evals, EvalInputError, EvalReport, LabelledMessage, Outcome};
-pub use limits::Limits;
-pub use lint::{lint, lint_with, LintOptions, LintReport};
-pub use matching::Reason;
-pub use rank::{RankOptions, MAX_EMBEDDING_DIMENSIONS};
-pub use render::{block_name, parse_blocks, InjectFormat, RenderOptions};
-pub use scan::{Action, Category, Finding, ScanPolicy};
-pub use select::{LeftOut, LeftOutReason, ReplyShape, SelectOptions, SelectPrompt, Selection, SkillStats};
-pub use skill::{load, Loaded, Skill};
-pub use source::{MemorySource, SkillEntry, SkillSource, SourceError};
-pub use tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
+pub use eval::{
+    read_labelled_lines, read_trigger_evals, Competing, Count, EvalInputError, EvalReport, LabelledMessage, Miss,
+    Outcome, RecallAt, SkillFigures,
+};
+pub use scan::{blocked, scan, Action, Category, Finding, ScanPolicy, MAX_FINDINGS};
+pub use select::llm::{LeftOut, LeftOutReason, ReplyShape, SelectOptions, SelectPrompt, Selection, SkillStats};
+pub use select::rank::{RankOptions, MAX_EMBEDDING_DIMENSIONS};
+pub use select::rules::Reason;
+pub use skill::diag::{Diagnostic, Severity};
+pub use skill::limits::Limits;
+pub use skill::lint::{lint, lint_with, LintOptions, LintReport};
+pub use skill::{load, BodySections, Loaded, Skill};
+pub use turn::render::{block_name, parse_blocks, InjectFormat, ParsedBlock, RenderOptions};
 pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, TurnContext};

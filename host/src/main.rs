@@ -753,10 +753,10 @@ fn eval_text(r: &EvalReport, misses: bool) -> String {
     ];
     let recall: Vec<String> = r.recall_at.iter().map(|x| format!("@{} {}", x.k, share(x.recall))).collect();
     lines.push(format!("ranking recall   {}", recall.join("  ")));
-    let mut worst: Vec<&skillwire::eval::SkillFigures> =
+    let mut worst: Vec<&skillwire::SkillFigures> =
         r.skills.iter().filter(|s| s.recalled < s.expected || s.false_fires > 0).collect();
     worst.sort_by(|a, b| {
-        let cost = |s: &skillwire::eval::SkillFigures| s.expected - s.recalled + s.false_fires;
+        let cost = |s: &skillwire::SkillFigures| s.expected - s.recalled + s.false_fires;
         cost(b).cmp(&cost(a)).then_with(|| a.skill.cmp(&b.skill))
     });
     if !worst.is_empty() {

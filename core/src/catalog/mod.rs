@@ -18,208 +18,27 @@
 //!   name. The catalogue text follows this order, and a catalogue budget leaves out
 //!   entries from its end.
 
-use crate::diag::Diagnostic;
+pub(crate) mod complete;
+mod options;
+mod report;
+pub(crate) mod text;
+pub(crate) mod tools;
+
+pub use options::{CatalogInput, CatalogOptions, CatalogSkill, NotUserInvocable, Precedence};
+pub use report::{
+    CatalogReport, EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, Relevant, ShadowedSkill, SkippedSkill,
+    MAX_RELEVANT,
+};
+
+use crate::engine::source::{SkillSource, SourceError};
 use crate::error::Error;
-use crate::limits::Limits;
-use crate::matching::{mention_key, Hit, MatchIndex, Reason};
-use crate::rank::{unit_vector, RankIndex, RankOptions};
-use crate::scan::{self, Finding, ScanCache, ScanPolicy};
+use crate::scan::{self, ScanCache, ScanPolicy};
+use crate::select::rank::{unit_vector, RankIndex, RankOptions};
+use crate::select::rules::{mention_key, Hit, MatchIndex, Reason};
+use crate::skill::limits::Limits;
 use crate::skill::{self, Skill};
-use crate::source::{SkillSource, SourceError};
 use crate::turn::TurnContext;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-
-/// Which skill keeps a name that several entries share.
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Precedence {
-    /// The earliest entry wins (a user's own skills listed before a shared pack).
-    #[default]
-    FirstWins,
-    /// The latest entry wins (later sources override earlier ones).
-    LastWins,
-}
-
-/// How a catalogue reads `user-invocable: false`.
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NotUserInvocable {
-    /// As skill authors write it for Claude Code (default): the skill is hidden from
-    /// the user's own menu (`@` autocomplete), and the model may still use it
-    /// automatically. An explicit `@mention` still injects it.
-    #[default]
-    Hidden,
-    /// skillwire 0.1's reading: hidden from the menu, and only an explicit `@mention`
-    /// injects it (as with `disable-model-invocation: true`).
-    MentionOnly,
-}
-
-/// How a catalogue is built.
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CatalogOptions {
-    /// Which entry keeps a shared name.
-    pub precedence: Precedence,
-    /// Integrations the host provides (for `requires`).
-    pub available: Vec<String>,
-    /// Input limits.
-    pub limits: Limits,
-    /// Relevance ranking.
-    pub rank: RankOptions,
-    /// What the safety scan looks for and what it blocks.
-    pub scan: ScanPolicy,
-    /// How `user-invocable: false` is read.
-    pub not_user_invocable: NotUserInvocable,
-}
-
-/// One entry handed to [`Catalog::build`]: the source it came from (its index, which
-/// ranks it for precedence), its location, and its SKILL.md text or why there is none.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CatalogInput {
-    /// Index of the source in the host's list of sources.
-    pub source: usize,
-    /// The entry's location.
-    pub location: String,
-    /// The SKILL.md text, or the reason it could not be read.
-    pub text: Result<String, String>,
-}
-
-/// A skill in the catalogue, with the source it came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CatalogSkill {
-    /// The skill.
-    pub skill: Skill,
-    /// Index of its source.
-    pub source: usize,
-    /// Requirements the host has not declared available; non-empty means gated.
-    pub missing: Vec<String>,
-    /// What the safety scan found in its SKILL.md (warnings and blocks).
-    pub findings: Vec<Finding>,
-}
-
-impl CatalogSkill {
-    /// True when the skill's requirements are not all available.
-    pub fn gated(&self) -> bool {
-        !self.missing.is_empty()
-    }
-
-    /// True when the scan policy blocks the skill.
-    pub fn blocked(&self) -> bool {
-        scan::blocked(&self.findings)
-    }
-
-    /// True when the catalogue lists the skill for a model: not gated, not blocked.
-    pub fn listed(&self) -> bool {
-        !self.gated() && !self.blocked()
-    }
-}
-
-/// An entry that did not become a skill.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Skipped {
-    /// The entry's location (empty for a source whose listing failed).
-    pub location: String,
-    /// Why, in one line.
-    pub reason: String,
-    /// Everything the loader found.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// A skill that lost its name to another entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Shadowed {
-    /// The shared name.
-    pub name: String,
-    /// The shadowed skill's location.
-    pub location: String,
-    /// The location of the skill that kept the name.
-    pub by: String,
-}
-
-/// A skill left out because the host lacks an integration it requires.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Gated {
-    /// The skill's name.
-    pub name: String,
-    /// Its location.
-    pub location: String,
-    /// The requirements not met.
-    pub missing: Vec<String>,
-}
-
-/// A skill the safety scan found something in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Flagged {
-    /// The skill's name.
-    pub name: String,
-    /// Its location.
-    pub location: String,
-    /// True when a finding blocks it.
-    pub blocked: bool,
-    /// The findings, in text order.
-    pub findings: Vec<Finding>,
-}
-
-/// A warning about a skill that loaded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Warning {
-    /// The skill's location.
-    pub location: String,
-    /// The warning.
-    pub diagnostic: Diagnostic,
-}
-
-/// What building the catalogue found.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct CatalogReport {
-    /// Skills in the catalogue (gated ones included).
-    pub loaded: usize,
-    /// Entries that did not load.
-    pub skipped: Vec<Skipped>,
-    /// Skills that lost their name to another entry.
-    pub shadowed: Vec<Shadowed>,
-    /// Skills left out for missing integrations.
-    pub gated: Vec<Gated>,
-    /// Skills with safety findings, blocked or not (shadowed ones included).
-    pub flagged: Vec<Flagged>,
-    /// Warnings about skills that loaded.
-    pub warnings: Vec<Warning>,
-    /// Skills that fire only when `@mentioned` (`disable-model-invocation: true`, or
-    /// `user-invocable: false` read as [`NotUserInvocable::MentionOnly`]), by name.
-    pub mention_only: Vec<String>,
-}
-
-/// Most skills [`Catalog::relevant`] returns (and a catalogue for one turn features):
-/// past a few dozen, relevance says little, and the work grows with the number asked.
-pub const MAX_RELEVANT: usize = 100;
-
-/// A skill relevant to a message ([`Catalog::relevant`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Relevant {
-    /// The skill's name.
-    pub skill: String,
-    /// True when a turn on the message would select it.
-    pub selected: bool,
-    /// The rule that selected it, when selected.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Reason>,
-    /// Its ranking score, when ranking found it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<f64>,
-}
-
-/// A text a host embeds for one skill ([`Catalog::embedding_texts`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct EmbeddingText {
-    /// The skill's name.
-    pub skill: String,
-    /// What to embed: name, description and tags.
-    pub text: String,
-}
 
 /// The indexed catalogue of skills.
 #[derive(Debug, Clone, Default)]
@@ -254,7 +73,7 @@ impl Catalog {
                         inputs.push(CatalogInput { source: i, location: entry.location, text });
                     }
                 }
-                Err(SourceError(e)) => failures.push(Skipped {
+                Err(SourceError(e)) => failures.push(SkippedSkill {
                     location: String::new(),
                     reason: format!("source {i} could not list its skills: {e}"),
                     diagnostics: Vec::new(),
@@ -279,12 +98,12 @@ impl Catalog {
             let text = match input.text {
                 Ok(text) => text,
                 Err(reason) => {
-                    report.skipped.push(Skipped { location: input.location, reason, diagnostics: Vec::new() });
+                    report.skipped.push(SkippedSkill { location: input.location, reason, diagnostics: Vec::new() });
                     continue;
                 }
             };
             if count >= limits.max_skills {
-                report.skipped.push(Skipped {
+                report.skipped.push(SkippedSkill {
                     location: input.location,
                     reason: format!("the catalogue already holds {} skills (the limit)", limits.max_skills),
                     diagnostics: Vec::new(),
@@ -298,11 +117,11 @@ impl Catalog {
                     .iter()
                     .find(|d| d.is_error())
                     .map_or_else(|| "not loaded".to_owned(), |d| d.message.clone());
-                report.skipped.push(Skipped { location: input.location, reason, diagnostics: loaded.diagnostics });
+                report.skipped.push(SkippedSkill { location: input.location, reason, diagnostics: loaded.diagnostics });
                 continue;
             };
             count += 1;
-            let body = crate::frontmatter::body(&text).unwrap_or_default();
+            let body = crate::skill::frontmatter::body(&text).unwrap_or_default();
             if options.rank.headings {
                 skill.headings = skill::body_headings(body);
             }
@@ -311,12 +130,12 @@ impl Catalog {
                 loaded
                     .diagnostics
                     .into_iter()
-                    .map(|diagnostic| Warning { location: skill.location.clone(), diagnostic }),
+                    .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic }),
             );
             let missing = missing_requirements(&skill.requires, &options.available);
             let findings = scan::scan(&text, Some(&skill.name), &options.scan);
             if !findings.is_empty() {
-                report.flagged.push(Flagged {
+                report.flagged.push(FlaggedSkill {
                     name: skill.name.clone(),
                     location: skill.location.clone(),
                     blocked: scan::blocked(&findings),
@@ -348,7 +167,7 @@ impl Catalog {
                 .and_then(|&i| winners.get(i))
                 .map(|w| w.skill.location.clone())
                 .unwrap_or_default();
-            report.shadowed.push(Shadowed { name: s.skill.name.clone(), location: s.skill.location.clone(), by });
+            report.shadowed.push(ShadowedSkill { name: s.skill.name.clone(), location: s.skill.location.clone(), by });
         }
         // Precedence rank of a source: the winning side first.
         let sources = winners.iter().chain(&shadowed).map(|s| s.source).max().unwrap_or(0);
@@ -358,7 +177,7 @@ impl Catalog {
         };
         winners.sort_by(|a, b| rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name)));
         for s in winners.iter().filter(|s| s.gated()) {
-            report.gated.push(Gated {
+            report.gated.push(GatedSkill {
                 name: s.skill.name.clone(),
                 location: s.skill.location.clone(),
                 missing: s.missing.clone(),
@@ -522,7 +341,7 @@ impl Catalog {
         embedding: Option<&[f32]>,
         size: usize,
         eligible: impl Fn(usize) -> bool,
-    ) -> Vec<crate::rank::Ranked> {
+    ) -> Vec<crate::select::rank::Ranked> {
         let (_, at_spans) = self.index.find_with_spans(message);
         let options = RankOptions {
             enabled: true,
@@ -608,94 +427,4 @@ fn missing_requirements(requires: &[String], available: &[String]) -> Vec<String
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::source::MemorySource;
-
-    fn md(name: &str, extra: &str) -> String {
-        format!("---\nname: {name}\ndescription: about {name}\n{extra}---\nBody of {name}\n")
-    }
-
-    #[test]
-    fn precedence_first_and_last_wins_with_shadowing() {
-        let a: MemorySource =
-            [("a/pdf/SKILL.md", md("pdf", "")), ("a/x/SKILL.md", md("x-y", ""))].into_iter().collect();
-        let b: MemorySource =
-            [("b/pdf/SKILL.md", md("PDF", "")), ("b/z/SKILL.md", md("x_y", ""))].into_iter().collect();
-        let first = Catalog::from_sources(&[&a, &b], &CatalogOptions::default());
-        assert_eq!(first.get("pdf").unwrap().skill.location, "a/pdf/SKILL.md");
-        assert_eq!(first.report().shadowed.len(), 2);
-        assert_eq!(first.report().shadowed[0].by, "a/pdf/SKILL.md");
-        assert_eq!(first.get_by_location("b/pdf/SKILL.md").unwrap().skill.name, "PDF");
-
-        let opts = CatalogOptions { precedence: Precedence::LastWins, ..CatalogOptions::default() };
-        let last = Catalog::from_sources(&[&a, &b], &opts);
-        assert_eq!(last.get("pdf").unwrap().skill.location, "b/pdf/SKILL.md");
-        assert_eq!(last.get("x-y").unwrap().skill.location, "b/z/SKILL.md");
-        // The winning source comes first in catalogue order.
-        let order: Vec<_> = last.skills().iter().map(|s| s.skill.location.as_str()).collect();
-        assert_eq!(order, vec!["b/pdf/SKILL.md", "b/z/SKILL.md"]);
-    }
-
-    #[test]
-    fn gating_by_requires() {
-        let src: MemorySource = [
-            ("s/a/SKILL.md", md("a", "requires: {mcp: [rube]}\n")),
-            ("s/b/SKILL.md", md("b", "requires: github, slack\n")),
-        ]
-        .into_iter()
-        .collect();
-        let none = Catalog::from_sources(&[&src], &CatalogOptions::default());
-        assert_eq!(none.report().gated.len(), 2);
-        assert_eq!(none.report().gated[0].missing, vec!["mcp:rube"]);
-        let opts = CatalogOptions { available: vec!["Rube".into(), "github".into()], ..CatalogOptions::default() };
-        let some = Catalog::from_sources(&[&src], &opts);
-        assert!(!some.get("a").unwrap().gated());
-        assert_eq!(some.get("b").unwrap().missing, vec!["slack"]);
-    }
-
-    #[test]
-    fn failures_are_reported_not_fatal() {
-        let inputs = vec![
-            CatalogInput { source: 0, location: "x/SKILL.md".into(), text: Err("permission denied".into()) },
-            CatalogInput { source: 0, location: "y/SKILL.md".into(), text: Ok("no frontmatter".into()) },
-            CatalogInput { source: 0, location: "z/SKILL.md".into(), text: Ok(md("z", "")) },
-        ];
-        let c = Catalog::build(inputs, &CatalogOptions::default());
-        assert_eq!(c.skills().len(), 1);
-        let reasons: Vec<_> = c.report().skipped.iter().map(|s| s.reason.as_str()).collect();
-        assert_eq!(reasons, vec!["permission denied", "SKILL.md must start with YAML frontmatter (---)"]);
-    }
-
-    #[test]
-    fn skill_count_limit() {
-        let limits = Limits { max_skills: 1, ..Limits::default() };
-        let inputs = (0..3)
-            .map(|i| CatalogInput { source: 0, location: format!("s{i}/SKILL.md"), text: Ok(md(&format!("s{i}"), "")) })
-            .collect();
-        let c = Catalog::build(inputs, &CatalogOptions { limits, ..CatalogOptions::default() });
-        assert_eq!(c.skills().len(), 1);
-        assert_eq!(c.report().skipped.len(), 2);
-    }
-
-    #[test]
-    fn a_mention_is_not_evidence_for_other_skills() {
-        let skill = |name: &str, description: &str| CatalogInput {
-            source: 0,
-            location: format!("{name}/SKILL.md"),
-            text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody\n")),
-        };
-        let mut inputs = vec![skill("pdf", "Fill PDF forms."), skill("zotero", "Zotero PDF attachments.")];
-        inputs.extend((0..20).map(|i| skill(&format!("filler-{i}"), &format!("Unrelated topic {i}: gardening."))));
-        let rank = RankOptions { min_score: 0.0, min_ratio: 0.0, max_ranked: 5, ..RankOptions::default() };
-        let catalog = Catalog::build(inputs, &CatalogOptions { rank, ..CatalogOptions::default() });
-        let zotero = |message: &str| -> f64 {
-            let matches = catalog.matches(message).unwrap();
-            matches.iter().find(|m| m.skill == "zotero").and_then(|m| m.score).unwrap()
-        };
-        // The word `pdf` is evidence for zotero; the mention `@pdf` is not.
-        assert!(zotero("pdf attachments") > zotero("attachments"));
-        assert_eq!(zotero("@pdf attachments"), zotero("attachments"));
-        assert_eq!(catalog.matches("@pdf attachments").unwrap()[0].skill, "pdf");
-    }
-}
+mod tests;

@@ -15,9 +15,9 @@
 //!
 //! [`Catalog::tool_definitions`] writes the list in a provider's JSON shape.
 
+use crate::catalog::complete::shorten;
 use crate::catalog::Catalog;
-use crate::complete::shorten;
-use crate::matching::mention_key;
+use crate::select::rules::mention_key;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -69,14 +69,14 @@ pub struct SkillTool {
     pub skill: String,
     /// What the model reads to decide whether to call it.
     pub description: String,
-    /// The input the tool takes ([`task_schema`]).
+    /// The input the tool takes (a `task` string).
     pub input_schema: InputSchema,
     /// Most turns the host should give the skill's run (the skill's `max_turns`).
     pub max_turns: u8,
 }
 
 /// The input every skill tool takes, as JSON Schema: an object with one required
-/// string, `task` ([`task_schema`]). Typed so that its keys keep the order written.
+/// string, `task`. Typed so that its keys keep the order written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputSchema {
     /// `object`.

@@ -5,13 +5,15 @@
 //! Hosts with asynchronous sources use [`Catalog::build`] and [`Catalog::inject`]
 //! directly, fetching texts themselves.
 
+pub(crate) mod source;
+
+use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
+use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
-use crate::catalog_text::{render_catalog, CatalogFormat, CatalogText};
+use crate::engine::source::{SkillSource, SourceError};
 use crate::error::Error;
-use crate::render::RenderOptions;
-use crate::select::{SelectOptions, SelectPrompt, Selection, SkillStats};
-use crate::source::{SkillSource, SourceError};
-use crate::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
+use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
+use crate::turn::render::RenderOptions;
 use crate::turn::{Injection, Match, TurnContext};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

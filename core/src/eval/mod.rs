@@ -14,117 +14,15 @@
 //! [`Catalog::relevant`] gives), a table per skill, and the pairs of skills that take
 //! each other's messages. Scoring is pure, so any runtime that can match can score.
 
+pub use input::{read_labelled_lines, read_trigger_evals, EvalInputError, LabelledMessage};
+mod input;
+
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::matching::mention_key;
+use crate::select::rules::mention_key;
 use crate::turn::TurnContext;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
-
-/// Most labelled messages one evaluation reads (a larger set is refused, not cut).
-pub const MAX_EVAL_MESSAGES: usize = 100_000;
-
-/// One labelled message.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LabelledMessage {
-    /// The user's message.
-    #[serde(alias = "query")]
-    pub q: String,
-    /// Skills any of which answers the message; `Some([])`: nothing should be injected;
-    /// `None`: no expectation (only `not` is checked).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expect: Option<Vec<String>>,
-    /// Skills that must not be injected.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub not: Vec<String>,
-}
-
-/// A labelled set that could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EvalInputError {
-    /// 1-based line (JSON lines) or 0 for the whole text.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl std::fmt::Display for EvalInputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line > 0 {
-            write!(f, "line {}: {}", self.line, self.message)
-        } else {
-            f.write_str(&self.message)
-        }
-    }
-}
-
-impl std::error::Error for EvalInputError {}
-
-/// Reads JSON lines `{"q" (or "query"), "expect"?, "not"?}`; blank lines are skipped.
-pub fn read_labelled_lines(text: &str) -> Result<Vec<LabelledMessage>, EvalInputError> {
-    let mut messages = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let message: LabelledMessage =
-            serde_json::from_str(line).map_err(|e| EvalInputError { line: i + 1, message: e.to_string() })?;
-        messages.push(message);
-        if messages.len() > MAX_EVAL_MESSAGES {
-            return Err(EvalInputError { line: i + 1, message: format!("more than {MAX_EVAL_MESSAGES} messages") });
-        }
-    }
-    Ok(messages)
-}
-
-#[derive(Deserialize)]
-struct TriggerEval {
-    query: String,
-    should_trigger: bool,
-}
-
-#[derive(Deserialize)]
-struct PromptEval {
-    prompt: String,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum EvalFile {
-    Triggers(Vec<TriggerEval>),
-    Prompts { evals: Vec<PromptEval> },
-}
-
-/// Reads the trigger evals of skill `skill`: a JSON list of `{"query",
-/// "should_trigger"}` (true: `skill` should be injected; false: it must not be), or
-/// skill-creator's `{"evals": [{"prompt", …}]}`, whose prompts `skill` should answer.
-pub fn read_trigger_evals(skill: &str, text: &str) -> Result<Vec<LabelledMessage>, EvalInputError> {
-    let file: EvalFile = serde_json::from_str(text).map_err(|_| EvalInputError {
-        line: 0,
-        message: "expected a list of {\"query\", \"should_trigger\"} or {\"evals\": [{\"prompt\"}]}".to_owned(),
-    })?;
-    let messages: Vec<LabelledMessage> = match file {
-        EvalFile::Triggers(list) => list
-            .into_iter()
-            .map(|t| {
-                let named = vec![skill.to_owned()];
-                if t.should_trigger {
-                    LabelledMessage { q: t.query, expect: Some(named), not: Vec::new() }
-                } else {
-                    LabelledMessage { q: t.query, expect: None, not: named }
-                }
-            })
-            .collect(),
-        EvalFile::Prompts { evals } => evals
-            .into_iter()
-            .map(|p| LabelledMessage { q: p.prompt, expect: Some(vec![skill.to_owned()]), not: Vec::new() })
-            .collect(),
-    };
-    if messages.len() > MAX_EVAL_MESSAGES {
-        return Err(EvalInputError { line: 0, message: format!("more than {MAX_EVAL_MESSAGES} messages") });
-    }
-    Ok(messages)
-}
 
 /// What routing did with one message.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -222,7 +120,7 @@ pub struct EvalReport {
     pub recall_at: Vec<RecallAt>,
     /// Per skill that some message expects or that was injected wrongly, by name.
     pub skills: Vec<SkillFigures>,
-    /// Competing pairs, most frequent first (at most [`MAX_PAIRS`]).
+    /// Competing pairs, most frequent first (at most `MAX_PAIRS` (20)).
     pub pairs: Vec<Competing>,
     /// Skills injected where they were not acceptable, most often first.
     pub takers: Vec<Count>,
@@ -412,85 +310,4 @@ impl Catalog {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn labelled(q: &str, expect: Option<&[&str]>, not: &[&str]) -> LabelledMessage {
-        LabelledMessage {
-            q: q.into(),
-            expect: expect.map(|e| e.iter().map(|s| s.to_string()).collect()),
-            not: not.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    fn outcome(injected: &[&str], ranked: &[&str]) -> Outcome {
-        Outcome {
-            injected: injected.iter().map(|s| s.to_string()).collect(),
-            ranked: ranked.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    #[test]
-    fn figures_count_what_users_see() {
-        let messages = [
-            labelled("merge pdfs", Some(&["pdf"]), &[]),
-            labelled("tables to a spreadsheet", Some(&["xlsx", "csv", "XLSX"]), &[]),
-            labelled("write ad copy", Some(&["ad-creative"]), &["ads"]),
-            labelled("hello there", Some(&[]), &[]),
-            labelled("thanks!", Some(&[]), &[]),
-            labelled("fill the form", None, &["pdf"]),
-        ];
-        let outcomes = [
-            outcome(&["PDF"], &["pdf", "xlsx"]),
-            outcome(&["pdf", "xlsx"], &["pdf", "xlsx"]),
-            outcome(&["ads"], &["ads", "ad-creative"]),
-            outcome(&[], &[]),
-            outcome(&["pdf"], &["pdf"]),
-            outcome(&["pdf"], &["pdf"]),
-        ];
-        let r = EvalReport::score(&messages, &outcomes, &[1, 2]);
-        assert_eq!((r.messages, r.positives, r.negatives), (6, 3, 2));
-        assert_eq!(r.hit, Some(0.667));
-        assert_eq!(r.top1, Some(0.333));
-        // pdf ✓, pdf ✗ xlsx ✓, ads ✗, pdf ✗ (small talk), pdf ✗ (in `not`): 2 of 6.
-        assert_eq!(r.precision, Some(0.333));
-        assert_eq!(r.false_injection, Some(0.5));
-        assert_eq!(r.not_violated, 2);
-        assert_eq!(r.recall_at, vec![RecallAt { k: 1, recall: Some(0.333) }, RecallAt { k: 2, recall: Some(1.0) }]);
-        let pdf = r.skills.iter().find(|s| s.skill == "pdf").unwrap();
-        assert_eq!((pdf.expected, pdf.recalled, pdf.false_fires), (1, 1, 3));
-        let ad = r.skills.iter().find(|s| s.skill == "ad-creative").unwrap();
-        assert_eq!((ad.expected, ad.recalled), (1, 0));
-        assert_eq!(ad.taken_by, vec![Count { skill: "ads".into(), count: 1 }]);
-        assert_eq!(r.takers[0], Count { skill: "pdf".into(), count: 3 });
-        assert!(r.pairs.contains(&Competing { expected: "ad-creative".into(), taker: "ads".into(), count: 1 }));
-        let missed: Vec<&str> = r.misses.iter().map(|m| m.q.as_str()).collect();
-        assert_eq!(missed, vec!["tables to a spreadsheet", "write ad copy", "thanks!", "fill the form"]);
-    }
-
-    #[test]
-    fn empty_sets_have_no_shares() {
-        let r = EvalReport::score(&[], &[], &[10]);
-        assert_eq!((r.hit, r.precision, r.false_injection), (None, None, None));
-        assert_eq!(r.recall_at, vec![RecallAt { k: 10, recall: None }]);
-    }
-
-    #[test]
-    fn reads_both_formats() {
-        let lines = "{\"q\": \"merge pdfs\", \"expect\": [\"pdf\"]}\n\n{\"query\": \"hi\", \"expect\": []}\n";
-        let read = read_labelled_lines(lines).unwrap();
-        assert_eq!(read, vec![labelled("merge pdfs", Some(&["pdf"]), &[]), labelled("hi", Some(&[]), &[])]);
-        assert_eq!(read_labelled_lines("{\"q\": 1}").unwrap_err().line, 1);
-
-        let triggers =
-            r#"[{"query": "merge pdfs", "should_trigger": true}, {"query": "a poem", "should_trigger": false}]"#;
-        assert_eq!(
-            read_trigger_evals("pdf", triggers).unwrap(),
-            vec![labelled("merge pdfs", Some(&["pdf"]), &[]), labelled("a poem", None, &["pdf"])]
-        );
-        let prompts =
-            r#"{"skill_name": "pdf", "evals": [{"id": 1, "prompt": "split this pdf", "expected_output": "x"}]}"#;
-        assert_eq!(read_trigger_evals("pdf", prompts).unwrap(), vec![labelled("split this pdf", Some(&["pdf"]), &[])]);
-        assert!(read_trigger_evals("pdf", "{\"nothing\": true}").is_err());
-    }
-}
+mod tests;

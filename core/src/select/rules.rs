@@ -39,9 +39,9 @@ pub enum Reason {
     Tag,
     /// The name appears as a whole word.
     Name,
-    /// Relevance ranking (see [`rank`](crate::rank)).
+    /// Relevance ranking (see `rank`).
     Rank,
-    /// The host's model chose it ([`select`](crate::select)).
+    /// The host's model chose it (`select`).
     Selected,
 }
 
@@ -288,12 +288,12 @@ impl MatchIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Limits;
+    use crate::skill::limits::Limits;
 
     fn skill(name: &str, description: &str, tags: &[&str]) -> Skill {
         let tags = if tags.is_empty() { String::new() } else { format!("tags: [{}]\n", tags.join(", ")) };
         let text = format!("---\nname: {name}\ndescription: {description}\n{tags}---\nbody\n");
-        crate::skill::load(&format!("{name}/SKILL.md"), &text, &Limits::default()).skill.unwrap()
+        crate::skill::load::load(&format!("{name}/SKILL.md"), &text, &Limits::default()).skill.unwrap()
     }
 
     fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {

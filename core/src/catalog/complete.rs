@@ -15,8 +15,8 @@
 //! Each comes with its description shortened for display: whitespace collapsed, at most
 //! [`COMPLETION_DESCRIPTION_CHARS`] characters, cut at a word and marked with `…`.
 
+use crate::catalog::text::collapse_whitespace;
 use crate::catalog::Catalog;
-use crate::catalog_text::collapse_whitespace;
 use serde::Serialize;
 
 /// Longest description a completion carries, in characters.

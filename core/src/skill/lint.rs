@@ -8,24 +8,17 @@
 //! `docs/conformance.md` with their reasons, and the conformance vectors under
 //! `tests/vectors/` pin every message byte for byte.
 
-use crate::diag::{Diagnostic, Severity};
-use crate::frontmatter;
-use crate::limits::Limits;
-use crate::location;
 use crate::scan::{self, Finding, ScanPolicy};
 use crate::skill;
-use crate::yaml::{self, Node};
+use crate::skill::diag::{Diagnostic, Severity};
+use crate::skill::frontmatter;
+use crate::skill::limits::Limits;
+use crate::skill::location;
+use crate::skill::spec::{
+    check_name, EXTENSION_FIELDS, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, STANDARD_FIELDS,
+};
+use crate::skill::yaml::{self, Node};
 use serde::Serialize;
-use unicode_normalization::UnicodeNormalization;
-
-/// Longest name the standard allows, in characters.
-pub const MAX_NAME_CHARS: usize = 64;
-/// Longest description the standard allows, in characters.
-pub const MAX_DESCRIPTION_CHARS: usize = 1024;
-/// Longest compatibility text the standard allows, in characters.
-pub const MAX_COMPATIBILITY_CHARS: usize = 500;
-/// The frontmatter fields the standard defines, sorted.
-pub const STANDARD_FIELDS: [&str; 6] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
 
 /// The outcome of linting one SKILL.md.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -51,50 +44,6 @@ impl LintReport {
     }
 }
 
-/// One broken naming rule: a diagnostic code and the reference's message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NameProblem {
-    /// `name_too_long`, `name_format` or `name_mismatch`.
-    pub code: &'static str,
-    /// The reference validator's message.
-    pub message: String,
-}
-
-/// Checks a (non-empty) name against the standard's naming rules, after trimming and
-/// NFKC normalisation, and against the directory name when there is one. Lengths are
-/// counted in Unicode scalar values, as the reference counts them.
-pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProblem> {
-    let name: String = raw_name.trim().nfkc().collect();
-    let mut out = Vec::new();
-    let mut push = |code, message: String| out.push(NameProblem { code, message });
-    let chars = name.chars().count();
-    if chars > MAX_NAME_CHARS {
-        push("name_too_long", format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({chars} chars)"));
-    }
-    if name != name.to_lowercase() {
-        push("name_format", format!("Skill name '{name}' must be lowercase"));
-    }
-    if name.starts_with('-') || name.ends_with('-') {
-        push("name_format", "Skill name cannot start or end with a hyphen".to_owned());
-    }
-    if name.contains("--") {
-        push("name_format", "Skill name cannot contain consecutive hyphens".to_owned());
-    }
-    if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
-        push(
-            "name_format",
-            format!("Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed."),
-        );
-    }
-    if let Some(dir) = directory_name {
-        let normalised: String = dir.nfkc().collect();
-        if normalised != name {
-            push("name_mismatch", format!("Directory name '{dir}' must match skill name '{name}'"));
-        }
-    }
-    out
-}
-
 /// How strict [`lint_with`] is.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -102,7 +51,7 @@ pub struct LintOptions {
     /// Input limits.
     pub limits: Limits,
     /// Accept the fields skillwire honours beyond the standard
-    /// ([`EXTENSION_FIELDS`](crate::skill::EXTENSION_FIELDS)) instead of reporting them
+    /// (`tags`, `requires`, `when_to_use`, … in every spelling) instead of reporting them
     /// as unexpected.
     pub extensions: bool,
     /// What the safety scan looks for and what it blocks.
@@ -192,7 +141,7 @@ fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>, exte
     let mut unexpected: Vec<&str> = fields
         .iter()
         .map(|(k, _)| k.as_str())
-        .filter(|k| !(STANDARD_FIELDS.contains(k) || (extensions && skill::EXTENSION_FIELDS.contains(k))))
+        .filter(|k| !(STANDARD_FIELDS.contains(k) || (extensions && EXTENSION_FIELDS.contains(k))))
         .collect();
     unexpected.sort_unstable();
     unexpected.dedup();

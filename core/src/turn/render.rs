@@ -22,7 +22,7 @@
 //! The `xml` format is XML-shaped for models, not an XML document: a body keeps its
 //! `<`, `>` and `&` as written (code samples stay readable); only what could open or
 //! close a `skill` element is escaped. The catalogue's XML formats are well-formed
-//! documents (see [`catalog_text`](crate::catalog_text)).
+//! documents (see [`catalog_text`](crate::catalog::text)).
 //!
 //! **Body.** Leading blank lines and trailing whitespace are dropped. With
 //! `base_dir` on, `{baseDir}` becomes the skill's directory (before escaping).
@@ -91,7 +91,7 @@ impl Frame {
             },
             InjectFormat::Xml => {
                 // Line breaks too: a block's opening is one line.
-                let name = crate::catalog_text::html_escape(name).replace('\n', "&#10;").replace('\r', "&#13;");
+                let name = crate::catalog::text::html_escape(name).replace('\n', "&#10;").replace('\r', "&#13;");
                 Frame {
                     open: format!("<skill name=\"{name}\">\n"),
                     open_truncated: format!("<skill name=\"{name}\" truncated=\"true\">\n"),

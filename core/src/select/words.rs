@@ -1,6 +1,6 @@
 //! The words ranking reads: how a text is cut into words, which words say nothing
 //! (stop words), how a word is reduced to its stem (Snowball's English stemmer), and
-//! which words stand next to each other (for pairs of words, see [`rank`](crate::rank)).
+//! which words stand next to each other (for pairs of words, see [`rank`](crate::select::rank)).
 //!
 //! A word is a run of letters and digits of at least two characters and at most
 //! [`MAX_WORD_BYTES`], lowercased. Words joined by a single `-` or `/` also make a

@@ -1,0 +1,96 @@
+//! How a catalogue is built (precedence, the reading of `user-invocable: false`, limits,
+//! ranking, the scan policy) and what it holds per skill.
+
+use crate::scan::{self, Finding, ScanPolicy};
+use crate::select::rank::RankOptions;
+use crate::skill::limits::Limits;
+use crate::skill::Skill;
+use serde::{Deserialize, Serialize};
+
+/// Which skill keeps a name that several entries share.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precedence {
+    /// The earliest entry wins (a user's own skills listed before a shared pack).
+    #[default]
+    FirstWins,
+    /// The latest entry wins (later sources override earlier ones).
+    LastWins,
+}
+
+/// How a catalogue reads `user-invocable: false`.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotUserInvocable {
+    /// As skill authors write it for Claude Code (default): the skill is hidden from
+    /// the user's own menu (`@` autocomplete), and the model may still use it
+    /// automatically. An explicit `@mention` still injects it.
+    #[default]
+    Hidden,
+    /// skillwire 0.1's reading: hidden from the menu, and only an explicit `@mention`
+    /// injects it (as with `disable-model-invocation: true`).
+    MentionOnly,
+}
+
+/// How a catalogue is built.
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CatalogOptions {
+    /// Which entry keeps a shared name.
+    pub precedence: Precedence,
+    /// Integrations the host provides (for `requires`).
+    pub available: Vec<String>,
+    /// Input limits.
+    pub limits: Limits,
+    /// Relevance ranking.
+    pub rank: RankOptions,
+    /// What the safety scan looks for and what it blocks.
+    pub scan: ScanPolicy,
+    /// How `user-invocable: false` is read.
+    pub not_user_invocable: NotUserInvocable,
+}
+
+/// One entry handed to [`Catalog::build`](crate::Catalog::build): the source it came from (its index, which
+/// ranks it for precedence), its location, and its SKILL.md text or why there is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogInput {
+    /// Index of the source in the host's list of sources.
+    pub source: usize,
+    /// The entry's location.
+    pub location: String,
+    /// The SKILL.md text, or the reason it could not be read.
+    pub text: Result<String, String>,
+}
+
+/// A skill in the catalogue, with the source it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogSkill {
+    /// The skill.
+    pub skill: Skill,
+    /// Index of its source.
+    pub source: usize,
+    /// Requirements the host has not declared available; non-empty means gated.
+    pub missing: Vec<String>,
+    /// What the safety scan found in its SKILL.md (warnings and blocks).
+    pub findings: Vec<Finding>,
+}
+
+impl CatalogSkill {
+    /// True when the skill's requirements are not all available.
+    pub fn gated(&self) -> bool {
+        !self.missing.is_empty()
+    }
+
+    /// True when the scan policy blocks the skill.
+    pub fn blocked(&self) -> bool {
+        scan::blocked(&self.findings)
+    }
+
+    /// True when the catalogue lists the skill for a model: not gated, not blocked.
+    pub fn listed(&self) -> bool {
+        !self.gated() && !self.blocked()
+    }
+}

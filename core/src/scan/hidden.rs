@@ -1,0 +1,204 @@
+//! Text a reader cannot see (tag characters, invisible formatting and control
+//! characters, bidirectional controls) and names made of look-alike letters.
+
+use super::{visible, Category, Findings, MAX_EXCERPT_CHARS};
+use unicode_normalization::UnicodeNormalization;
+
+pub(super) fn is_tag(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+pub(super) fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Why `c` is invisible, given its neighbours, or `None` when it is ordinary text.
+pub(super) fn invisible_kind(c: char, before: Option<char>, after: Option<char>) -> Option<&'static str> {
+    match c {
+        '\t' | '\n' | '\r' => None,
+        '\0'..='\u{1F}' | '\u{7F}'..='\u{9F}' => Some("control character"),
+        '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}' | '\u{034F}' | '\u{00AD}' => {
+            Some("zero-width character")
+        }
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' => Some("blank filler character"),
+        '\u{E0100}'..='\u{E01EF}' => Some("variation selector (can carry hidden data)"),
+        '\u{200C}' | '\u{200D}' => {
+            let ascii = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+            (ascii(before) && ascii(after)).then_some("zero-width joiner inside a word")
+        }
+        _ => None,
+    }
+}
+
+/// Tag-character runs, other invisible characters and bidi controls, one finding per run.
+pub(super) fn invisible_characters(out: &mut Findings<'_>) {
+    let text = out.text;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let Some(&b) = bytes.get(i) else { break };
+        // Fast path: printable ASCII, tabs and newlines, and the lead bytes of
+        // characters none of which is invisible (everything but the leads below).
+        if (0x20..0x7F).contains(&b) || b == b'\n' || b == b'\t' || b == b'\r' || (0x80..0xC2).contains(&b) {
+            i += 1;
+            continue;
+        }
+        if !(b < 0x80 || matches!(b, 0xC2 | 0xCD | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF3)) {
+            i += 1;
+            continue;
+        }
+        if out.full() {
+            return;
+        }
+        let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
+            i += 1;
+            continue;
+        };
+        let offset = i;
+        i += c.len_utf8();
+        if is_tag(c) {
+            let mut decoded = String::new();
+            push_tag(&mut decoded, c);
+            while let Some(next) = text.get(i..).and_then(|rest| rest.chars().next()).filter(|&n| is_tag(n)) {
+                push_tag(&mut decoded, next);
+                i += next.len_utf8();
+            }
+            let message = if decoded.trim().is_empty() {
+                "Unicode tag characters (invisible)".to_owned()
+            } else {
+                format!("invisible Unicode tag characters spelling \"{}\"", shorten(&decoded))
+            };
+            out.push(Category::HiddenText, offset, message, visible(text.get(offset..i).unwrap_or_default()));
+            continue;
+        }
+        if is_bidi_control(c) {
+            let message = format!("bidirectional control U+{:04X} reorders how the text displays", u32::from(c));
+            out.push(Category::BidiControl, offset, message, visible(line_around(text, offset)));
+            continue;
+        }
+        // A byte-order mark opening the file is ordinary.
+        if offset == 0 && c == '\u{FEFF}' {
+            continue;
+        }
+        let before = text.get(..offset).and_then(|s| s.chars().next_back());
+        let after = text.get(i..).and_then(|s| s.chars().next());
+        if let Some(kind) = invisible_kind(c, before, after) {
+            let message = format!("{kind} U+{:04X}", u32::from(c));
+            out.push(Category::HiddenText, offset, message, visible(line_around(text, offset)));
+        }
+    }
+}
+
+fn push_tag(decoded: &mut String, c: char) {
+    if let Some(ascii) = char::from_u32(u32::from(c) - 0xE0000).filter(|a| a.is_ascii_graphic() || *a == ' ') {
+        decoded.push(ascii);
+    }
+}
+
+pub(super) fn shorten(text: &str) -> String {
+    match text.char_indices().nth(MAX_EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or(text)),
+        None => text.to_owned(),
+    }
+}
+
+/// The line holding byte `offset`, for an excerpt.
+pub(super) fn line_around(text: &str, offset: usize) -> &str {
+    let start = text.get(..offset).and_then(|s| s.rfind('\n')).map_or(0, |i| i + 1);
+    let end = text.get(offset..).and_then(|s| s.find('\n')).map_or(text.len(), |i| offset + i);
+    text.get(start..end).unwrap_or_default().trim_end_matches('\r')
+}
+
+// ---------------------------------------------------------------- homoglyph names
+
+/// The Latin letter a look-alike stands for, after NFKC (which already maps
+/// full-width and mathematical letters to ASCII).
+fn latin_lookalike(c: char) -> Option<char> {
+    Some(match c {
+        // Cyrillic
+        'а' => 'a',
+        'с' => 'c',
+        'ԁ' => 'd',
+        'е' => 'e',
+        'һ' => 'h',
+        'і' => 'i',
+        'ј' => 'j',
+        'к' => 'k',
+        'ӏ' => 'l',
+        'м' => 'm',
+        'п' => 'n',
+        'о' => 'o',
+        'р' => 'p',
+        'ԛ' => 'q',
+        'г' => 'r',
+        'ѕ' => 's',
+        'т' => 't',
+        'у' => 'y',
+        'ѵ' => 'v',
+        'ԝ' => 'w',
+        'х' => 'x',
+        // Greek
+        'α' => 'a',
+        'ε' => 'e',
+        'η' => 'n',
+        'ι' => 'i',
+        'κ' => 'k',
+        'ν' => 'v',
+        'ο' => 'o',
+        'ρ' => 'p',
+        'τ' => 't',
+        'υ' => 'u',
+        'χ' => 'x',
+        'γ' => 'y',
+        // Armenian and Latin extensions
+        'օ' => 'o',
+        'ս' => 'u',
+        'հ' => 'h',
+        'ո' => 'n',
+        'ı' => 'i',
+        'ɩ' => 'i',
+        'ɡ' => 'g',
+        'ʋ' => 'v',
+        _ => return None,
+    })
+}
+
+pub(super) fn homoglyph_name(out: &mut Findings<'_>, name: &str) {
+    if name.is_ascii() {
+        return;
+    }
+    let normalised: String = name.nfkc().collect();
+    let lookalikes: Vec<char> = normalised.chars().filter(|&c| latin_lookalike(c).is_some()).collect();
+    if lookalikes.is_empty() {
+        return;
+    }
+    let has_latin = normalised.chars().any(|c| c.is_ascii_alphabetic());
+    let skeleton: String = normalised.chars().map(|c| latin_lookalike(c).unwrap_or(c)).collect();
+    let message = if has_latin {
+        format!("name \"{name}\" mixes Latin letters with look-alikes from other scripts; it reads as \"{skeleton}\"")
+    } else if skeleton.is_ascii() {
+        format!("name \"{name}\" is written in look-alike letters; it reads as \"{skeleton}\"")
+    } else {
+        return;
+    };
+    let offset = name_offset(out.text, name);
+    let excerpt = shorten(
+        &name
+            .chars()
+            .map(|c| if c.is_ascii() { c.to_string() } else { format!("<U+{:04X}>", u32::from(c)) })
+            .collect::<String>(),
+    );
+    out.push(Category::HomoglyphName, offset, message, excerpt);
+}
+
+/// Where the frontmatter writes `name` (the `name:` line), or 0.
+fn name_offset(text: &str, name: &str) -> usize {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("name:") {
+            return offset + line.find(name).unwrap_or(0);
+        }
+        offset += line.len();
+    }
+    0
+}

@@ -1,0 +1,359 @@
+//! The inverted index of a catalogue: built once from every skill's fields, walked
+//! by a turn only along the postings of the message's words.
+
+use super::{
+    ln, with_scratch, Lookup, QueryTerm, RankOptions, Ranked, Term, AGAINST_WEIGHT, B, CANDIDATES_PER_WORD,
+    DESCRIPTION_WEIGHT, HEADING_WEIGHT, K1, MAX_QUERY_WORDS, NAME_WEIGHT, PAIR_WEIGHT, REFERENCE_UNSEEN_IDF,
+    SECTION_WEIGHT, TAG_WEIGHT, UNSEEN_COVERAGE,
+};
+use crate::select::triggers::{triggers, Triggers};
+use crate::select::words::{for_each_lowercase_word, hash_word, stem, stop_words, Link, WordHash};
+use crate::skill::Skill;
+use std::collections::HashMap;
+
+/// The inverted index of a catalogue.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RankIndex {
+    /// Lowercase word as written → its term number, or `None` for a stop word:
+    /// most words of a message are found here with one lookup, without stemming.
+    pub(super) surface: HashMap<Box<str>, Option<u32>, WordHash>,
+    /// Stemmed word → term number.
+    pub(super) words: HashMap<Box<str>, u32, WordHash>,
+    /// Two adjacent words' term numbers → the pair's term number.
+    pub(super) pairs: HashMap<(u32, u32), u32>,
+    /// Word term number → the skills whose `when_not_to_use` has it.
+    pub(super) against: HashMap<u32, Vec<u32>>,
+    /// Word term number → the skills whose texts send requests with it elsewhere (not
+    /// ranked, but counted when telling everyday words from distinctive ones).
+    pub(super) sent_elsewhere: HashMap<u32, Vec<u32>>,
+    pub(super) terms: Vec<Term>,
+    pub(super) skill_count: usize,
+    /// Per skill, the host's embedding as a unit vector (empty: no embeddings).
+    pub(super) vectors: Vec<Option<Box<[f32]>>>,
+    /// IDF of a word no skill has.
+    pub(super) unseen_idf: f64,
+}
+
+impl RankIndex {
+    /// Indexes `skills`; with `headings`, their bodies' headings too.
+    pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>, headings: bool) -> RankIndex {
+        let stop = stop_words();
+        let mut words: HashMap<Box<str>, u32, WordHash> = HashMap::default();
+        let mut pairs: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut surface: HashMap<Box<str>, Option<u32>, WordHash> =
+            stop.iter().map(|&w| (Box::<str>::from(w), None)).collect();
+        let mut document_frequency: Vec<u32> = Vec::new();
+        let mut is_pair: Vec<bool> = Vec::new();
+        let mut frequencies: Vec<Vec<(u32, f64)>> = Vec::new();
+        let mut lengths: Vec<f64> = Vec::new();
+        let skills: Vec<&Skill> = skills.into_iter().collect();
+        let read: Vec<Triggers<'_>> = skills.iter().map(|s| triggers(s)).collect();
+        for (index, skill) in skills.iter().enumerate() {
+            if u32::try_from(frequencies.len()).is_err() {
+                break;
+            }
+            let mut tf: Vec<(u32, f64)> = Vec::new();
+            let mut length = 0usize;
+            {
+                let mut new_term = |pair: bool| -> Option<u32> {
+                    let term = u32::try_from(document_frequency.len()).ok()?;
+                    document_frequency.push(0);
+                    is_pair.push(pair);
+                    Some(term)
+                };
+                // Indexes one field's text; returns how many of its words count
+                // toward the skill's length.
+                let mut field = |text: &str, weight: f64| -> usize {
+                    let mut counted = 0;
+                    let mut previous: Option<u32> = None;
+                    for_each_lowercase_word(text, |word, _, link| {
+                        if stop.contains(word.as_str()) {
+                            if link != Link::Compound {
+                                previous = None;
+                            }
+                            return;
+                        }
+                        // A form seen before is not stemmed again.
+                        let term = match surface.get(word.as_str()) {
+                            Some(&Some(term)) => term,
+                            _ => {
+                                let form = Box::<str>::from(word.as_str());
+                                stem(word);
+                                let term = match words.get(word.as_str()) {
+                                    Some(&term) => term,
+                                    None => {
+                                        let Some(term) = new_term(false) else { return };
+                                        words.insert(word.as_str().into(), term);
+                                        term
+                                    }
+                                };
+                                surface.insert(form, Some(term));
+                                term
+                            }
+                        };
+                        tf.push((term, weight));
+                        if link == Link::Compound {
+                            return;
+                        }
+                        counted += 1;
+                        if let (Link::Next, Some(first)) = (link, previous) {
+                            let pair = match pairs.get(&(first, term)) {
+                                Some(&pair) => Some(pair),
+                                None => new_term(true).inspect(|&pair| {
+                                    pairs.insert((first, term), pair);
+                                }),
+                            };
+                            if let Some(pair) = pair {
+                                tf.push((pair, weight * PAIR_WEIGHT));
+                            }
+                        }
+                        previous = Some(term);
+                    });
+                    counted
+                };
+                field(&skill.name.replace(['-', '_'], " "), NAME_WEIGHT);
+                for tag in &skill.tags {
+                    field(tag, TAG_WEIGHT);
+                }
+                for text in read.get(index).map(|r| r.for_it.as_slice()).unwrap_or_default() {
+                    length += field(text, DESCRIPTION_WEIGHT);
+                }
+                for text in read.get(index).map(|r| r.sections.as_slice()).unwrap_or_default() {
+                    field(text, SECTION_WEIGHT);
+                }
+                if headings {
+                    for heading in &skill.headings {
+                        field(heading, HEADING_WEIGHT);
+                    }
+                }
+            }
+            tf.sort_by_key(|&(term, _)| term);
+            let mut merged: Vec<(u32, f64)> = Vec::with_capacity(tf.len());
+            for (term, weight) in tf {
+                match merged.last_mut() {
+                    Some(last) if last.0 == term => last.1 += weight,
+                    _ => merged.push((term, weight)),
+                }
+            }
+            for &(term, _) in &merged {
+                if let Some(df) = document_frequency.get_mut(term as usize) {
+                    *df += 1;
+                }
+            }
+            frequencies.push(merged);
+            lengths.push(length as f64);
+        }
+        let n = lengths.len() as f64;
+        let average = if n > 0.0 { lengths.iter().sum::<f64>() / n } else { 1.0 };
+        let idf_of = |df: f64| ln(1.0 + (n - df + 0.5) / (df + 0.5));
+        let mut terms: Vec<Term> = document_frequency
+            .iter()
+            .zip(&is_pair)
+            .map(|(&df, &pair)| Term { idf: idf_of(f64::from(df)), pair, postings: Vec::with_capacity(df as usize) })
+            .collect();
+        for (skill, (tf, &length)) in frequencies.into_iter().zip(&lengths).enumerate() {
+            let ratio = if average > 0.0 { length / average } else { 1.0 };
+            let weighted: Vec<(u32, f64)> =
+                tf.into_iter().map(|(term, f)| (term, f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * ratio)))).collect();
+            for (term, weight) in weighted {
+                if let (Some(t), Ok(skill)) = (terms.get_mut(term as usize), u32::try_from(skill)) {
+                    t.postings.push((skill, weight));
+                }
+            }
+        }
+        for term in &mut terms {
+            term.postings.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        }
+        let mut index = RankIndex {
+            surface,
+            words,
+            pairs,
+            against: HashMap::new(),
+            sent_elsewhere: HashMap::new(),
+            terms,
+            skill_count: lengths.len(),
+            vectors: Vec::new(),
+            unseen_idf: idf_of(0.0),
+        };
+        // Words that count against a skill, and words skills' texts send elsewhere:
+        // only those some skill is indexed by.
+        for (skill, found) in read.iter().enumerate() {
+            let Ok(skill) = u32::try_from(skill) else { break };
+            let texts = found.against.iter().map(|t| (t, true)).chain(found.elsewhere.iter().map(|t| (t, false)));
+            for (text, is_against) in texts {
+                for_each_lowercase_word(text, |word, _, _| {
+                    if let Lookup::Known(term) = index.lookup(word) {
+                        let map = if is_against { &mut index.against } else { &mut index.sent_elsewhere };
+                        // Skills come in order: one comparison keeps each list free of repeats.
+                        let skills = map.entry(term).or_default();
+                        if skills.last() != Some(&skill) {
+                            skills.push(skill);
+                        }
+                    }
+                });
+            }
+        }
+        index
+    }
+
+    /// What the catalogue knows of a lowercase word; the word is stemmed (in place)
+    /// only when its written form is new to the catalogue.
+    fn lookup(&self, word: &mut String) -> Lookup {
+        match self.surface.get(word.as_str()) {
+            Some(&Some(term)) => Lookup::Known(term),
+            Some(None) => Lookup::Stop,
+            None => {
+                stem(word);
+                self.words.get(word.as_str()).map_or(Lookup::Unseen, |&term| Lookup::Known(term))
+            }
+        }
+    }
+
+    /// True when `word` (lowercase) says little about which skill is meant: a stop
+    /// word, or a word more than one skill's text has (name, tags, description,
+    /// `when_to_use`, the sentences that send requests elsewhere included).
+    pub(crate) fn shared_word(&self, word: &str) -> bool {
+        let term = match self.lookup(&mut word.to_owned()) {
+            Lookup::Stop => return true,
+            Lookup::Unseen => return false,
+            Lookup::Known(term) => term,
+        };
+        // Two different skills have it: ranked on it, or sending requests with it elsewhere.
+        let ranked = self.terms.get(term as usize).into_iter().flat_map(|t| t.postings.iter().map(|p| p.0));
+        let elsewhere = self.sent_elsewhere.get(&term).into_iter().flatten().copied();
+        let mut skills = ranked.chain(elsewhere);
+        let first = skills.next();
+        skills.any(|s| Some(s) != first)
+    }
+
+    /// Sets the skills' embeddings (by catalogue index; unit vectors of one length).
+    pub(crate) fn set_vectors(&mut self, vectors: Vec<Option<Box<[f32]>>>) {
+        self.vectors = vectors;
+    }
+
+    /// The length of the skills' embeddings, if there are any.
+    pub(crate) fn dimensions(&self) -> Option<usize> {
+        self.vectors.iter().flatten().map(|v| v.len()).next()
+    }
+
+    /// The skills `message` is about, best first, as the options select them.
+    /// `eligible` says which skills may be ranked at all.
+    ///
+    /// The work is bounded by the message, not the catalogue: the
+    /// [`MAX_QUERY_WORDS`] words that can add most to a score each bring in at most
+    /// [`CANDIDATES_PER_WORD`] skills, where the word weighs most; a candidate's
+    /// score is summed from those postings, and only candidates that could still
+    /// pass the thresholds are scored exactly against the whole query.
+    ///
+    /// With `embedding` (the message's unit vector) and skill vectors, every skill's
+    /// cosine similarity is also computed — a pass over all vectors, the one part of a
+    /// turn that grows with the catalogue — and fused into its score.
+    pub(crate) fn rank(
+        &self,
+        message: &str,
+        embedding: Option<&[f32]>,
+        options: &RankOptions,
+        eligible: impl Fn(usize) -> bool,
+    ) -> Vec<Ranked> {
+        if !options.enabled || options.max_ranked == 0 || self.unseen_idf <= 0.0 {
+            return Vec::new();
+        }
+        let mut known: Vec<(u32, usize)> = Vec::new();
+        let mut unseen: Vec<u64> = Vec::new();
+        let mut previous: Option<u32> = None;
+        for_each_lowercase_word(message, |word, offset, link| {
+            let term = match self.lookup(word) {
+                Lookup::Known(term) => Some(term),
+                Lookup::Stop => None,
+                Lookup::Unseen => {
+                    if link != Link::Compound {
+                        unseen.push(hash_word(word));
+                    }
+                    None
+                }
+            };
+            if link == Link::Compound {
+                known.extend(term.map(|t| (t, offset)));
+                return;
+            }
+            if let (Link::Next, Some(first), Some(second)) = (link, previous, term) {
+                known.extend(self.pairs.get(&(first, second)).map(|&pair| (pair, offset)));
+            }
+            known.extend(term.map(|t| (t, offset)));
+            previous = term;
+        });
+        // Sorted by (term, offset): each term keeps its first offset.
+        known.sort_unstable();
+        known.dedup_by_key(|&mut (term, _)| term);
+        unseen.sort_unstable();
+        unseen.dedup();
+        let mut query: Vec<QueryTerm> = known
+            .iter()
+            .filter_map(|&(term, offset)| {
+                let t = self.terms.get(term as usize)?;
+                Some(QueryTerm { term, idf: t.idf, pair: t.pair, bound: t.idf * t.max_weight(), offset })
+            })
+            .collect();
+        let words = query.iter().filter(|q| !q.pair);
+        let total = words.map(|q| q.idf).sum::<f64>() + unseen.len() as f64 * self.unseen_idf * UNSEEN_COVERAGE;
+        let embedding = embedding.filter(|_| options.semantic_weight > 0.0 && !self.vectors.is_empty());
+        if total <= 0.0 && embedding.is_none() {
+            return Vec::new();
+        }
+        if query.len() > MAX_QUERY_WORDS {
+            query.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.term.cmp(&b.term)));
+            query.truncate(MAX_QUERY_WORDS);
+            query.sort_by_key(|q| q.term);
+        }
+        let scale = REFERENCE_UNSEEN_IDF / self.unseen_idf;
+
+        // Each word adds to the skills it weighs most in.
+        let mut top: Vec<Ranked> = Vec::with_capacity(options.max_ranked.min(16));
+        with_scratch(self.skill_count, |scratch| {
+            for q in &query {
+                let Some(term) = self.terms.get(q.term as usize) else { continue };
+                for &(skill, weight) in term.postings.iter().take(CANDIDATES_PER_WORD) {
+                    scratch.add(skill, q.idf * weight, if q.pair { 0.0 } else { q.idf }, q.offset);
+                }
+            }
+            // A word of the skill's `when_not_to_use` counts against it.
+            for q in &query {
+                for &skill in self.against.get(&q.term).into_iter().flatten() {
+                    scratch.subtract(skill, q.idf * AGAINST_WEIGHT);
+                }
+            }
+            if let Some(query_vector) = embedding {
+                let floor = options.min_similarity.min(0.999);
+                for (skill, vector) in self.vectors.iter().enumerate() {
+                    let (Some(vector), Ok(skill)) = (vector, u32::try_from(skill)) else { continue };
+                    let cosine: f64 = vector.iter().zip(query_vector).map(|(&a, &b)| f64::from(a) * f64::from(b)).sum();
+                    if cosine >= floor {
+                        scratch.add_semantic(skill, options.semantic_weight * (cosine - floor) / (1.0 - floor));
+                    }
+                }
+            }
+            for (skill, c) in scratch.candidates() {
+                let covered = total > 0.0 && c.coverage / total >= options.min_coverage;
+                if !(covered || c.semantic > 0.0) || !eligible(skill) {
+                    continue;
+                }
+                let score = ((c.score * scale + c.semantic) * 1000.0).round() / 1000.0;
+                let found = Ranked { skill, score, position: c.position };
+                if top.len() == options.max_ranked && top.last().is_some_and(|last| !beats(&found, last)) {
+                    continue;
+                }
+                let at = top.iter().position(|r| beats(&found, r)).unwrap_or(top.len());
+                top.insert(at, found);
+                top.truncate(options.max_ranked);
+            }
+        });
+        let best = top.first().map_or(0.0, |r| r.score);
+        top.retain(|r| r.score >= options.min_score && r.score >= best * options.min_ratio);
+        top
+    }
+}
+
+/// Ranking order: higher score first, then the catalogue's order.
+fn beats(a: &Ranked, b: &Ranked) -> bool {
+    a.score > b.score || (a.score == b.score && a.skill < b.skill)
+}

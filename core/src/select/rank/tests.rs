@@ -1,0 +1,187 @@
+//! Tests of `rank`.
+
+use super::RankIndex;
+use super::*;
+use crate::select::words::{for_each_lowercase_word, stem, stop_words, Link};
+use crate::skill::Skill;
+use std::collections::HashMap;
+
+#[test]
+fn logarithm_matches_the_platform_closely() {
+    for x in [0.001, 0.5, 1.0, 1.5, 2.0, 10.0, 1234.5678, 1e9] {
+        assert!((ln(x) - x.ln()).abs() < 1e-12, "{x}");
+    }
+}
+
+fn skills() -> Vec<Skill> {
+    let make = |name: &str, description: &str| {
+        let text = format!("---\nname: {name}\ndescription: {description}\n---\nbody\n");
+        crate::skill::load::load(&format!("{name}/SKILL.md"), &text, &crate::Limits::default()).skill.unwrap()
+    };
+    let mut v = vec![
+        make("k8s-debug", "Debug Kubernetes pods that crash, restart or fail their readiness probes."),
+        make("sql-review", "Review SQL queries and database migrations for injection risks."),
+    ];
+    for i in 0..30 {
+        v.push(make(&format!("filler-{i}"), &format!("Unrelated topic number {i} about gardening and cooking.")));
+    }
+    v
+}
+
+#[test]
+fn ranks_natural_requests_and_ignores_small_talk() {
+    let skills = skills();
+    let index = RankIndex::build(&skills, false);
+    let options = RankOptions::default();
+    let found = index.rank("my kubernetes pods keep crashing, please debug", None, &options, |_| true);
+    assert_eq!(found.len(), 1);
+    assert_eq!(skills[found[0].skill].name, "k8s-debug");
+    assert!(found[0].score >= options.min_score);
+    assert_eq!(found[0].position, "my ".len());
+    assert!(index.rank("thanks, have a nice weekend!", None, &options, |_| true).is_empty());
+    // Ineligible skills are never ranked; disabled ranking ranks nothing.
+    assert!(index.rank("my kubernetes pods keep crashing", None, &options, |i| i != 0).is_empty());
+    let off = RankOptions { enabled: false, ..RankOptions::default() };
+    assert!(index.rank("my kubernetes pods keep crashing", None, &off, |_| true).is_empty());
+}
+
+/// BM25 over every posting, no bounds: what `rank` must agree with while no
+/// word is in more than `CANDIDATES_PER_WORD` skills.
+fn exhaustive(
+    index: &RankIndex,
+    message: &str,
+    options: &RankOptions,
+    eligible: impl Fn(usize) -> bool,
+) -> Vec<Ranked> {
+    // Every word and every pair of adjacent words, once, with the offset it is first at.
+    let stop = stop_words();
+    let mut found: Vec<(Option<u32>, String, usize)> = Vec::new();
+    let mut previous: Option<u32> = None;
+    for_each_lowercase_word(message, |w, at, link| {
+        if stop.contains(w.as_str()) {
+            if link != Link::Compound {
+                previous = None;
+            }
+            return;
+        }
+        stem(w);
+        let term = index.words.get(w.as_str()).copied();
+        if link == Link::Compound {
+            found.extend(term.map(|t| (Some(t), w.clone(), at)));
+            return;
+        }
+        if let (Link::Next, Some(a), Some(b)) = (link, previous, term) {
+            found.extend(index.pairs.get(&(a, b)).map(|&p| (Some(p), format!("{a} {b}"), at)));
+        }
+        found.push((term, w.clone(), at));
+        previous = term;
+    });
+    let mut seen = std::collections::HashSet::new();
+    let mut total = 0.0;
+    let mut scores: HashMap<usize, (f64, f64, usize)> = HashMap::new();
+    for (term, text, at) in found {
+        if !seen.insert(text) {
+            continue;
+        }
+        let Some(term) = term else {
+            total += index.unseen_idf * UNSEEN_COVERAGE;
+            continue;
+        };
+        let t = &index.terms[term as usize];
+        if !t.pair {
+            total += t.idf;
+        }
+        for &(skill, weight) in &t.postings {
+            let e = scores.entry(skill as usize).or_insert((0.0, 0.0, at));
+            e.0 += t.idf * weight;
+            e.1 += if t.pair { 0.0 } else { t.idf };
+            e.2 = e.2.min(at);
+        }
+    }
+    let scale = REFERENCE_UNSEEN_IDF / index.unseen_idf;
+    let mut all: Vec<Ranked> = scores
+        .into_iter()
+        .filter(|&(skill, (_, coverage, _))| eligible(skill) && coverage / total >= options.min_coverage)
+        .map(|(skill, (score, _, position))| Ranked {
+            skill,
+            score: (score * scale * 1000.0).round() / 1000.0,
+            position,
+        })
+        .collect();
+    all.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.skill.cmp(&b.skill)));
+    let best = all.first().map_or(0.0, |r| r.score);
+    all.retain(|r| r.score >= options.min_score && r.score >= best * options.min_ratio);
+    all.truncate(options.max_ranked);
+    all
+}
+
+fn copies(skills: &mut Vec<Skill>, count: usize) {
+    for i in 0..count {
+        let text = format!(
+            "---\nname: k8s-copy-{i}\ndescription: Debug Kubernetes pods {}\n---\nbody\n",
+            if i % 3 == 0 { "that crash" } else { "and services" }
+        );
+        skills.push(crate::skill::load::load("x/SKILL.md", &text, &crate::Limits::default()).skill.unwrap());
+    }
+}
+
+#[test]
+fn agrees_with_exhaustive_scoring_below_the_candidate_cap() {
+    let mut skills = skills();
+    copies(&mut skills, CANDIDATES_PER_WORD - 2);
+    let index = RankIndex::build(&skills, false);
+    for max_ranked in [1, 3, 50, usize::MAX] {
+        let options = RankOptions { max_ranked, min_score: 1.0, min_ratio: 0.5, ..RankOptions::default() };
+        for message in ["kubernetes pods crash", "debug sql queries", "crash gardening pods", "cooking topic 7"] {
+            let eligible = |i: usize| i % 7 != 3;
+            let got = index.rank(message, None, &options, eligible);
+            assert!(!got.is_empty(), "{message}");
+            assert_eq!(got, exhaustive(&index, message, &options, eligible), "{message} {max_ranked}");
+        }
+    }
+}
+
+#[test]
+fn a_common_word_brings_in_only_its_heaviest_skills() {
+    let mut skills = skills();
+    copies(&mut skills, 3 * CANDIDATES_PER_WORD);
+    let index = RankIndex::build(&skills, false);
+    let options =
+        RankOptions { max_ranked: usize::MAX, min_score: 0.0, min_ratio: 0.0, min_coverage: 0.0, ..Default::default() };
+    let got = index.rank("kubernetes", None, &options, |_| true);
+    assert_eq!(got.len(), CANDIDATES_PER_WORD);
+    // The copies that mention "crash" have shorter descriptions: the word weighs more there.
+    let everything = exhaustive(&index, "kubernetes", &options, |_| true);
+    assert_eq!(got[..], everything[..CANDIDATES_PER_WORD]);
+}
+
+#[test]
+fn long_messages_rank_on_their_most_informative_words() {
+    let hobbies = "baking hiking sewing knitting painting singing dancing fishing camping reading writing \
+                   swimming cycling climbing skating skiing surfing sailing rowing boxing fencing golf tennis \
+                   chess poker bowling archery karate judo yoga";
+    let mut skills = skills();
+    skills.truncate(1);
+    for i in 0..30 {
+        let text = format!("---\nname: hobby-{i}\ndescription: Hobbies: {hobbies}\n---\nbody\n");
+        skills.push(crate::skill::load::load("x/SKILL.md", &text, &crate::Limits::default()).skill.unwrap());
+    }
+    let index = RankIndex::build(&skills, false);
+    // Thirty common words, then the few that say what the message is about.
+    let message = format!("{hobbies} kubernetes pods crashing readiness probes restart");
+    let options = RankOptions { min_coverage: 0.0, ..RankOptions::default() };
+    let got = index.rank(&message, None, &options, |_| true);
+    assert_eq!(got.iter().map(|r| skills[r.skill].name.as_str()).collect::<Vec<_>>(), vec!["k8s-debug"]);
+}
+
+#[test]
+fn headings_are_indexed_only_when_asked() {
+    let mut skills = skills();
+    skills[1].headings = vec!["Index tuning".into(), "Deadlock triage".into()];
+    // Headings weigh a quarter of a description word: alone, they score low.
+    let options = RankOptions { min_score: 1.0, ..RankOptions::default() };
+    let message = "deadlock triage for our postgres";
+    assert!(RankIndex::build(&skills, false).rank(message, None, &options, |_| true).is_empty());
+    let found = RankIndex::build(&skills, true).rank(message, None, &options, |_| true);
+    assert_eq!(found.iter().map(|r| skills[r.skill].name.as_str()).collect::<Vec<_>>(), vec!["sql-review"]);
+}

@@ -1,0 +1,216 @@
+//! A skill read from its SKILL.md, and the lenient loader that reads it.
+//!
+//! Loading follows the standard's client guide: be forgiving where a skill is still
+//! usable and say what was off. A name that breaks the naming rules or differs from its
+//! folder, an over-long description, unknown fields, or a plain value with a second
+//! `: ` load with warnings; a missing or empty description, broken YAML or a missing
+//! frontmatter skip the skill with an error. A missing `name` falls back to the folder
+//! name. Strict checking is [`lint`](crate::skill::lint).
+
+use crate::skill::diag::Diagnostic;
+use crate::skill::fields::Fields;
+use crate::skill::frontmatter;
+use crate::skill::limits::Limits;
+use crate::skill::skill::Skill;
+use crate::skill::yaml::{self, Node};
+use serde::Serialize;
+
+/// What loading one SKILL.md gave: the skill (unless an error skipped it) and every
+/// diagnostic, errors first in the order found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Loaded {
+    /// The skill, or `None` when it was skipped.
+    pub skill: Option<Skill>,
+    /// What was found along the way.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads one SKILL.md leniently.
+pub fn load(location: &str, text: &str, limits: &Limits) -> Loaded {
+    let mut diags = Vec::new();
+    let skill = load_inner(location, text, limits, &mut diags);
+    Loaded { skill, diagnostics: diags }
+}
+
+fn load_inner(location: &str, text: &str, limits: &Limits, diags: &mut Vec<Diagnostic>) -> Option<Skill> {
+    if text.len() > limits.max_skill_md_bytes {
+        diags.push(Diagnostic::error(
+            "too_large",
+            format!("SKILL.md is {} bytes; the limit is {}", text.len(), limits.max_skill_md_bytes),
+        ));
+        return None;
+    }
+    let doc = match frontmatter::split(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            diags.push(Diagnostic::error(e.code(), e.message()).at(1, Some(1)));
+            return None;
+        }
+    };
+    if doc.has_bom {
+        diags.push(Diagnostic::warning("bom", "SKILL.md starts with a UTF-8 byte-order mark").at(1, Some(1)));
+    }
+    if doc.yaml.len() > limits.max_frontmatter_bytes {
+        diags.push(
+            Diagnostic::error(
+                "frontmatter_too_large",
+                format!("frontmatter is {} bytes; the limit is {}", doc.yaml.len(), limits.max_frontmatter_bytes),
+            )
+            .at(2, None),
+        );
+        return None;
+    }
+    let parsed = match yaml::parse_lenient(&doc.yaml, limits.into()) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let code = if e.limit { "yaml_limit" } else { "yaml_syntax" };
+            let mut d = Diagnostic::error(code, format!("Invalid YAML in frontmatter: {}", e.message));
+            if let Some(line) = e.line {
+                d = d.at(line + 1, e.column);
+            }
+            diags.push(d);
+            return None;
+        }
+    };
+    for line in &parsed.repaired_lines {
+        diags.push(
+            Diagnostic::warning(
+                "colon_quoted",
+                "a plain value contains ': ' (invalid YAML); read it as if it were quoted",
+            )
+            .at(line + 1, None),
+        );
+    }
+    let Node::Map(fields) = parsed.root else {
+        diags.push(Diagnostic::error("not_a_mapping", "SKILL.md frontmatter must be a YAML mapping").at(2, None));
+        return None;
+    };
+    let at = |key: &str| key_line(&doc.yaml, key).map(|l| l + 1);
+    Fields { diags, at: &at }.build(location, fields, limits)
+}
+
+/// 1-based YAML line of a top-level `key:`.
+fn key_line(yaml: &str, key: &str) -> Option<usize> {
+    yaml.split('\n')
+        .position(|line| {
+            line.strip_prefix(key).is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'))
+        })
+        .map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::diag::Severity;
+    use crate::skill::sections::{body_headings, MAX_HEADINGS, MAX_HEADING_BYTES};
+
+    fn ok(location: &str, text: &str) -> (Skill, Vec<Diagnostic>) {
+        let loaded = load(location, text, &Limits::default());
+        (loaded.skill.unwrap_or_else(|| panic!("skipped: {:?}", loaded.diagnostics)), loaded.diagnostics)
+    }
+
+    fn codes(diags: &[Diagnostic]) -> Vec<&str> {
+        diags.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn string_allowed_tools_does_not_reset_other_fields() {
+        let (s, d) = ok(
+            "s/pdf/SKILL.md",
+            "---\nname: pdf\ndescription: PDF things\nallowed-tools: Read, Bash(git status:*) Write\nlicense: MIT\n---\n",
+        );
+        assert_eq!(s.allowed_tools, vec!["Read", "Bash(git status:*)", "Write"]);
+        assert_eq!(s.license.as_deref(), Some("MIT"));
+        assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn extension_fields_are_read() {
+        let text = "---\nname: x-tool\ndescription: d\ntags: a, b ,c\nuser_invocable: false\ndisable-model-invocation: true\nrequires:\n  mcp: [rube, github]\nmax_turns: 4\n---\n";
+        let (s, d) = ok("x-tool/SKILL.md", text);
+        assert_eq!(s.tags, vec!["a", "b", "c"]);
+        assert!(!s.user_invocable);
+        assert!(s.disable_model_invocation);
+        assert_eq!(s.requires, vec!["mcp:rube", "mcp:github"]);
+        assert_eq!(s.max_turns, 4);
+        assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn unknown_fields_are_kept_with_a_warning() {
+        let (s, d) = ok("a/SKILL.md", "---\nname: a\ndescription: d\nzeta:\n  k: [1, 2]\n---\n");
+        assert_eq!(s.extra.get("zeta").map(Node::to_flow_text).as_deref(), Some("{k: [1, 2]}"));
+        assert_eq!(codes(&d), vec!["unknown_field"]);
+        assert_eq!(d[0].line, Some(4));
+    }
+
+    #[test]
+    fn metadata_values_keep_their_text() {
+        let (s, d) =
+            ok("a/SKILL.md", "---\nname: a\ndescription: d\nmetadata:\n  version: 1.10\n  nested: {b: c}\n---\n");
+        assert_eq!(s.metadata.get("version").map(String::as_str), Some("1.10"));
+        assert_eq!(s.metadata.get("nested").map(String::as_str), Some("{b: c}"));
+        assert_eq!(codes(&d), vec!["metadata_not_string"]);
+    }
+
+    #[test]
+    fn colon_in_description_loads_with_a_warning() {
+        let (s, d) = ok("a/SKILL.md", "---\nname: a\ndescription: Use when: the user asks\n---\n");
+        assert_eq!(s.description, "Use when: the user asks");
+        assert_eq!(codes(&d), vec!["colon_quoted"]);
+        assert_eq!(d[0].line, Some(3));
+    }
+
+    #[test]
+    fn name_falls_back_to_folder_and_mismatch_warns() {
+        let (s, d) = ok("packs/my-skill/SKILL.md", "---\ndescription: d\n---\n");
+        assert_eq!(s.name, "my-skill");
+        assert_eq!(codes(&d), vec!["missing_name"]);
+        let (s, d) = ok("packs/other/SKILL.md", "---\nname: Mine\ndescription: d\n---\n");
+        assert_eq!(s.name, "Mine");
+        assert_eq!(codes(&d), vec!["name_format", "name_mismatch"]);
+        assert!(d.iter().all(|d| d.severity == Severity::Warning));
+    }
+
+    #[test]
+    fn skipped_skills_say_why() {
+        for (text, code) in [
+            ("---\nname: a\n---\n", "missing_description"),
+            ("---\nname: a\ndescription: '  '\n---\n", "empty_description"),
+            ("---\nname: [a\n---\n", "yaml_syntax"),
+            ("# nothing", "no_frontmatter"),
+            ("---\n- a\n---\n", "not_a_mapping"),
+            ("---\n---\n", "not_a_mapping"),
+        ] {
+            let loaded = load("a/SKILL.md", text, &Limits::default());
+            assert!(loaded.skill.is_none(), "{text}");
+            assert_eq!(loaded.diagnostics.last().map(|d| d.code.as_str()), Some(code), "{text}");
+        }
+    }
+
+    #[test]
+    fn limits_skip_huge_files() {
+        let limits = Limits { max_skill_md_bytes: 100, ..Limits::default() };
+        let text = format!("---\nname: a\ndescription: d\n---\n{}", "x".repeat(200));
+        let loaded = load("a/SKILL.md", &text, &limits);
+        assert!(loaded.skill.is_none());
+        assert_eq!(loaded.diagnostics[0].code, "too_large");
+    }
+
+    #[test]
+    fn max_turns_is_clamped() {
+        let (s, d) = ok("a/SKILL.md", "---\nname: a\ndescription: d\nmax_turns: 50\n---\n");
+        assert_eq!(s.max_turns, 10);
+        assert_eq!(codes(&d), vec!["invalid_value"]);
+    }
+
+    #[test]
+    fn body_headings_are_read_outside_code_fences() {
+        let body = "# Merge PDFs\ntext\n```sh\n# not a heading\n```\n## Fill forms ##\n#hashtag\n####### seven\n~~~\n# fenced\n~~~\n###\tSplit pages\n";
+        assert_eq!(body_headings(body), vec!["Merge PDFs", "Fill forms", "Split pages"]);
+        let many: String = (0..100).map(|i| format!("## Heading {i} {}\n", "x".repeat(300))).collect();
+        let headings = body_headings(&many);
+        assert_eq!(headings.len(), MAX_HEADINGS);
+        assert!(headings.iter().all(|h| h.len() <= MAX_HEADING_BYTES));
+    }
+}
