@@ -50,7 +50,8 @@ pub fn parse_and_lint(data: &[u8]) {
     }
     // Every safety finding points into the text, and there are never more than the cap.
     let name = loaded.skill.as_ref().map(|s| s.name.as_str());
-    let findings = skillwire::scan(&text, name, &skillwire::ScanPolicy::uniform(skillwire::Action::Warn));
+    let findings = skillwire::scan(&text, name, &skillwire::ScanPolicy::uniform(skillwire::Action::Warn))
+        .expect("the scan's automaton is built from a fixed list");
     assert!(findings.len() <= skillwire::MAX_FINDINGS);
     let lines: Vec<&str> = text.split('\n').collect();
     for f in &findings {
@@ -110,7 +111,7 @@ pub fn turn(data: &[u8]) {
         .map(|(i, text)| CatalogInput { source: 0, location: format!("{i}/SKILL.md"), text: Ok(text.clone()) })
         .collect();
     let catalog = Catalog::build(inputs, &options.catalog);
-    let _ = catalog.matches_turn(&message, &context);
+    let _ = catalog.turn(&message, &context).map(|t| t.matches());
     selection_and_tools(&catalog, &message, &context, &stats, &select);
     let read = |location: &str| -> Result<String, String> {
         let i: usize = location.split('/').next().and_then(|n| n.parse().ok()).unwrap_or(usize::MAX);
@@ -120,7 +121,7 @@ pub fn turn(data: &[u8]) {
             (None, _) => Err("no such skill".to_owned()),
         }
     };
-    let Ok(turn) = catalog.inject_turn(&message, &context, &options.render, |entry| read(&entry.skill.location)) else {
+    let Ok(turn) = catalog.inject(&message, &context, &options.render, |entry| read(&entry.skill.location)) else {
         return;
     };
     let render = &options.render;
@@ -168,8 +169,8 @@ fn selection_and_tools(
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), selection.skills.len(), "{:?}", selection.skills);
-        let _ = catalog
-            .inject_selected(message, &selection.skills, context, &Default::default(), |_| Err("not read".to_owned()));
+        let context = TurnContext { selected: Some(selection.skills.clone()), ..context.clone() };
+        let _ = catalog.inject(message, &context, &Default::default(), |_| Err("not read".to_owned()));
     }
     let tools = catalog.tools(&ToolOptions::default());
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();

@@ -56,6 +56,12 @@ export interface TurnContext {
    * (names, compared ignoring case and `-`/`_`): not injected again.
    */
   recent?: string[];
+  /**
+   * The skills your model chose (LLM selection, e.g. `selectParse(...).skills`): the turn
+   * injects these, after the message's `@mentions`, instead of what the rules and
+   * ranking find.
+   */
+  selected?: string[] | null;
 }
 
 /** What the safety scan does with a category's findings. */
@@ -310,7 +316,7 @@ export function memoryBytes(): number;
 
 /** An error from skillwire, with a stable code. */
 export class SkillwireError extends Error {
-  readonly code: 'message_too_large' | 'reply_too_large' | 'invalid_embedding' | 'timeout' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
+  readonly code: 'message_too_large' | 'reply_too_large' | 'invalid_embedding' | 'stale_turn' | 'unavailable' | 'timeout' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
   constructor(message: string, code: string);
 }
 

@@ -177,26 +177,26 @@ function* listEntries(sources, limits) {
   return entries;
 }
 
-/** Reads the bodies a turn may need, then runs it in the core. `context` is the
- * turn's `{recent}` (checked by the core). With `selected` (names the host's model
- * chose), the turn injects those instead of what the rules and ranking find. */
-function* turn(catalogue, sources, embed, message, given, limits, selected = undefined) {
+/** Plans a turn in the core (once), reads the bodies it may need, then renders it.
+ * `given` is the turn's context (`{recent, embedding, selected}`, checked by the core);
+ * with `selected` (names the host's model chose) the turn injects those instead of what
+ * the rules and ranking find, so the message is not embedded. */
+function* turn(catalogue, sources, embed, message, given, limits) {
   checkMessage(message, limits.max_message_bytes);
-  if (selected !== undefined) {
-    const plan = call(() => catalogue.planSelected(message, selected, given));
-    const bodies = yield* readBodies(sources, plan, limits);
-    return call(() => catalogue.injectSelected(message, selected, bodies, given));
+  const context = given?.selected != null ? given : yield* turnContext(embed, message, given);
+  const plan = call(() => catalogue.turn(message, context));
+  try {
+    const bodies = yield* readBodies(sources, call(() => catalogue.reads(plan)), limits);
+    return call(() => catalogue.render(plan, bodies));
+  } finally {
+    plan.free();
   }
-  const context = yield* turnContext(embed, message, given);
-  const plan = call(() => catalogue.plan(message, context));
-  const bodies = yield* readBodies(sources, plan, limits);
-  return call(() => catalogue.inject(message, bodies, context));
 }
 
-/** The SKILL.md texts of a turn's plan, by location: `{text}` or `{error}`. */
-function* readBodies(sources, plan, limits) {
+/** The SKILL.md texts of a turn's reads, by location: `{text}` or `{error}`. */
+function* readBodies(sources, reads, limits) {
   const bodies = {};
-  for (const { source, location } of plan) {
+  for (const { source, location } of reads) {
     try {
       const text = yield sources[source].read(location);
       bodies[location] = sourceText(text, limits.max_skill_md_bytes);
@@ -283,8 +283,13 @@ function* catalogForSteps(catalogue, embed, message, options, limits) {
 
 function* matchSteps(catalogue, embed, message, context, limits) {
   checkMessage(message, limits.max_message_bytes);
-  const turn = yield* turnContext(embed, message, context);
-  return call(() => catalogue.matches(message, turn));
+  const given = context?.selected != null ? context : yield* turnContext(embed, message, context);
+  const plan = call(() => catalogue.turn(message, given));
+  try {
+    return call(() => plan.matches());
+  } finally {
+    plan.free();
+  }
 }
 
 /** `{maxSkillMdBytes: 1}` → `{max_skill_md_bytes: 1}`; undefined stays undefined. */
@@ -412,6 +417,9 @@ export class Skillwire {
    * `context.recent` names skills whose bodies are still in the model's context from
    * recent turns: they are not injected again (decision `recently_injected`).
    * `context.embedding` is the message's vector (else `embed` is asked for it).
+   * `context.selected` names the skills your model chose (LLM selection, step 3):
+   * the turn injects those, after the message's `@mentions`, instead of what the rules
+   * and ranking find.
    */
   async inject(message, context = undefined) {
     return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits), this.#timeout);
@@ -493,14 +501,15 @@ export class Skillwire {
   /**
    * LLM selection, step 3: runs a turn on the skills your model chose (`selected`, e.g.
    * `selectParse(...).skills`), after those the message `@mentions`; decisions say
-   * `selected`. Same budget, scan and `context.recent` as `inject`.
+   * `selected`. Same budget, scan and `context.recent` as `inject`. (Shorthand for
+   * `inject(message, {...context, selected})`.)
    */
   async injectSelected(message, selected, context = undefined) {
-    return runAsync(turn(this.#live(), this.#sources, undefined, message, context, this.#limits, selected), this.#timeout);
+    return this.inject(message, { ...context, selected });
   }
   /** `injectSelected` for synchronous sources. */
   injectSelectedSync(message, selected, context = undefined) {
-    return runSync(turn(this.#live(), this.#sources, undefined, message, context, this.#limits, selected));
+    return this.injectSync(message, { ...context, selected });
   }
 
   /**

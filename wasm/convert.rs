@@ -138,7 +138,7 @@ records! {
     }
     core::Finding = Finding { category, action, message, line, column, excerpt }
     core::SkillEntry = SkillEntry { location, text }
-    core::TurnContext = TurnContext { recent, embedding }
+    core::TurnContext = TurnContext { recent, embedding, selected }
     core::EmbeddingText = EmbeddingText { skill, text }
     core::Match = SkillMatch { skill, reason, position, score }
     core::Decision = Decision { skill, matched, reason, score, injected_bytes, truncated, skipped, detail, findings }
@@ -224,6 +224,8 @@ impl Cross<wit::Error> for core::Error {
             core::Error::MessageTooLarge { bytes, limit } => wit::Error::MessageTooLarge((bytes, limit).cross()),
             core::Error::ReplyTooLarge { bytes, limit } => wit::Error::ReplyTooLarge((bytes, limit).cross()),
             core::Error::InvalidEmbedding { of, problem } => wit::Error::InvalidEmbedding((of, problem)),
+            core::Error::StaleTurn => wit::Error::StaleTurn,
+            core::Error::Unavailable { part, problem } => wit::Error::Unavailable((part, problem)),
         }
     }
 }
@@ -238,6 +240,8 @@ impl Cross<core::Error> for wit::Error {
                 core::Error::ReplyTooLarge { bytes: bytes.cross(), limit: limit.cross() }
             }
             wit::Error::InvalidEmbedding((of, problem)) => core::Error::InvalidEmbedding { of, problem },
+            wit::Error::StaleTurn => core::Error::StaleTurn,
+            wit::Error::Unavailable((part, problem)) => core::Error::Unavailable { part, problem },
         }
     }
 }

@@ -6,11 +6,11 @@
 //! `../shared/corpus` (or `$SKILLWIRE_SHARED/corpus`: third-party data kept outside the
 //! repository; repeated with renamed copies past its size; `scripts/bench-inputs` writes the same
 //! catalogues as folders for `skillwire bench`); messages of about
-//! 100 B, 1 KB and 4 KB are built from the labelled dev messages. `matches` is the
+//! 100 B, 1 KB and 4 KB are built from the labelled dev messages. `turn_matches` is the
 //! per-turn work that does not depend on reading bodies (rules and ranking).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::disallowed_methods)]
 
-use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions};
+use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions, TurnContext};
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -79,7 +79,7 @@ fn catalogue_build(bencher: divan::Bencher, size: usize) {
 fn turn_matches<const BYTES: usize>(bencher: divan::Bencher, size: usize) {
     let catalog = Catalog::build(inputs(size), &CatalogOptions::default());
     let message = message(BYTES);
-    bencher.bench(|| catalog.matches(divan::black_box(&message)).unwrap());
+    bencher.bench(|| catalog.turn(divan::black_box(&message), &TurnContext::default()).unwrap().matches());
 }
 
 /// The same turns with ranking off: what the substring rules alone cost.
@@ -89,7 +89,7 @@ fn turn_matches_rules_only<const BYTES: usize>(bencher: divan::Bencher, size: us
         CatalogOptions { rank: RankOptions { enabled: false, ..RankOptions::default() }, ..Default::default() };
     let catalog = Catalog::build(inputs(size), &options);
     let message = message(BYTES);
-    bencher.bench(|| catalog.matches(divan::black_box(&message)).unwrap());
+    bencher.bench(|| catalog.turn(divan::black_box(&message), &TurnContext::default()).unwrap().matches());
 }
 
 /// The safety scan over the whole corpus (250 SKILL.md files, 5.3 MB): what it adds to
@@ -100,7 +100,7 @@ fn scan_corpus(bencher: divan::Bencher) {
     let policy = skillwire::ScanPolicy::default();
     bencher
         .counter(divan::counter::BytesCount::new(texts.iter().map(String::len).sum::<usize>()))
-        .bench(|| texts.iter().map(|t| skillwire::scan(t, Some("pdf"), &policy).len()).sum::<usize>());
+        .bench(|| texts.iter().map(|t| skillwire::scan(t, Some("pdf"), &policy).unwrap().len()).sum::<usize>());
 }
 
 /// LLM selection: the prompt for a 100-byte message (the whole catalogue offered up to

@@ -28,16 +28,30 @@ pub enum Error {
         /// What is wrong with it.
         problem: String,
     },
+    /// A [`Turn`](crate::Turn) planned by another catalogue (one built before a refresh)
+    /// was handed to [`Catalog::render`](crate::Catalog::render): plan it again.
+    StaleTurn,
+    /// A part the core builds from fixed tables (the matching automaton, the safety
+    /// scan's) could not be built. Never expected; reported rather than matching or
+    /// scanning nothing.
+    Unavailable {
+        /// Which part.
+        part: String,
+        /// Why it could not be built.
+        problem: String,
+    },
 }
 
 impl Error {
     /// A stable code for bindings (`message_too_large`, `reply_too_large`,
-    /// `invalid_embedding`).
+    /// `invalid_embedding`, `stale_turn`, `unavailable`).
     pub fn code(&self) -> &'static str {
         match self {
             Error::MessageTooLarge { .. } => "message_too_large",
             Error::ReplyTooLarge { .. } => "reply_too_large",
             Error::InvalidEmbedding { .. } => "invalid_embedding",
+            Error::StaleTurn => "stale_turn",
+            Error::Unavailable { .. } => "unavailable",
         }
     }
 }
@@ -50,6 +64,8 @@ impl std::fmt::Display for Error {
             }
             Error::ReplyTooLarge { bytes, limit } => write!(f, "the reply is {bytes} bytes; the limit is {limit}"),
             Error::InvalidEmbedding { of, problem } => write!(f, "the embedding of {of} {problem}"),
+            Error::StaleTurn => f.write_str("the turn was planned by another catalogue; plan it again"),
+            Error::Unavailable { part, problem } => write!(f, "the {part} could not be built: {problem}"),
         }
     }
 }

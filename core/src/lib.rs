@@ -10,7 +10,7 @@
 //! output is a pure function of the inputs, byte-identical in every runtime.
 //!
 //! ```
-//! use skillwire::{Engine, MemorySource, Options};
+//! use skillwire::{Engine, MemorySource, Options, TurnContext};
 //!
 //! let mut skills = MemorySource::new();
 //! skills.insert(
@@ -19,7 +19,7 @@
 //! );
 //! let engine = Engine::new(vec![skills], Options::default());
 //!
-//! let turn = engine.inject("please merge these pdf files")?;
+//! let turn = engine.inject("please merge these pdf files", &TurnContext::default())?;
 //! assert_eq!(turn.user_message, "[SKILL:pdf]\nUse pypdf.\n[/SKILL]\n\nplease merge these pdf files");
 //! assert_eq!(turn.decisions[0].reason, skillwire::Reason::Name);
 //! # Ok::<(), skillwire::Error>(())
@@ -75,4 +75,4 @@ pub use skill::limits::Limits;
 pub use skill::lint::{lint, lint_with, LintOptions, LintReport};
 pub use skill::{load, BodySections, Loaded, Skill};
 pub use turn::render::{block_name, parse_blocks, InjectFormat, ParsedBlock, RenderOptions};
-pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, TurnContext};
+pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, Turn, TurnContext};

@@ -30,13 +30,15 @@ fn skill_md_bytes() {
         &CatalogOptions { limits: at.clone(), ..CatalogOptions::default() },
     );
     let longer = format!("{text} ");
-    let turn = catalog.inject("@pdf", &RenderOptions::default(), |_| Ok(longer.clone())).unwrap();
+    let turn =
+        catalog.inject("@pdf", &TurnContext::default(), &RenderOptions::default(), |_| Ok(longer.clone())).unwrap();
     assert_eq!(turn.decisions[0].skipped, Some(Skip::BodyUnavailable));
     assert_eq!(
         turn.decisions[0].detail.as_deref(),
         Some(&*format!("SKILL.md is {} bytes; the limit is {}", longer.len(), text.len()))
     );
-    let turn = catalog.inject("@pdf", &RenderOptions::default(), |_| Ok(text.clone())).unwrap();
+    let turn =
+        catalog.inject("@pdf", &TurnContext::default(), &RenderOptions::default(), |_| Ok(text.clone())).unwrap();
     assert_eq!(turn.decisions[0].skipped, None);
 }
 
@@ -80,10 +82,10 @@ fn message_bytes() {
         vec![CatalogInput { source: 0, location: "s/pdf/SKILL.md".into(), text: Ok(skill_md("pdf", "", "Body.\n")) }],
         &CatalogOptions { limits: Limits { max_message_bytes: 8, ..Limits::default() }, ..CatalogOptions::default() },
     );
-    assert!(catalog.matches("@pdf 678").is_ok());
-    assert_eq!(catalog.matches("@pdf 6789"), Err(Error::MessageTooLarge { bytes: 9, limit: 8 }));
+    assert!(catalog.turn("@pdf 678", &TurnContext::default()).is_ok());
+    assert_eq!(catalog.turn("@pdf 6789", &TurnContext::default()), Err(Error::MessageTooLarge { bytes: 9, limit: 8 }));
     assert_eq!(
-        catalog.inject_turn("@pdf 6789", &TurnContext::default(), &RenderOptions::default(), |_| Ok(String::new())),
+        catalog.inject("@pdf 6789", &TurnContext::default(), &RenderOptions::default(), |_| Ok(String::new())),
         Err(Error::MessageTooLarge { bytes: 9, limit: 8 })
     );
 }

@@ -14,7 +14,7 @@
 use proptest::prelude::*;
 use skillwire::{
     block_name, parse_blocks, render_catalog, Catalog, CatalogFormat, CatalogInput, CatalogOptions, InjectFormat,
-    RenderOptions, ScanPolicy,
+    RenderOptions, ScanPolicy, TurnContext,
 };
 
 const FRAGMENTS: &[&str] = &[
@@ -134,7 +134,7 @@ proptest! {
             let i: usize = location.split('/').nth(1).unwrap().parse().unwrap();
             Ok(texts[i].clone())
         };
-        let turn = catalog.inject(&message, &options, |entry| read(&entry.skill.location)).unwrap();
+        let turn = catalog.inject(&message, &TurnContext::default(), &options, |entry| read(&entry.skill.location)).unwrap();
         prop_assert_eq!(turn.decisions.len(), catalog.skills().len(), "every skill is a candidate");
         prop_assert!(turn.text.len() <= budget, "{} bytes over {budget}", turn.text.len());
         let carried = |name: &str| if format == InjectFormat::Xml { name.to_owned() } else { block_name(name) };

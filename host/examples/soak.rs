@@ -64,11 +64,11 @@ fn main() {
     for turn in 1..=turns {
         // A conversation: every other turn knows what the previous one injected.
         let message = &messages[turn % messages.len()];
-        let context =
-            TurnContext { recent: if turn % 2 == 0 { vec!["pdf".into()] } else { Vec::new() }, embedding: None };
+        let recent = if turn % 2 == 0 { vec!["pdf".into()] } else { Vec::new() };
+        let context = TurnContext { recent, ..TurnContext::default() };
         let out = match &mut engine {
-            Under::Native(e) => e.inject_turn(message, &context).unwrap(),
-            Under::Wasm(e) => e.inject_turn(message, &context).unwrap(),
+            Under::Native(e) => e.inject(message, &context).unwrap(),
+            Under::Wasm(e) => e.inject(message, &context).unwrap(),
         };
         injected += out.text.len();
         if turn % every == 0 {

@@ -51,10 +51,10 @@ fn main() {
     for _ in 0..rounds {
         for m in &messages {
             let t = Instant::now();
-            let a = native.inject(m).unwrap();
+            let a = native.inject(m, &Default::default()).unwrap();
             n.push(t.elapsed());
             let t = Instant::now();
-            let b = wasm.inject(m).unwrap();
+            let b = wasm.inject(m, &Default::default()).unwrap();
             w.push(t.elapsed());
             assert_eq!(a, b, "engines disagree on {m:?}");
         }

@@ -21,17 +21,12 @@ pub trait Backend {
     fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError>;
     /// Sets the skills' embeddings ([`skillwire::Catalog::set_embeddings`]).
     fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError>;
-    /// The skills selected for `message` in a turn; reads no bodies.
-    fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError>;
-    /// Runs a turn that knows the conversation.
-    fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError>;
-    /// Runs a turn on the skills the host's model chose.
-    fn inject_selected(
-        &mut self,
-        message: &str,
-        selected: &[String],
-        context: &TurnContext,
-    ) -> Result<Injection, WasmError>;
+    /// The skills a turn on `message` would inject ([`skillwire::Turn::matches`]); reads
+    /// no bodies.
+    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError>;
+    /// Runs a turn ([`skillwire::Engine::inject`]); with [`TurnContext::selected`], on
+    /// the skills the host's model chose.
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError>;
     /// The prompt asking the host's model to choose skills.
     fn select_prompt(
         &mut self,
@@ -60,16 +55,6 @@ pub trait Backend {
         format: CatalogFormat,
         budget: Option<usize>,
     ) -> Result<CatalogText, WasmError>;
-
-    /// The skills the rules select for `message`, outside a conversation.
-    fn matches(&mut self, message: &str) -> Result<Vec<Match>, WasmError> {
-        self.matches_turn(message, &TurnContext::default())
-    }
-
-    /// Runs a turn outside a conversation.
-    fn inject(&mut self, message: &str) -> Result<Injection, WasmError> {
-        self.inject_turn(message, &TurnContext::default())
-    }
 }
 
 impl<S: SkillSource> Backend for Engine<S> {
@@ -86,19 +71,11 @@ impl<S: SkillSource> Backend for Engine<S> {
     fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError> {
         Ok(Engine::set_embeddings(self, vectors)?)
     }
-    fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
-        Ok(Engine::matches_turn(self, message, context)?)
+    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
+        Ok(Engine::turn(self, message, context)?.matches())
     }
-    fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
-        Ok(Engine::inject_turn(self, message, context)?)
-    }
-    fn inject_selected(
-        &mut self,
-        message: &str,
-        selected: &[String],
-        context: &TurnContext,
-    ) -> Result<Injection, WasmError> {
-        Ok(Engine::inject_selected(self, message, selected, context)?)
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
+        Ok(Engine::inject(self, message, context)?)
     }
     fn select_prompt(
         &mut self,

@@ -409,7 +409,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
             let mut engine = backend(kind, &skills, render, !no_rank)?;
             let recent = recent.into_iter().map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()).collect();
-            let turn = engine.inject_turn(&message, &TurnContext { recent, ..TurnContext::default() })?;
+            let turn = engine.inject(&message, &TurnContext { recent, ..TurnContext::default() })?;
             if json {
                 out = to_json(&turn)?;
             } else {
@@ -420,7 +420,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
         Command::Match { skills, json, no_rank, message } => {
             let message = read_message(&message)?;
             let mut engine = backend(kind, &skills, RenderOptions::default(), !no_rank)?;
-            let matches = engine.matches(&message)?;
+            let matches = engine.matches(&message, &TurnContext::default())?;
             if json {
                 out = to_json(&Matches { matches: matches.clone() })?;
             } else {
@@ -485,7 +485,8 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             match message {
                 Some(message) => {
                     let message = read_message(&message)?;
-                    let turn = engine.inject_selected(&message, &selection.skills, &TurnContext::default())?;
+                    let context = TurnContext { selected: Some(selection.skills.clone()), ..TurnContext::default() };
+                    let turn = engine.inject(&message, &context)?;
                     out = if json {
                         to_json(&serde_json::json!({ "selection": selection, "injection": turn }))?
                     } else {
@@ -816,8 +817,8 @@ fn bench(
     }
     let turn = |engine: &mut dyn Backend, message: &str| -> Result<(), InputError> {
         match op {
-            BenchOpArg::Inject => engine.inject(message).map(drop)?,
-            BenchOpArg::Match => engine.matches(message).map(drop)?,
+            BenchOpArg::Inject => engine.inject(message, &TurnContext::default()).map(drop)?,
+            BenchOpArg::Match => engine.matches(message, &TurnContext::default()).map(drop)?,
         }
         Ok(())
     };

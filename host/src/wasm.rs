@@ -22,7 +22,7 @@
 //! let runtime = Arc::new(Runtime::new()?); // compile once per process (or Runtime::with_cache)
 //! let skills = FsSource::discover(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/skills").as_ref())?;
 //! let mut engine = WasmEngine::new(runtime, vec![Box::new(skills)], Default::default(), CallLimits::default())?;
-//! let turn = engine.inject("write the commit message")?; // the core's own `Injection`
+//! let turn = engine.inject("write the commit message", &Default::default())?; // the core's own `Injection`
 //! assert!(turn.text.starts_with("[SKILL:commit-message]\n"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -439,12 +439,12 @@ impl Backend for WasmEngine {
         Ok(self.call(|store, i, e| api!(i).call_report(store, e))?.cross())
     }
 
-    fn matches_turn(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
+    fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {
         let turn = context.clone().cross();
         engine(self.call(|store, i, e| api!(i).call_match(store, e, message, &turn))?)
     }
 
-    fn inject_turn(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
+    fn inject(&mut self, message: &str, context: &TurnContext) -> Result<Injection, WasmError> {
         let turn = context.clone().cross();
         engine(self.call(|store, i, e| api!(i).call_inject(store, e, message, &turn))?)
     }
@@ -452,16 +452,6 @@ impl Backend for WasmEngine {
     fn complete(&mut self, typed: &str, limit: usize) -> Result<Vec<Completion>, WasmError> {
         let limit = limit.cross();
         Ok(self.call(|store, i, e| api!(i).call_complete(store, e, typed, limit))?.cross())
-    }
-
-    fn inject_selected(
-        &mut self,
-        message: &str,
-        selected: &[String],
-        context: &TurnContext,
-    ) -> Result<Injection, WasmError> {
-        let turn = context.clone().cross();
-        engine(self.call(|store, i, e| api!(i).call_inject_selected(store, e, message, selected, &turn))?)
     }
 
     fn select_prompt(

@@ -95,24 +95,27 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
     let source = Growing { corpus: FsSource::discover(&dir).unwrap(), grown: grown.clone() };
     let mut engine =
         WasmEngine::new(runtime(), boxed(vec![source]), Options::default(), CallLimits::default()).unwrap();
-    let before = engine.inject("@pdf merge these files").unwrap();
+    let before = engine.inject("@pdf merge these files", &TurnContext::default()).unwrap();
     assert_eq!(engine.report().unwrap().loaded, 249);
     // Turns reuse the guest's memory: after warming up, it does not grow.
     let warm = engine.memory_bytes();
     assert!(warm > 0 && warm <= CallLimits::default().memory_bytes, "{warm}");
     for turn in 0..300 {
         engine
-            .inject_turn("@pdf merge these files", &TurnContext { recent: vec![format!("s{turn}")], embedding: None })
+            .inject(
+                "@pdf merge these files",
+                &TurnContext { recent: vec![format!("s{turn}")], ..TurnContext::default() },
+            )
             .unwrap();
     }
     assert_eq!(engine.memory_bytes(), warm);
 
     // Too little fuel: the call stops with a typed error...
     engine.set_limits(CallLimits { fuel: 10_000, ..CallLimits::default() });
-    assert_eq!(engine.inject("@pdf merge these files"), Err(WasmError::OutOfFuel));
+    assert_eq!(engine.inject("@pdf merge these files", &TurnContext::default()), Err(WasmError::OutOfFuel));
     // ...and with the limits back, the next call works and answers the same.
     engine.set_limits(CallLimits::default());
-    assert_eq!(engine.inject("@pdf merge these files").unwrap(), before);
+    assert_eq!(engine.inject("@pdf merge these files", &TurnContext::default()).unwrap(), before);
 
     // A memory cap smaller than rebuilding the (now ten times larger) catalogue needs:
     // a typed error, then recovery.
@@ -120,7 +123,7 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
     engine.set_limits(CallLimits { memory_bytes: 8 << 20, ..CallLimits::default() });
     assert_eq!(engine.refresh(), Err(WasmError::OutOfMemory));
     engine.set_limits(CallLimits::default());
-    assert_eq!(engine.inject("@pdf merge these files").unwrap(), before);
+    assert_eq!(engine.inject("@pdf merge these files", &TurnContext::default()).unwrap(), before);
     let report = engine.report().unwrap();
     assert_eq!(report.loaded, 249);
     assert!(report.shadowed.len() >= 9 * 249, "{}", report.shadowed.len());
@@ -157,7 +160,7 @@ fn failing_and_oversized_reads_are_skipped_skills() {
     assert_eq!(report.loaded, 1);
     let reasons: Vec<&str> = report.skipped.iter().map(|s| s.reason.as_str()).collect();
     assert_eq!(reasons, vec!["disk on fire", "SKILL.md is 67108898 bytes; the limit is 1048576"]);
-    let turn = engine.inject("@fine").unwrap();
+    let turn = engine.inject("@fine", &TurnContext::default()).unwrap();
     assert_eq!(turn.text, "[SKILL:fine]\nFine body.\n[/SKILL]");
 }
 
@@ -207,18 +210,18 @@ fn embeddings_survive_an_instance_being_replaced() {
         Ok(2)
     );
     let turn = TurnContext { embedding: Some(vec![0.9, 0.1]), ..TurnContext::default() };
-    let found = engine.matches_turn("my containers keep dying", &turn).unwrap();
+    let found = engine.matches("my containers keep dying", &turn).unwrap();
     assert_eq!(found[0].skill, "k8s-debug");
     // A trap replaces the instance; the embeddings come back with it.
     engine.set_limits(CallLimits { fuel: 1_000, ..CallLimits::default() });
-    assert_eq!(engine.matches_turn("my containers keep dying", &turn), Err(WasmError::OutOfFuel));
+    assert_eq!(engine.matches("my containers keep dying", &turn), Err(WasmError::OutOfFuel));
     engine.set_limits(CallLimits::default());
-    assert_eq!(engine.matches_turn("my containers keep dying", &turn).unwrap(), found);
+    assert_eq!(engine.matches("my containers keep dying", &turn).unwrap(), found);
     // Bad vectors are the core's typed error; a refresh drops the embeddings.
     let bad = engine.set_embeddings(vec![("k8s-debug".into(), vec![0.0, 0.0])]);
     assert!(matches!(bad, Err(WasmError::Engine(Error::InvalidEmbedding { .. }))), "{bad:?}");
     engine.refresh().unwrap();
-    assert_eq!(engine.matches_turn("my containers keep dying", &turn).unwrap(), vec![]);
+    assert_eq!(engine.matches("my containers keep dying", &turn).unwrap(), vec![]);
 }
 
 /// The labelled messages of `shared()/queries/dev.jsonl`.
@@ -235,8 +238,8 @@ fn dev_messages() -> Vec<String> {
 fn answers(engine: &mut dyn Backend, messages: &[String]) -> Vec<Value> {
     let mut out = vec![json!(engine.report().unwrap())];
     for message in messages {
-        out.push(json!(engine.matches(message).unwrap()));
-        out.push(json!(engine.inject(message).unwrap()));
+        out.push(json!(engine.matches(message, &TurnContext::default()).unwrap()));
+        out.push(json!(engine.inject(message, &TurnContext::default()).unwrap()));
     }
     for format in [CatalogFormat::AgentSkills, CatalogFormat::SkillsRef, CatalogFormat::Markdown, CatalogFormat::Json] {
         out.push(json!(engine.catalog_text(format, None).unwrap()));

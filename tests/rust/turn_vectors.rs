@@ -150,8 +150,13 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
     }
     if let Some(requests) = case.get("inject_selected") {
         let requests: Vec<InjectSelectedRequest> = serde_json::from_value(requests.clone()).unwrap();
-        let answers =
-            requests.iter().map(|r| answer(runtime.inject_selected(&r.message, &r.selected, &r.turn))).collect();
+        let answers = requests
+            .iter()
+            .map(|r| {
+                let context = TurnContext { selected: Some(r.selected.clone()), ..r.turn.clone() };
+                answer(runtime.inject(&r.message, &context))
+            })
+            .collect();
         out.insert("inject_selected".into(), Value::Array(answers));
     }
     if let Some(requests) = case.get("tools") {
@@ -177,9 +182,9 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
         let context: TurnContext = serde_json::from_value(case.get("turn").cloned().unwrap_or(json!({}))).unwrap();
         out.insert(
             "matches".into(),
-            answer(runtime.matches_turn(message, &context).map(|matches| json!({ "matches": matches }))),
+            answer(runtime.matches(message, &context).map(|matches| json!({ "matches": matches }))),
         );
-        out.insert("injection".into(), answer(runtime.inject_turn(message, &context)));
+        out.insert("injection".into(), answer(runtime.inject(message, &context)));
     }
     Value::Object(out)
 }

@@ -39,6 +39,7 @@ use crate::skill::limits::Limits;
 use crate::skill::{self, Skill};
 use crate::turn::TurnContext;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The indexed catalogue of skills.
 #[derive(Debug, Clone, Default)]
@@ -54,6 +55,16 @@ pub struct Catalog {
     not_user_invocable: NotUserInvocable,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
+    /// This catalogue's number (see [`next_id`]): a turn is rendered only by the
+    /// catalogue that planned it.
+    pub(crate) id: u64,
+}
+
+/// A new number for each catalogue built in this process, so that a [`Turn`](crate::Turn)
+/// planned before a refresh is not rendered against the new skills' indices.
+fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Catalog {
@@ -133,7 +144,18 @@ impl Catalog {
                     .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic }),
             );
             let missing = missing_requirements(&skill.requires, &options.available);
-            let findings = scan::scan(&text, Some(&skill.name), &options.scan);
+            // A skill the scan cannot read is not listed: unscanned is not clean.
+            let findings = match scan::scan(&text, Some(&skill.name), &options.scan) {
+                Ok(findings) => findings,
+                Err(e) => {
+                    report.skipped.push(SkippedSkill {
+                        location: skill.location,
+                        reason: e.to_string(),
+                        diagnostics: Vec::new(),
+                    });
+                    continue;
+                }
+            };
             if !findings.is_empty() {
                 report.flagged.push(FlaggedSkill {
                     name: skill.name.clone(),
@@ -206,6 +228,7 @@ impl Catalog {
             scan: options.scan.clone(),
             not_user_invocable: options.not_user_invocable,
             scanned: ScanCache::default(),
+            id: next_id(),
         }
     }
 
@@ -301,8 +324,8 @@ impl Catalog {
     /// Every skill `message` refers to, in DESIGN order, before eligibility is applied.
     /// Ranked skills come after the rules' hits, best first, among the skills that may
     /// be injected automatically and that no rule found.
-    pub(crate) fn hits(&self, message: &str, embedding: Option<&[f32]>) -> Vec<Hit> {
-        let (mut hits, at_spans) = self.index.find_with_spans(message);
+    pub(crate) fn hits(&self, message: &str, embedding: Option<&[f32]>) -> Result<Vec<Hit>, Error> {
+        let (mut hits, at_spans) = self.index.find_with_spans(message)?;
         let eligible =
             |i: usize| self.skills.get(i).is_some_and(|s| self.automatic(s)) && !hits.iter().any(|h| h.skill == i);
         let ranked = self.ranking.rank(&without_mentions(message, &at_spans), embedding, &self.rank, eligible);
@@ -312,13 +335,13 @@ impl Catalog {
             position: r.position,
             score: Some(r.score),
         }));
-        hits
+        Ok(hits)
     }
 
     /// The skills `message` mentions (`@name`), in message order.
-    pub(crate) fn mention_hits(&self, message: &str) -> Vec<Hit> {
-        let (hits, _) = self.index.find_with_spans(message);
-        hits.into_iter().filter(|h| h.reason == Reason::Mention).collect()
+    pub(crate) fn mention_hits(&self, message: &str) -> Result<Vec<Hit>, Error> {
+        let (hits, _) = self.index.find_with_spans(message)?;
+        Ok(hits.into_iter().filter(|h| h.reason == Reason::Mention).collect())
     }
 
     /// Up to `size` skills among those `eligible`, best first, that share any word (or,
@@ -329,8 +352,9 @@ impl Catalog {
         embedding: Option<&[f32]>,
         size: usize,
         eligible: impl Fn(usize) -> bool,
-    ) -> Vec<usize> {
-        self.ranked_without_thresholds(message, embedding, size, eligible).into_iter().map(|r| r.skill).collect()
+    ) -> Result<Vec<usize>, Error> {
+        let ranked = self.ranked_without_thresholds(message, embedding, size, eligible)?;
+        Ok(ranked.into_iter().map(|r| r.skill).collect())
     }
 
     /// Ranking of `message` with none of its thresholds: up to `size` skills among those
@@ -341,8 +365,8 @@ impl Catalog {
         embedding: Option<&[f32]>,
         size: usize,
         eligible: impl Fn(usize) -> bool,
-    ) -> Vec<crate::select::rank::Ranked> {
-        let (_, at_spans) = self.index.find_with_spans(message);
+    ) -> Result<Vec<crate::select::rank::Ranked>, Error> {
+        let (_, at_spans) = self.index.find_with_spans(message)?;
         let options = RankOptions {
             enabled: true,
             max_ranked: size,
@@ -351,11 +375,11 @@ impl Catalog {
             min_coverage: 0.0,
             ..self.rank.clone()
         };
-        self.ranking.rank(&without_mentions(message, &at_spans), embedding, &options, eligible)
+        Ok(self.ranking.rank(&without_mentions(message, &at_spans), embedding, &options, eligible))
     }
 
     /// The `k` skills most relevant to `message`, best first: those a turn would
-    /// select (as [`Catalog::matches_turn`] orders them, `selected: true`), then the
+    /// select (as [`Turn::matches`](crate::Turn::matches) orders them, `selected: true`), then the
     /// rest by ranking score without its thresholds (`selected: false`). Only skills
     /// the catalogue lists are counted (not gated, not blocked). Skills that share no
     /// word (nor, with embeddings, meaning) with the message are not listed, so fewer
@@ -369,7 +393,8 @@ impl Catalog {
             return Ok(Vec::new());
         }
         let mut found: Vec<Relevant> = self
-            .matches_turn(message, context)?
+            .turn(message, context)?
+            .matches()
             .into_iter()
             .map(|m| Relevant { skill: m.skill, selected: true, reason: Some(m.reason), score: m.score })
             .collect();
@@ -378,7 +403,7 @@ impl Catalog {
             let embedding = self.message_vector(context.embedding.as_deref())?;
             let taken: Vec<usize> = found.iter().filter_map(|r| self.index_of(&r.skill)).collect();
             let listed = |i: usize| self.skills.get(i).is_some_and(CatalogSkill::listed) && !taken.contains(&i);
-            let ranked = self.ranked_without_thresholds(message, embedding.as_deref(), k - found.len(), listed);
+            let ranked = self.ranked_without_thresholds(message, embedding.as_deref(), k - found.len(), listed)?;
             found.extend(ranked.into_iter().filter_map(|r| {
                 let entry = self.skills.get(r.skill)?;
                 Some(Relevant { skill: entry.skill.name.clone(), selected: false, reason: None, score: Some(r.score) })

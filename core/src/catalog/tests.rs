@@ -79,11 +79,11 @@ fn a_mention_is_not_evidence_for_other_skills() {
     let rank = RankOptions { min_score: 0.0, min_ratio: 0.0, max_ranked: 5, ..RankOptions::default() };
     let catalog = Catalog::build(inputs, &CatalogOptions { rank, ..CatalogOptions::default() });
     let zotero = |message: &str| -> f64 {
-        let matches = catalog.matches(message).unwrap();
+        let matches = catalog.turn(message, &TurnContext::default()).unwrap().matches();
         matches.iter().find(|m| m.skill == "zotero").and_then(|m| m.score).unwrap()
     };
     // The word `pdf` is evidence for zotero; the mention `@pdf` is not.
     assert!(zotero("pdf attachments") > zotero("attachments"));
     assert_eq!(zotero("@pdf attachments"), zotero("attachments"));
-    assert_eq!(catalog.matches("@pdf attachments").unwrap()[0].skill, "pdf");
+    assert_eq!(catalog.turn("@pdf attachments", &TurnContext::default()).unwrap().matches()[0].skill, "pdf");
 }

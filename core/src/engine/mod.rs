@@ -14,7 +14,7 @@ use crate::engine::source::{SkillSource, SourceError};
 use crate::error::Error;
 use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
 use crate::turn::render::RenderOptions;
-use crate::turn::{Injection, Match, TurnContext};
+use crate::turn::{Injection, Turn, TurnContext};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -138,59 +138,25 @@ impl<S: SkillSource> Engine<S> {
         &self.options
     }
 
-    /// The skills the rules select for `message`. Reads nothing.
-    pub fn matches(&self, message: &str) -> Result<Vec<Match>, Error> {
-        self.matches_turn(message, &TurnContext::default())
+    /// Plans a turn on `message` ([`Catalog::turn`]); with an embedder, the message's
+    /// embedding joins the ranking. Reads nothing: [`Turn::matches`] are the skills the
+    /// turn would inject.
+    pub fn turn(&self, message: &str, context: &TurnContext) -> Result<Turn, Error> {
+        self.catalog.turn(message, &self.with_message_embedding(message, context))
     }
 
-    /// The skills selected for `message` in a turn that knows the conversation.
-    pub fn matches_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<Match>, Error> {
-        self.catalog.matches_turn(message, &self.with_message_embedding(message, context))
-    }
-
-    /// Runs a turn with the engine's render options.
-    pub fn inject(&self, message: &str) -> Result<Injection, Error> {
-        self.inject_with(message, &self.options.render)
-    }
-
-    /// Runs a turn that knows the conversation (see [`TurnContext`]).
-    pub fn inject_turn(&self, message: &str, context: &TurnContext) -> Result<Injection, Error> {
-        self.inject_turn_with(message, context, &self.options.render)
-    }
-
-    /// Runs a turn with other render options.
-    pub fn inject_with(&self, message: &str, render: &RenderOptions) -> Result<Injection, Error> {
-        self.inject_turn_with(message, &TurnContext::default(), render)
-    }
-
-    /// Runs a turn that knows the conversation, with other render options.
-    pub fn inject_turn_with(
-        &self,
-        message: &str,
-        context: &TurnContext,
-        render: &RenderOptions,
-    ) -> Result<Injection, Error> {
-        let context = self.with_message_embedding(message, context);
-        self.catalog.inject_turn(message, &context, render, |entry| match self.sources.get(entry.source) {
+    /// Renders a planned turn with the engine's render options, reading the bodies from
+    /// the sources ([`Catalog::render`]).
+    pub fn render(&self, turn: &Turn) -> Result<Injection, Error> {
+        self.catalog.render(turn, &self.options.render, |entry| match self.sources.get(entry.source) {
             Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
             None => Err(format!("no source {}", entry.source)),
         })
     }
 
-    /// Runs a turn on the skills the host's model chose ([`Catalog::inject_selected`]),
-    /// with the engine's render options.
-    pub fn inject_selected(
-        &self,
-        message: &str,
-        selected: &[String],
-        context: &TurnContext,
-    ) -> Result<Injection, Error> {
-        self.catalog.inject_selected(message, selected, context, &self.options.render, |entry| {
-            match self.sources.get(entry.source) {
-                Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
-                None => Err(format!("no source {}", entry.source)),
-            }
-        })
+    /// Runs a turn: plans it and renders it ([`Engine::turn`], [`Engine::render`]).
+    pub fn inject(&self, message: &str, context: &TurnContext) -> Result<Injection, Error> {
+        self.render(&self.turn(message, context)?)
     }
 
     /// The prompt that asks the host's model to choose skills ([`Catalog::select_prompt`]);

@@ -282,7 +282,7 @@ impl EvalReport {
 }
 
 impl Catalog {
-    /// Runs routing on every message (as [`Catalog::matches`] does, plus the ranking
+    /// Runs routing on every message (as [`Turn::matches`](crate::Turn::matches) does, plus the ranking
     /// for recall@K up to the largest depth in `recall_at`) and scores it.
     pub fn evaluate(&self, messages: &[LabelledMessage], recall_at: &[usize]) -> Result<EvalReport, Error> {
         self.evaluate_embedded(messages, recall_at, |_| None)
@@ -301,7 +301,7 @@ impl Catalog {
         let mut outcomes = Vec::with_capacity(messages.len());
         for message in messages {
             let context = TurnContext { embedding: embedding_of(&message.q), ..TurnContext::default() };
-            let injected = self.matches_turn(&message.q, &context)?.into_iter().map(|m| m.skill).collect();
+            let injected = self.turn(&message.q, &context)?.matches().into_iter().map(|m| m.skill).collect();
             let ranked = self.relevant(&message.q, &context, depth)?.into_iter().map(|r| r.skill).collect();
             outcomes.push(Outcome { injected, ranked });
         }

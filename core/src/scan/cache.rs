@@ -1,6 +1,7 @@
 //! Scan results kept per skill, so a body read again unchanged is not scanned again.
 
 use super::{scan, Finding, ScanPolicy};
+use crate::error::Error;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -25,16 +26,22 @@ struct ScanCacheEntries {
 
 impl ScanCache {
     /// The findings for skill `skill`'s `text`: remembered, or scanned now.
-    pub(crate) fn findings(&self, skill: usize, text: &str, name: &str, policy: &ScanPolicy) -> Vec<Finding> {
+    pub(crate) fn findings(
+        &self,
+        skill: usize,
+        text: &str,
+        name: &str,
+        policy: &ScanPolicy,
+    ) -> Result<Vec<Finding>, Error> {
         let Ok(mut entries) = self.entries.lock() else {
             return scan(text, Some(name), policy);
         };
         if let Some((seen, findings)) = entries.by_skill.get(&skill) {
             if seen == text {
-                return findings.clone();
+                return Ok(findings.clone());
             }
         }
-        let findings = scan(text, Some(name), policy);
+        let findings = scan(text, Some(name), policy)?;
         if entries.bytes + text.len() > SCAN_CACHE_BYTES {
             *entries = ScanCacheEntries::default();
         }
@@ -44,7 +51,7 @@ impl ScanCache {
                 entries.bytes -= old.len();
             }
         }
-        findings
+        Ok(findings)
     }
 }
 

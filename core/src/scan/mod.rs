@@ -39,6 +39,7 @@ pub(crate) use cache::ScanCache;
 use hidden::{homoglyph_name, invisible_characters, invisible_kind, is_bidi_control, is_tag};
 use phrases::phrases;
 
+use crate::error::Error;
 use serde::{Deserialize, Serialize};
 
 /// Most findings one scan reports; the scan stops there.
@@ -241,8 +242,9 @@ impl std::fmt::Display for Finding {
 
 /// Scans a SKILL.md whose frontmatter names the skill `name` (pass the loaded name,
 /// or `None` when it did not load). Findings are in text order (the name's first),
-/// at most [`MAX_FINDINGS`].
-pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Vec<Finding> {
+/// at most [`MAX_FINDINGS`]. [`Error::Unavailable`] when the scan cannot run (its automaton
+/// could not be built): a skill is then treated as unscanned, never as clean.
+pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Result<Vec<Finding>, Error> {
     let mut out = Findings { text, lines: LineCounter::default(), policy, list: Vec::new() };
     if let Some(name) = name {
         if policy.looks_for(Category::HomoglyphName) {
@@ -256,11 +258,11 @@ pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Vec<Finding>
         .into_iter()
         .any(|c| policy.looks_for(c))
     {
-        phrases(&mut out);
+        phrases(&mut out)?;
     }
     out.list.sort_by_key(|f| (f.line, f.column));
     out.list.truncate(MAX_FINDINGS);
-    out.list
+    Ok(out.list)
 }
 
 /// Lines of offsets asked for in increasing order, counted from the last answer

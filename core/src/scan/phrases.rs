@@ -4,6 +4,7 @@
 
 use super::hidden::{invisible_kind, is_bidi_control, is_tag, line_around};
 use super::{visible, Category, Findings, EXFILTRATION_WINDOW_LINES};
+use crate::error::Error;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use std::sync::OnceLock;
 
@@ -43,9 +44,15 @@ struct Triggers {
     kinds: Vec<Trigger>,
 }
 
-fn triggers() -> Option<&'static Triggers> {
-    static TRIGGERS: OnceLock<Option<Triggers>> = OnceLock::new();
-    TRIGGERS.get_or_init(build_triggers).as_ref()
+/// The trigger automaton, built once per process; why it could not be, if it could not.
+fn triggers() -> Result<&'static Triggers, Error> {
+    static TRIGGERS: OnceLock<Result<Triggers, String>> = OnceLock::new();
+    match TRIGGERS.get_or_init(build_triggers) {
+        Ok(triggers) => Ok(triggers),
+        Err(problem) => {
+            Err(Error::Unavailable { part: "safety scan's automaton".to_owned(), problem: problem.clone() })
+        }
+    }
 }
 
 const TRIGGER_LIST: &[(&str, Trigger)] = &[
@@ -120,14 +127,14 @@ const TRIGGER_LIST: &[(&str, Trigger)] = &[
     ("printenv", Trigger::EnvDump),
 ];
 
-fn build_triggers() -> Option<Triggers> {
+fn build_triggers() -> Result<Triggers, String> {
     let matcher = AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::LeftmostLongest)
         .kind(Some(AhoCorasickKind::DFA))
         .build(TRIGGER_LIST.iter().map(|(p, _)| p))
-        .ok()?;
-    Some(Triggers { matcher, kinds: TRIGGER_LIST.iter().map(|&(_, k)| k).collect() })
+        .map_err(|e| e.to_string())?;
+    Ok(Triggers { matcher, kinds: TRIGGER_LIST.iter().map(|&(_, k)| k).collect() })
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -255,10 +262,8 @@ fn persona(trigger: &str, words: &[String]) -> bool {
     }
 }
 
-pub(super) fn phrases(out: &mut Findings<'_>) {
-    let Some(triggers) = triggers() else {
-        return;
-    };
+pub(super) fn phrases(out: &mut Findings<'_>) -> Result<(), Error> {
+    let triggers = triggers()?;
     let text = out.text;
     let bytes = text.as_bytes();
     // Network commands and secrets by line, paired afterwards.
@@ -369,6 +374,7 @@ pub(super) fn phrases(out: &mut Findings<'_>) {
             out.push(Category::Exfiltration, secret_offset, message, visible(line_around(text, secret_offset)));
         }
     }
+    Ok(())
 }
 
 impl Findings<'_> {

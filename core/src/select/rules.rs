@@ -22,6 +22,7 @@
 //! folds the message once and runs the automaton once, so its cost follows the
 //! message's length, not the number of skills.
 
+use crate::error::Error;
 use crate::skill::Skill;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::Serialize;
@@ -83,6 +84,9 @@ const MIN_AUTO_CHARS: usize = 3;
 pub(crate) struct MatchIndex {
     by_name: HashMap<String, usize>,
     automaton: Option<AhoCorasick>,
+    /// Why the automaton could not be built, if it could not: every turn then fails
+    /// with [`Error::Unavailable`] rather than matching nothing.
+    broken: Option<String>,
     /// For each automaton pattern, the skills and rules it stands for.
     targets: Vec<Vec<(usize, Reason)>>,
     /// For each skill, what orders automatic matches: description length in
@@ -176,13 +180,16 @@ impl MatchIndex {
             }
             add(&skill.name, i, Reason::Name);
         }
-        let automaton = if patterns.is_empty() {
-            None
-        } else {
-            // Standard semantics: overlapping search reports every pattern that occurs.
-            AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).ok()
+        // Standard semantics: overlapping search reports every pattern that occurs.
+        let built = match patterns.is_empty() {
+            true => Ok(None),
+            false => AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).map(Some),
         };
-        MatchIndex { by_name, automaton, targets, order_keys }
+        let (automaton, broken) = match built {
+            Ok(automaton) => (automaton, None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        MatchIndex { by_name, automaton, broken, targets, order_keys }
     }
 
     /// The skill a mention key names.
@@ -192,13 +199,16 @@ impl MatchIndex {
 
     /// Every skill `message` refers to, in DESIGN order.
     #[cfg(test)]
-    pub(crate) fn find(&self, message: &str) -> Vec<Hit> {
-        self.find_with_spans(message).0
+    pub(crate) fn find(&self, message: &str) -> Result<Vec<Hit>, Error> {
+        Ok(self.find_with_spans(message)?.0)
     }
 
     /// [`MatchIndex::find`], and the byte spans of the message's `@` words (mentions,
     /// e-mail addresses), which name a skill or an address rather than a topic.
-    pub(crate) fn find_with_spans(&self, message: &str) -> (Vec<Hit>, Vec<Span>) {
+    pub(crate) fn find_with_spans(&self, message: &str) -> Result<(Vec<Hit>, Vec<Span>), Error> {
+        if let Some(problem) = &self.broken {
+            return Err(Error::Unavailable { part: "matching automaton".to_owned(), problem: problem.clone() });
+        }
         let (mentions, at_spans) = self.mentions(message);
         let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
         if let Some(automaton) = &self.automaton {
@@ -245,7 +255,7 @@ impl MatchIndex {
             len(kb).cmp(&len(ka)).then_with(|| ka.map(|k| &k.1).cmp(&kb.map(|k| &k.1))).then(a.skill.cmp(&b.skill))
         });
         hits.extend(automatic);
-        (hits, at_spans)
+        Ok((hits, at_spans))
     }
 
     /// The mentions in `message` as (skill, byte offset of `@`, end of the name), and the byte spans
@@ -298,7 +308,7 @@ mod tests {
 
     fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {
         let index = MatchIndex::build(skills, |_| false);
-        index.find(message).into_iter().map(|h| (skills[h.skill].name.clone(), h.reason)).collect()
+        index.find(message).unwrap().into_iter().map(|h| (skills[h.skill].name.clone(), h.reason)).collect()
     }
 
     fn catalogue() -> Vec<Skill> {
@@ -354,7 +364,16 @@ mod tests {
     fn positions_are_byte_offsets_in_the_original_message() {
         let s = catalogue();
         let index = MatchIndex::build(&s, |_| false);
-        let hits = index.find("Ünïcode  text: PDF");
+        let hits = index.find("Ünïcode  text: PDF").unwrap();
         assert_eq!(hits[0].position, "Ünïcode  text: ".len());
+    }
+
+    #[test]
+    fn an_automaton_that_could_not_be_built_fails_every_turn_loudly() {
+        let skills = [skill("pdf", "Merge PDF files", &[])];
+        let index = MatchIndex { broken: Some("too many states".to_owned()), ..MatchIndex::build(&skills, |_| false) };
+        let expected =
+            Error::Unavailable { part: "matching automaton".to_owned(), problem: "too many states".to_owned() };
+        assert_eq!(index.find("merge PDF files"), Err(expected));
     }
 }

@@ -67,11 +67,15 @@ pub fn lint(location: &str, text: &str, limits: &Limits) -> LintReport {
 /// Lints one SKILL.md with options.
 pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintReport {
     let limits = &options.limits;
-    let (errors, mut warnings) = errors_and_warnings(location, text, options);
+    let (mut errors, mut warnings) = errors_and_warnings(location, text, options);
     // skillwire's own findings: the lenient loader's warnings that the standard's
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
-    let findings = scan::scan(text, loaded.skill.as_ref().map(|s| s.name.as_str()), &options.scan);
+    let name = loaded.skill.as_ref().map(|s| s.name.as_str());
+    let findings = scan::scan(text, name, &options.scan).unwrap_or_else(|e| {
+        errors.push(format!("The safety scan could not run: {e}"));
+        Vec::new()
+    });
     warnings.extend(
         loaded.diagnostics.into_iter().filter(|d| d.severity == Severity::Warning && !covered_by_errors(&d.code)),
     );

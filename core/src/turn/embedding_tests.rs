@@ -62,17 +62,20 @@ fn embeddings_find_skills_that_share_no_word_with_the_message() {
     let message = "my containers keep dying in the cluster";
     let vector = vec![0.9, 0.1, 0.0, 0.05];
     // Without embeddings the words find nothing, and a message vector changes nothing.
-    assert!(catalog.matches(message).unwrap().is_empty());
-    assert!(catalog.matches_turn(message, &turn(vector.clone())).unwrap().is_empty());
+    assert!(catalog.turn(message, &TurnContext::default()).unwrap().matches().is_empty());
+    assert!(catalog.turn(message, &turn(vector.clone())).unwrap().matches().is_empty());
     let named = SKILLS.iter().map(|(n, _, v)| (n.to_uppercase(), v.to_vec())).collect();
     assert_eq!(catalog.set_embeddings(named).unwrap(), 3);
-    let found = catalog.matches_turn(message, &turn(vector)).unwrap();
+    let found = catalog.turn(message, &turn(vector)).unwrap().matches();
     assert_eq!(found.len(), 1);
     assert_eq!((found[0].skill.as_str(), found[0].reason, found[0].position), ("k8s-debug", Reason::Rank, 0));
     assert!(found[0].score.unwrap() >= crate::RankOptions::default().min_score);
     // Small talk is far from every skill; words alone still work.
-    assert!(catalog.matches_turn("thanks, nice weekend", &turn(vec![0.0, 0.0, 0.0, 1.0])).unwrap().is_empty());
-    assert_eq!(catalog.matches("review these SQL queries for injection").unwrap()[0].skill, "sql-review");
+    assert!(catalog.turn("thanks, nice weekend", &turn(vec![0.0, 0.0, 0.0, 1.0])).unwrap().matches().is_empty());
+    assert_eq!(
+        catalog.turn("review these SQL queries for injection", &TurnContext::default()).unwrap().matches()[0].skill,
+        "sql-review"
+    );
 }
 
 #[test]
@@ -90,7 +93,7 @@ fn unusable_vectors_are_typed_errors() {
     // Nothing was set by the failed calls; unknown names are ignored.
     assert_eq!(catalog.set_embeddings(vec![("nobody".into(), vec![1.0])]).unwrap(), 0);
     assert_eq!(catalog.set_embeddings(vec![("k8s-debug".into(), vec![1.0, 0.0])]).unwrap(), 1);
-    let wrong = catalog.matches_turn("pods", &turn(vec![1.0, 0.0, 0.0]));
+    let wrong = catalog.turn("pods", &turn(vec![1.0, 0.0, 0.0]));
     assert!(matches!(&wrong, Err(Error::InvalidEmbedding { of, .. }) if of == "message"), "{wrong:?}");
     assert_eq!(wrong.unwrap_err().code(), "invalid_embedding");
 }
@@ -110,13 +113,16 @@ fn sources() -> Vec<MemorySource> {
 fn an_engine_embeds_skills_and_messages_with_the_hosts_model() {
     let engine = Engine::new(sources(), Options::default()).with_embedder(Box::new(Concepts));
     assert_eq!(engine.embedding_error(), None);
-    let turn = engine.inject("the cluster is on fire again").unwrap();
+    let turn = engine.inject("the cluster is on fire again", &TurnContext::default()).unwrap();
     assert_eq!(turn.decisions.len(), 1);
     assert_eq!((turn.decisions[0].skill.as_str(), turn.decisions[0].reason), ("k8s-debug", Reason::Rank));
     assert!(turn.text.contains("Body of k8s-debug."));
     // A failing model leaves ranking lexical, and says why.
     let engine = Engine::new(sources(), Options::default()).with_embedder(Box::new(Broken));
     assert_eq!(engine.embedding_error(), Some("model offline"));
-    assert!(engine.inject("the cluster is on fire again").unwrap().decisions.is_empty());
-    assert_eq!(engine.matches("review SQL queries for injection risks").unwrap()[0].skill, "sql-review");
+    assert!(engine.inject("the cluster is on fire again", &TurnContext::default()).unwrap().decisions.is_empty());
+    assert_eq!(
+        engine.turn("review SQL queries for injection risks", &TurnContext::default()).unwrap().matches()[0].skill,
+        "sql-review"
+    );
 }

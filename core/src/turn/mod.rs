@@ -30,8 +30,61 @@ use crate::skill::frontmatter;
 use crate::skill::truncate_chars;
 use crate::turn::render::{prepare_body, Frame, RenderOptions};
 
-/// A candidate of a turn: the hit, the skill it names, and why it may not be injected.
-type Candidate<'a> = (Hit, &'a CatalogSkill, Option<Skip>);
+/// A turn on one message, planned: every skill the message calls for with why it may
+/// not be injected, before any body is read. [`Turn::matches`] says what matched
+/// (nothing is read); [`Catalog::reads`] lists the SKILL.md files rendering it may read
+/// (a host with asynchronous sources fetches these first); [`Catalog::render`] renders
+/// it under the budget.
+///
+/// ```
+/// # use skillwire::{Catalog, CatalogInput, CatalogOptions, RenderOptions, TurnContext};
+/// let text = "---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n".to_owned();
+/// let input = CatalogInput { source: 0, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) };
+/// let catalog = Catalog::build(vec![input], &CatalogOptions::default());
+///
+/// let turn = catalog.turn("@pdf merge these", &TurnContext::default())?;
+/// assert_eq!(turn.matches()[0].skill, "pdf");
+/// assert_eq!(catalog.reads(&turn)?.len(), 1); // fetch these, then render
+/// let injection = catalog.render(&turn, &RenderOptions::default(), |_| Ok(text.clone()))?;
+/// assert!(injection.text.starts_with("[SKILL:pdf]"));
+/// # Ok::<(), skillwire::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    message: String,
+    catalog: u64,
+    candidates: Vec<Candidate>,
+}
+
+/// A candidate of a turn: the hit, the name of the skill it names, and why it may not
+/// be injected.
+#[derive(Debug, Clone, PartialEq)]
+struct Candidate {
+    hit: Hit,
+    name: String,
+    skip: Option<Skip>,
+}
+
+impl Turn {
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The skills that may be injected, in order (skills held back by gating, the safety
+    /// scan, `disable-model-invocation` or a recent turn are not matches).
+    pub fn matches(&self) -> Vec<Match> {
+        let eligible = self.candidates.iter().filter(|c| c.skip.is_none());
+        eligible
+            .map(|c| Match {
+                skill: c.name.clone(),
+                reason: c.hit.reason,
+                position: c.hit.position,
+                score: c.hit.score,
+            })
+            .collect()
+    }
+}
 
 impl Catalog {
     pub(crate) fn check_message(&self, message: &str) -> Result<(), Error> {
@@ -42,17 +95,67 @@ impl Catalog {
         Ok(())
     }
 
-    /// The candidates with the skill they name and why they may not be injected.
-    fn candidates(&self, message: &str, context: &TurnContext) -> Result<Vec<Candidate<'_>>, Error> {
-        let embedding = self.message_vector(context.embedding.as_deref())?;
-        Ok(self.with_skips(self.hits(message, embedding.as_deref()), context))
+    /// Plans a turn on `message`: the skills it `@mentions`, then those the rules and
+    /// ranking find; or, when [`TurnContext::selected`] holds the host model's choice,
+    /// the mentioned skills then the selected ones (reason `selected`). Each is held to
+    /// the same eligibility: gating, `disable-model-invocation`, the safety scan, recent
+    /// turns. Reads nothing.
+    pub fn turn(&self, message: &str, context: &TurnContext) -> Result<Turn, Error> {
+        self.check_message(message)?;
+        let hits = match &context.selected {
+            Some(selected) => self.selected_hits(message, selected)?,
+            None => self.hits(message, self.message_vector(context.embedding.as_deref())?.as_deref())?,
+        };
+        let candidates = self.with_skips(hits, context);
+        Ok(Turn { message: message.to_owned(), catalog: self.id, candidates })
     }
 
-    /// The candidates of a turn whose skills the host's model chose: the skills the
-    /// message `@mentions` (a user's explicit choice stands), then those in `selected`
-    /// (names, ignoring case and `-`/`_`; unknown names and repeats are left out).
-    fn selected_candidates(&self, message: &str, selected: &[String], context: &TurnContext) -> Vec<Candidate<'_>> {
-        let mut hits = self.mention_hits(message);
+    /// The skills rendering `turn` may read, in order: its matches. (Skills past the
+    /// budget are in the list too; [`Catalog::render`] reads only what it renders.)
+    pub fn reads(&self, turn: &Turn) -> Result<Vec<&CatalogSkill>, Error> {
+        self.check_turn(turn)?;
+        let eligible = turn.candidates.iter().filter(|c| c.skip.is_none());
+        Ok(eligible.filter_map(|c| self.skills().get(c.hit.skill)).collect())
+    }
+
+    /// Renders `turn` under the budget, with a decision for every candidate. `read`
+    /// returns a skill's SKILL.md text; it is called only for skills that will be
+    /// rendered, in order. A turn planned by another catalogue is [`Error::StaleTurn`].
+    pub fn render<F>(&self, turn: &Turn, options: &RenderOptions, read: F) -> Result<Injection, Error>
+    where
+        F: FnMut(&CatalogSkill) -> Result<String, String>,
+    {
+        self.check_turn(turn)?;
+        Ok(self.run(turn, options, read))
+    }
+
+    /// Plans and renders a turn in one call ([`Catalog::turn`], [`Catalog::render`]),
+    /// for hosts whose reads are synchronous.
+    pub fn inject<F>(
+        &self,
+        message: &str,
+        context: &TurnContext,
+        options: &RenderOptions,
+        read: F,
+    ) -> Result<Injection, Error>
+    where
+        F: FnMut(&CatalogSkill) -> Result<String, String>,
+    {
+        self.render(&self.turn(message, context)?, options, read)
+    }
+
+    fn check_turn(&self, turn: &Turn) -> Result<(), Error> {
+        match turn.catalog == self.id {
+            true => Ok(()),
+            false => Err(Error::StaleTurn),
+        }
+    }
+
+    /// The hits of a turn whose skills the host's model chose: the skills the message
+    /// `@mentions` (a user's explicit choice stands), then those in `selected` (names,
+    /// ignoring case and `-`/`_`; unknown names and repeats are left out).
+    fn selected_hits(&self, message: &str, selected: &[String]) -> Result<Vec<Hit>, Error> {
+        let mut hits = self.mention_hits(message)?;
         for name in selected {
             match self.index_of(name) {
                 Some(skill) if !hits.iter().any(|h| h.skill == skill) => {
@@ -61,11 +164,11 @@ impl Catalog {
                 _ => {}
             }
         }
-        self.with_skips(hits, context)
+        Ok(hits)
     }
 
-    /// Each hit with its skill and why it may not be injected.
-    fn with_skips(&self, hits: Vec<Hit>, context: &TurnContext) -> Vec<Candidate<'_>> {
+    /// Each hit with its skill's name and why it may not be injected.
+    fn with_skips(&self, hits: Vec<Hit>, context: &TurnContext) -> Vec<Candidate> {
         hits.into_iter()
             .filter_map(|hit| {
                 let entry = self.skills().get(hit.skill)?;
@@ -80,116 +183,21 @@ impl Catalog {
                 } else {
                     None
                 };
-                Some((hit, entry, skip))
+                Some(Candidate { hit, name: entry.skill.name.clone(), skip })
             })
             .collect()
     }
 
-    /// The skills the rules select for `message`, in order. Reads nothing.
-    pub fn matches(&self, message: &str) -> Result<Vec<Match>, Error> {
-        self.matches_turn(message, &TurnContext::default())
-    }
-
-    /// [`Catalog::matches`] for a turn that knows the conversation (recent skills
-    /// left out, the message's embedding used).
-    pub fn matches_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<Match>, Error> {
-        self.check_message(message)?;
-        Ok(self
-            .candidates(message, context)?
-            .into_iter()
-            .filter(|(_, _, skip)| skip.is_none())
-            .map(|(hit, entry, _)| Match {
-                skill: entry.skill.name.clone(),
-                reason: hit.reason,
-                position: hit.position,
-                score: hit.score,
-            })
-            .collect())
-    }
-
-    /// The skills a turn on `message` may read, in order: the eligible candidates. A
-    /// host whose reads are asynchronous fetches these first, then calls
-    /// [`Catalog::inject`] with a `read` that looks them up. (Skills past the budget
-    /// are in the list too; `inject` reads only what it renders.)
-    pub fn plan(&self, message: &str) -> Result<Vec<&CatalogSkill>, Error> {
-        self.plan_turn(message, &TurnContext::default())
-    }
-
-    /// [`Catalog::plan`] for a turn that knows the conversation: recently injected
-    /// skills are not read.
-    pub fn plan_turn(&self, message: &str, context: &TurnContext) -> Result<Vec<&CatalogSkill>, Error> {
-        self.check_message(message)?;
-        Ok(eligible(self.candidates(message, context)?))
-    }
-
-    /// [`Catalog::plan`] for [`Catalog::inject_selected`]: the skills that turn may read.
-    pub fn plan_selected(
-        &self,
-        message: &str,
-        selected: &[String],
-        context: &TurnContext,
-    ) -> Result<Vec<&CatalogSkill>, Error> {
-        self.check_message(message)?;
-        Ok(eligible(self.selected_candidates(message, selected, context)))
-    }
-
-    /// Runs a turn. `read` returns a skill's SKILL.md text; it is called only for
-    /// skills that will be rendered, in order.
-    pub fn inject<F>(&self, message: &str, options: &RenderOptions, read: F) -> Result<Injection, Error>
-    where
-        F: FnMut(&CatalogSkill) -> Result<String, String>,
-    {
-        self.inject_turn(message, &TurnContext::default(), options, read)
-    }
-
-    /// [`Catalog::inject`] for a turn that knows the conversation: skills in
-    /// [`TurnContext::recent`] are not injected again.
-    pub fn inject_turn<F>(
-        &self,
-        message: &str,
-        context: &TurnContext,
-        options: &RenderOptions,
-        read: F,
-    ) -> Result<Injection, Error>
-    where
-        F: FnMut(&CatalogSkill) -> Result<String, String>,
-    {
-        self.check_message(message)?;
-        let candidates = self.candidates(message, context)?;
-        Ok(self.run(message, candidates, options, read))
-    }
-
-    /// Runs a turn on the skills the host's model chose for `message` (`selected`, as
-    /// [`Catalog::select_parse`] returns them) instead of the rules and ranking: the
-    /// skills the message `@mentions` come first, then the selected ones with reason
-    /// `selected`, each held to the same eligibility (gating, `disable-model-invocation`,
-    /// the safety scan, recent turns) and budget as any turn. Names the catalogue does
-    /// not know are left out.
-    pub fn inject_selected<F>(
-        &self,
-        message: &str,
-        selected: &[String],
-        context: &TurnContext,
-        options: &RenderOptions,
-        read: F,
-    ) -> Result<Injection, Error>
-    where
-        F: FnMut(&CatalogSkill) -> Result<String, String>,
-    {
-        self.check_message(message)?;
-        let candidates = self.selected_candidates(message, selected, context);
-        Ok(self.run(message, candidates, options, read))
-    }
-
     /// Renders the eligible candidates in order under the budget, with a decision each.
-    fn run<F>(&self, message: &str, candidates: Vec<Candidate<'_>>, options: &RenderOptions, mut read: F) -> Injection
+    fn run<F>(&self, turn: &Turn, options: &RenderOptions, mut read: F) -> Injection
     where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
     {
         let mut text = String::new();
         let mut decisions = Vec::new();
         let mut summary = Summary::default();
-        for (hit, entry, skip) in candidates {
+        for &Candidate { hit, skip, .. } in &turn.candidates {
+            let Some(entry) = self.skills().get(hit.skill) else { continue };
             summary.candidates += 1;
             let mut decision = Decision {
                 skill: entry.skill.name.clone(),
@@ -216,7 +224,8 @@ impl Catalog {
             decisions.push(decision);
         }
         summary.injected_bytes = text.len();
-        let user_message = if text.is_empty() { message.to_owned() } else { format!("{text}\n\n{message}") };
+        let message = &turn.message;
+        let user_message = if text.is_empty() { message.clone() } else { format!("{text}\n\n{message}") };
         Injection { text, user_message, decisions, summary }
     }
 
@@ -254,7 +263,15 @@ impl Catalog {
             }
         };
         // The text read now is what reaches the model: scan it, not the catalogue's copy.
-        let findings = self.scanned.findings(index, &source_text, &entry.skill.name, self.scan_policy());
+        let findings = match self.scanned.findings(index, &source_text, &entry.skill.name, self.scan_policy()) {
+            Ok(findings) => findings,
+            Err(e) => {
+                // Unscanned is not clean: the body is not injected.
+                decision.skipped = Some(Skip::Unsafe);
+                decision.detail = Some(e.to_string());
+                return;
+            }
+        };
         if scan::blocked(&findings) {
             decision.skipped = Some(Skip::Unsafe);
             decision.detail = first_block(&findings);
@@ -295,11 +312,6 @@ impl Catalog {
         }
         decision.injected_bytes = text.len() - before - separator;
     }
-}
-
-/// The skills of the candidates that may be injected, in order.
-fn eligible(candidates: Vec<Candidate<'_>>) -> Vec<&CatalogSkill> {
-    candidates.into_iter().filter(|(_, _, skip)| skip.is_none()).map(|(_, entry, _)| entry).collect()
 }
 
 /// The first blocking finding, for a decision's `detail`.

@@ -21,6 +21,13 @@ pub struct TurnContext {
     /// again, whatever selected them (an `@mention` included): the decision says
     /// `recently_injected`.
     pub recent: Vec<String>,
+    /// The skills the host's model chose for this message (names, as
+    /// [`Catalog::select_parse`](crate::Catalog::select_parse) returns them). When set,
+    /// the turn injects the message's `@mentions` and these, with reason `selected`,
+    /// instead of what the rules and ranking find. Names the catalogue does not know are
+    /// left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected: Option<Vec<String>>,
 }
 
 impl TurnContext {
@@ -41,7 +48,7 @@ impl TurnContext {
 /// # let catalog = Catalog::build(vec![CatalogInput { source: 0, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) }], &CatalogOptions::default());
 /// let mut session = Session::new(4); // a body stays in context for the next 4 turns
 /// for message in ["@pdf merge these", "and @pdf split that one"] {
-///     let turn = catalog.inject_turn(message, &session.context(), &RenderOptions::default(), |_| Ok(text.clone()))?;
+///     let turn = catalog.inject(message, &session.context(), &RenderOptions::default(), |_| Ok(text.clone()))?;
 ///     session.record(&turn);
 /// }
 /// # Ok::<(), skillwire::Error>(())

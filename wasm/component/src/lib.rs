@@ -82,21 +82,12 @@ impl GuestEngine for Engine {
     }
 
     fn match_(&self, message: String, turn: wit::TurnContext) -> Result<Vec<wit::SkillMatch>, wit::Error> {
-        self.0.borrow().matches_turn(&message, &turn.cross()).map(Cross::cross).map_err(Cross::cross)
+        let turn = self.0.borrow().turn(&message, &turn.cross());
+        turn.map(|t| t.matches().cross()).map_err(Cross::cross)
     }
 
     fn inject(&self, message: String, turn: wit::TurnContext) -> Result<wit::Injection, wit::Error> {
-        self.0.borrow().inject_turn(&message, &turn.cross()).map(Cross::cross).map_err(Cross::cross)
-    }
-
-    fn inject_selected(
-        &self,
-        message: String,
-        selected: Vec<String>,
-        turn: wit::TurnContext,
-    ) -> Result<wit::Injection, wit::Error> {
-        let turn = self.0.borrow().inject_selected(&message, &selected, &turn.cross());
-        turn.map(Cross::cross).map_err(Cross::cross)
+        self.0.borrow().inject(&message, &turn.cross()).map(Cross::cross).map_err(Cross::cross)
     }
 
     fn select_prompt(

@@ -59,11 +59,23 @@ struct BodyInput {
     error: Option<String>,
 }
 
-/// Where a skill lives, as `plan` reports it.
+/// Where a skill lives, as `reads` reports it.
 #[derive(Serialize)]
 struct PlannedRead<'a> {
     source: usize,
     location: &'a str,
+}
+
+/// A planned turn (the core's `Turn`), rendered by the catalogue that planned it.
+#[wasm_bindgen]
+pub struct TurnPlan(skillwire::Turn);
+
+#[wasm_bindgen]
+impl TurnPlan {
+    /// The skills the turn would inject (`{matches}`); reads nothing.
+    pub fn matches(&self) -> Result<JsValue, JsValue> {
+        to_js(&Matches { matches: self.0.matches() })
+    }
 }
 
 /// A built catalogue and the render options of its turns.
@@ -133,14 +145,6 @@ impl Catalogue {
         to_js(&self.catalog.complete(typed, limit as usize))
     }
 
-    /// The skills selected (`{matches}`) in a turn with context `turn`
-    /// (`{recent?, embedding?}`); reads nothing.
-    pub fn matches(&self, message: &str, turn: JsValue) -> Result<JsValue, JsValue> {
-        let context: TurnContext = from_js(turn, "turn")?;
-        let matches = self.catalog.matches_turn(message, &context).map_err(core_error)?;
-        to_js(&Matches { matches })
-    }
-
     /// What to embed for each skill: `[{skill, text}]`.
     #[wasm_bindgen(js_name = embeddingTexts)]
     pub fn embedding_texts(&self) -> Result<JsValue, JsValue> {
@@ -155,55 +159,27 @@ impl Catalogue {
         self.catalog.set_embeddings(vectors).map_err(core_error)
     }
 
-    /// The reads a turn on `message` may need: `[{source, location}]`, in order.
-    /// `turn` is the turn's context (`{recent?: string[]}`).
-    pub fn plan(&self, message: &str, turn: JsValue) -> Result<JsValue, JsValue> {
+    /// Plans a turn on `message` with context `turn` (`{recent?, embedding?,
+    /// selected?}`): the core runs once; the plan says what matched and what to read,
+    /// and [`Catalogue::render`] renders it with the bodies fetched.
+    pub fn turn(&self, message: &str, turn: JsValue) -> Result<TurnPlan, JsValue> {
         let context: TurnContext = from_js(turn, "turn")?;
-        let plan = self.catalog.plan_turn(message, &context).map_err(core_error)?;
+        Ok(TurnPlan(self.catalog.turn(message, &context).map_err(core_error)?))
+    }
+
+    /// The SKILL.md files rendering `plan` may read: `[{source, location}]`, in order.
+    pub fn reads(&self, plan: &TurnPlan) -> Result<JsValue, JsValue> {
+        let skills = self.catalog.reads(&plan.0).map_err(core_error)?;
         let reads: Vec<PlannedRead<'_>> =
-            plan.iter().map(|s| PlannedRead { source: s.source, location: &s.skill.location }).collect();
+            skills.iter().map(|s| PlannedRead { source: s.source, location: &s.skill.location }).collect();
         to_js(&reads)
     }
 
-    /// Runs a turn with the bodies fetched for its plan (`{[location]: {text} | {error}}`).
-    pub fn inject(&self, message: &str, bodies: JsValue, turn: JsValue) -> Result<JsValue, JsValue> {
+    /// Renders `plan` with the bodies fetched for its reads (`{[location]: {text} |
+    /// {error}}`): the core's `Injection`.
+    pub fn render(&self, plan: &TurnPlan, bodies: JsValue) -> Result<JsValue, JsValue> {
         let bodies: HashMap<String, BodyInput> = from_js(bodies, "bodies")?;
-        let context: TurnContext = from_js(turn, "turn")?;
-        let injection =
-            self.catalog.inject_turn(message, &context, &self.render, fetched(&bodies)).map_err(core_error)?;
-        to_js(&injection)
-    }
-
-    /// [`Catalogue::plan`] for a turn on the skills the host's model chose (`selected`,
-    /// names).
-    #[wasm_bindgen(js_name = planSelected)]
-    pub fn plan_selected(&self, message: &str, selected: JsValue, turn: JsValue) -> Result<JsValue, JsValue> {
-        let selected: Vec<String> = from_js(selected, "selected")?;
-        let context: TurnContext = from_js(turn, "turn")?;
-        let plan = self.catalog.plan_selected(message, &selected, &context).map_err(core_error)?;
-        let reads: Vec<PlannedRead<'_>> =
-            plan.iter().map(|s| PlannedRead { source: s.source, location: &s.skill.location }).collect();
-        to_js(&reads)
-    }
-
-    /// Runs a turn on the skills the host's model chose, with the bodies fetched for
-    /// its plan.
-    #[wasm_bindgen(js_name = injectSelected)]
-    pub fn inject_selected(
-        &self,
-        message: &str,
-        selected: JsValue,
-        bodies: JsValue,
-        turn: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let selected: Vec<String> = from_js(selected, "selected")?;
-        let bodies: HashMap<String, BodyInput> = from_js(bodies, "bodies")?;
-        let context: TurnContext = from_js(turn, "turn")?;
-        let injection = self
-            .catalog
-            .inject_selected(message, &selected, &context, &self.render, fetched(&bodies))
-            .map_err(core_error)?;
-        to_js(&injection)
+        to_js(&self.catalog.render(&plan.0, &self.render, fetched(&bodies)).map_err(core_error)?)
     }
 
     /// The selection prompt (`SelectPrompt`) for `message`; `stats` is

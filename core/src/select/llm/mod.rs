@@ -17,8 +17,9 @@
 //!    names. Names the model may not pick are dropped and
 //!    reported (`unknown`), repeats dropped, the rest capped at `max_skills`
 //!    (`over_limit`).
-//! 4. [`Catalog::inject_selected`](crate::Catalog::inject_selected) — the chosen skills
-//!    rendered like any turn's (budget, scan, decisions with reason `selected`).
+//! 4. A turn whose [`TurnContext::selected`](crate::TurnContext::selected) holds the
+//!    chosen skills ([`Catalog::turn`](crate::Catalog::turn)) — rendered like any turn's
+//!    (budget, scan, decisions with reason `selected`).
 //!
 //! What strangers wrote cannot pass for the prompt's own words: skills are one JSON
 //! object per line and the message is one JSON string, so no description or message
@@ -245,7 +246,7 @@ impl Catalog {
         let open_count = open.iter().filter(|&&o| o).count();
         let shortlisted = open_count > options.shortlist_above;
         let chosen: Vec<usize> = if shortlisted {
-            self.shortlist(message, embedding.as_deref(), options.shortlist_size, is_open)
+            self.shortlist(message, embedding.as_deref(), options.shortlist_size, is_open)?
         } else {
             (0..self.skills().len()).filter(|&i| is_open(i)).collect()
         };

@@ -153,15 +153,12 @@ fn the_selection_feeds_a_turn_after_the_mentions() {
     picked.push("manual".into()); // a host may pass names itself; the same rules hold
     picked.push("nothing".into());
     let message = "@release-notes and this query";
-    let plan: Vec<&str> = c
-        .plan_selected(message, &picked, &TurnContext::default())
-        .unwrap()
-        .iter()
-        .map(|e| e.skill.name.as_str())
-        .collect();
+    let context = TurnContext { selected: Some(picked), ..TurnContext::default() };
+    let planned = c.turn(message, &context).unwrap();
+    let plan: Vec<&str> = c.reads(&planned).unwrap().iter().map(|e| e.skill.name.as_str()).collect();
     assert_eq!(plan, ["release-notes", "sql-review", "pdf"]);
     let turn = c
-        .inject_selected(message, &picked, &TurnContext::default(), &RenderOptions::default(), |e| {
+        .render(&planned, &RenderOptions::default(), |e| {
             Ok(format!("---\nname: {0}\ndescription: d\n---\nBody of {0}.\n", e.skill.name))
         })
         .unwrap();
