@@ -153,6 +153,22 @@ export interface Options<S extends SkillSource = SkillSource> {
   wasm?: string | URL | Request | Response | BufferSource | WebAssembly.Module;
 }
 
+/** The core's defaults in this package's shapes (`Skillwire.defaults()`). */
+export interface Defaults {
+  /** What the constructor and `create` use for every option left out. */
+  options: Required<Pick<Options, 'precedence' | 'available' | 'notUserInvocable' | 'budget' | 'format' | 'baseDir' | 'minTruncatedBytes'>> & {
+    rank: Required<RankOptions>;
+    limits: Required<Limits>;
+    scan: Required<ScanPolicy>;
+  };
+  /** What `selectPrompt` uses for every option left out. */
+  select: Required<Omit<SelectPromptOptions, 'stats' | 'turn'>>;
+  /** How many skills `catalogFor` features by default. */
+  featured: number;
+  /** How many skills `complete` offers by default. */
+  completions: number;
+}
+
 export interface Match { skill: string; reason: Reason; position: number; score?: number }
 export interface Matches { matches: Match[] }
 
@@ -331,6 +347,8 @@ export class Skillwire {
   constructor(options?: Options<SyncSkillSource>);
   /** Builds the catalogue, awaiting sources that return Promises. */
   static create(options?: Options): Promise<Skillwire>;
+  /** The core's defaults, in this package's shapes (after `init()` in a browser). */
+  static defaults(): Defaults;
   refresh(): Promise<void>;
   refreshSync(): void;
   report(): CatalogReport;

@@ -7,7 +7,7 @@
 // generators that yield what a source returned, and a driver either uses the value
 // (sync) or awaits it (async).
 
-import initWasm, { initSync, Catalogue, defaultFeatured, effectiveLimits, lint as wasmLint } from './dist/skillwire_wasm.js';
+import initWasm, { initSync, Catalogue, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from './dist/skillwire_wasm.js';
 
 const WASM_URL = new URL('./dist/skillwire_wasm_bg.wasm', import.meta.url);
 const isServer = typeof globalThis.Deno !== 'undefined' ||
@@ -218,18 +218,8 @@ function* selectSteps(catalogue, embed, message, options, limits) {
 
 /** `rank: boolean | {enabled, maxRanked, minScore, ...}` in the core's shape. */
 function rankOptions(rank) {
-  if (rank === undefined || rank === null || typeof rank === 'boolean') return { enabled: rank ?? true };
-  const fields = {
-    enabled: rank.enabled ?? true,
-    max_ranked: rank.maxRanked,
-    min_score: rank.minScore,
-    min_ratio: rank.minRatio,
-    min_coverage: rank.minCoverage,
-    semantic_weight: rank.semanticWeight,
-    min_similarity: rank.minSimilarity,
-    headings: rank.headings,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  if (rank === undefined || rank === null) return undefined;
+  return typeof rank === 'boolean' ? { enabled: rank } : defined(snakeKeys(rank));
 }
 
 /** A vector from the host's model as a plain array (Float32Array and friends too). */
@@ -274,7 +264,7 @@ function* turnContext(embed, message, context) {
 function* catalogForSteps(catalogue, embed, message, options, limits) {
   checkMessage(message, limits.max_message_bytes);
   const { format = 'agent-skills', budget, featured, recent, embedding } = options ?? {};
-  const wanted = featured ?? defaultFeatured();
+  const wanted = featured ?? coreDefaults().featured;
   const count = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
   const context = { ...(recent !== undefined ? { recent } : {}), ...(embedding !== undefined ? { embedding } : {}) };
   const turn = yield* turnContext(embed, message, context);
@@ -298,24 +288,52 @@ function snakeKeys(object) {
     Object.entries(object).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), v]));
 }
 
+/** An object without its `undefined` fields: the core fills what is left out with its
+ * own defaults (nothing here restates them). */
+function defined(object) {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
+}
+
+/** The JS options (`{precedence, budget, rank: {maxRanked}, ...}`) in the core's shape. */
 function coreOptions(o) {
-  const limits = snakeKeys(o.limits);
-  const scan = snakeKeys(o.scan);
   return {
-    catalog: {
-      precedence: (o.precedence ?? 'first-wins').replace('-', '_'),
-      available: o.available ?? [],
+    catalog: defined({
+      precedence: o.precedence?.replace('-', '_'),
+      available: o.available,
       rank: rankOptions(o.rank),
-      not_user_invocable: (o.notUserInvocable ?? 'hidden').replace('-', '_'),
-      ...(limits ? { limits } : {}),
-      ...(scan ? { scan } : {}),
-    },
-    render: {
-      format: o.format ?? 'bracket',
-      budget: o.budget ?? 8192,
-      base_dir: o.baseDir ?? false,
-      min_truncated_bytes: o.minTruncatedBytes ?? 64,
-    },
+      not_user_invocable: o.notUserInvocable?.replace('-', '_'),
+      limits: snakeKeys(o.limits),
+      scan: snakeKeys(o.scan),
+    }),
+    render: defined({
+      format: o.format,
+      budget: o.budget,
+      base_dir: o.baseDir,
+      min_truncated_bytes: o.minTruncatedBytes,
+    }),
+  };
+}
+
+/** `{max_skill_md_bytes: 1}` → `{maxSkillMdBytes: 1}`, in nested objects too. */
+function camelKeys(value) {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), camelKeys(v)]));
+}
+
+/** The core's defaults in the JS shapes: the constructor's options, `selectPrompt`'s
+ * options, and the default counts of `catalogFor` (`featured`) and `complete`. */
+function jsDefaults() {
+  const { options, select, featured, completions } = coreDefaults();
+  const { catalog, render } = options;
+  const kebab = (v) => v.replace('_', '-');
+  return {
+    options: camelKeys({ ...catalog, ...render, precedence: kebab(catalog.precedence),
+      not_user_invocable: kebab(catalog.not_user_invocable) }),
+    select: camelKeys(select),
+    featured,
+    completions,
   };
 }
 
@@ -409,6 +427,14 @@ export class Skillwire {
     return call(() => this.#live().setEmbeddings(pairs.map(([name, v]) => [name, plainVector(v)])));
   }
 
+  /**
+   * The core's defaults, in the shapes this package takes: `options` (what the
+   * constructor and `create` accept: `budget`, `format`, `rank`, `limits`, `scan`, ...),
+   * `select` (`selectPrompt`'s options), `featured` (`catalogFor`) and `completions`
+   * (`complete`). Start from these and change what you need; nothing here restates them.
+   */
+  static defaults() { return call(jsDefaults); }
+
   /** What building the catalogue found: skipped, shadowed and gated skills, warnings. */
   report() { return call(() => this.#live().report()); }
 
@@ -464,7 +490,7 @@ export class Skillwire {
    * at most `limit`): prefix matches on the name first, ignoring case and separators,
    * then fuzzy ones; gated, hidden and unsafe skills left out. Synchronous: it reads nothing.
    */
-  complete(typed, limit = 10) {
+  complete(typed, limit = coreDefaults().completions) {
     if (typeof typed !== 'string') throw new SkillwireError('complete(typed): typed must be a string', 'invalid_argument');
     const max = Number.isInteger(limit) && limit > 0 ? Math.min(limit, 0xffffffff) : 0;
     return call(() => this.#live().complete(typed, max));
@@ -491,7 +517,7 @@ export class Skillwire {
    * unknown, over_limit, reply}`): JSON alone, fenced or in prose, an object with
    * `skills` or a bare list, else a plain list of names; at most `maxSkills` kept.
    */
-  selectParse(reply, maxSkills = 3) {
+  selectParse(reply, maxSkills = coreDefaults().select.max_skills) {
     if (typeof reply !== 'string') throw new SkillwireError('selectParse(reply): reply must be a string', 'invalid_argument');
     checkMessage(reply, this.#limits.max_message_bytes, 'reply');
     const max = Number.isInteger(maxSkills) && maxSkills > 0 ? Math.min(maxSkills, 0xffffffff) : 0;

@@ -159,6 +159,7 @@ records! {
     core::GatedSkill = GatedSkill { name, location, missing }
     core::LocatedWarning = LocatedWarning { location, diagnostic }
     core::FlaggedSkill = FlaggedSkill { name, location, blocked, findings }
+    core::Defaults = EngineDefaults { options, select, featured, completions }
     core::CatalogReport = CatalogReport { loaded, skipped, shadowed, gated, warnings, flagged, mention_only }
 }
 

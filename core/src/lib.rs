@@ -50,7 +50,7 @@ mod select;
 mod skill;
 mod turn;
 
-pub use catalog::complete::{Completion, CompletionMatch};
+pub use catalog::complete::{Completion, CompletionMatch, DEFAULT_COMPLETIONS};
 pub use catalog::text::{render_catalog, render_catalog_for, CatalogFormat, CatalogText, DEFAULT_FEATURED};
 pub use catalog::tools::{
     FunctionDefinition, InputSchema, Provider, SkillTool, StringSchema, TaskProperty, ToolDefinition, ToolOptions,
@@ -60,7 +60,7 @@ pub use catalog::{
     LocatedWarning, NotUserInvocable, Precedence, Relevant, ShadowedSkill, SkippedSkill, MAX_RELEVANT,
 };
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError};
-pub use engine::{Embedder, Engine, Options};
+pub use engine::{Defaults, Embedder, Engine, Options};
 pub use error::Error;
 pub use eval::{
     read_labelled_lines, read_trigger_evals, Competing, Count, EvalInputError, EvalReport, LabelledMessage, Miss,

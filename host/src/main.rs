@@ -5,9 +5,8 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
     lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, EvalReport, InjectFormat,
-    LabelledMessage, Limits, LintOptions, LintReport, Matches, NotUserInvocable, Options, Precedence, Provider,
-    RankOptions, RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SkillSource, SkillStats, ToolOptions,
-    TurnContext,
+    LabelledMessage, Limits, LintOptions, LintReport, Matches, NotUserInvocable, Options, Precedence, RankOptions,
+    RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SkillSource, SkillStats, ToolOptions, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine, WasmError};
 use skillwire_host::{read_skill_file, skill_file_in, Backend, FsSource};
@@ -15,6 +14,9 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use values::{CatalogFormatArg, InjectFormatArg, NotUserInvocableArg, PrecedenceArg, ProviderArg};
+
+mod values;
 
 #[derive(Parser)]
 #[command(
@@ -59,10 +61,10 @@ enum Command {
         #[command(flatten)]
         skills: SkillArgs,
         /// Most bytes the injected skills may take.
-        #[arg(long, default_value_t = 8192, value_name = "BYTES")]
+        #[arg(long, default_value_t = RenderOptions::default().budget, value_name = "BYTES")]
         budget: usize,
         /// How injected skills are delimited.
-        #[arg(long, value_enum, default_value_t = InjectFormatArg::Bracket)]
+        #[arg(long, value_enum, default_value_t = InjectFormatArg::from(InjectFormat::default()))]
         format: InjectFormatArg,
         /// Replace {baseDir} in skill bodies with the skill's folder.
         #[arg(long)]
@@ -98,7 +100,7 @@ enum Command {
         #[command(flatten)]
         skills: SkillArgs,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = CatalogFormatArg::AgentSkills)]
+        #[arg(long, value_enum, default_value_t = CatalogFormatArg::from(CatalogFormat::default()))]
         format: CatalogFormatArg,
         /// Most bytes the catalogue may take (long descriptions are shortened first).
         #[arg(long, value_name = "BYTES")]
@@ -117,7 +119,7 @@ enum Command {
         #[command(flatten)]
         skills: SkillArgs,
         /// Most skills offered.
-        #[arg(long = "max", default_value_t = 10, value_name = "N")]
+        #[arg(long = "max", default_value_t = skillwire::DEFAULT_COMPLETIONS, value_name = "N")]
         max_offered: usize,
         /// Print {"completions": [{"name", "description", "match"}]}.
         #[arg(long)]
@@ -161,7 +163,7 @@ enum Command {
         #[arg(long, value_name = "MESSAGE")]
         message: Option<String>,
         /// Most bytes the injected skills may take (with --message).
-        #[arg(long, default_value_t = 8192, value_name = "BYTES")]
+        #[arg(long, default_value_t = RenderOptions::default().budget, value_name = "BYTES")]
         budget: usize,
         /// Print the selection as JSON (with --message: {"selection", "injection"}).
         #[arg(long)]
@@ -195,7 +197,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = BenchOpArg::Inject)]
         op: BenchOpArg,
         /// Most bytes the injected skills may take.
-        #[arg(long, default_value_t = 8192, value_name = "BYTES")]
+        #[arg(long, default_value_t = RenderOptions::default().budget, value_name = "BYTES")]
         budget: usize,
         /// Only mentions and the substring rules select skills (no relevance ranking).
         #[arg(long)]
@@ -283,12 +285,12 @@ struct SkillArgs {
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     available: Vec<String>,
     /// Which skill keeps a name that several --skills paths share.
-    #[arg(long, value_enum, default_value_t = PrecedenceArg::FirstWins)]
+    #[arg(long, value_enum, default_value_t = PrecedenceArg::from(Precedence::default()))]
     precedence: PrecedenceArg,
     /// How `user-invocable: false` is read: `hidden` (kept out of `complete`, still
     /// used automatically; Claude Code's meaning) or `mention-only` (only an @mention
     /// injects it).
-    #[arg(long, value_enum, default_value_t = NotUserInvocableArg::Hidden)]
+    #[arg(long, value_enum, default_value_t = NotUserInvocableArg::from(NotUserInvocable::default()))]
     not_user_invocable: NotUserInvocableArg,
     /// Report skipped, shadowed and gated skills and warnings on standard error.
     #[arg(long, short)]
@@ -328,13 +330,6 @@ struct SkillArgs {
     limit: Vec<String>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum InjectFormatArg {
-    Bracket,
-    Xml,
-    Markdown,
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BenchOpArg {
     Inject,
@@ -342,37 +337,9 @@ enum BenchOpArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum CatalogFormatArg {
-    /// The standard's XML (`agentskills` is accepted too).
-    #[value(alias = "agentskills")]
-    AgentSkills,
-    SkillsRef,
-    Markdown,
-    Json,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ProviderArg {
-    Openai,
-    Anthropic,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
 enum LintFormatArg {
     Human,
     Json,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum NotUserInvocableArg {
-    Hidden,
-    MentionOnly,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum PrecedenceArg {
-    FirstWins,
-    LastWins,
 }
 
 /// A failure to report with exit code 2.
@@ -401,12 +368,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
     let code = match cli.command {
         Command::Inject { skills, budget, format, base_dir, json, no_rank, recent, message } => {
             let message = read_message(&message)?;
-            let format = match format {
-                InjectFormatArg::Bracket => InjectFormat::Bracket,
-                InjectFormatArg::Xml => InjectFormat::Xml,
-                InjectFormatArg::Markdown => InjectFormat::Markdown,
-            };
-            let render = RenderOptions { format, budget, base_dir, ..RenderOptions::default() };
+            let render = RenderOptions { format: format.into(), budget, base_dir, ..RenderOptions::default() };
             let mut engine = backend(kind, &skills, render, !no_rank)?;
             let recent = recent.into_iter().map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()).collect();
             let turn = engine.inject(&message, &TurnContext { recent, ..TurnContext::default() })?;
@@ -503,24 +465,13 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let options = ToolOptions { exclude };
             out = match provider {
                 None => to_json(&engine.tools(&options)?)?,
-                Some(p) => {
-                    let provider = match p {
-                        ProviderArg::Openai => Provider::OpenAi,
-                        ProviderArg::Anthropic => Provider::Anthropic,
-                    };
-                    to_json(&engine.tool_definitions(provider, &options)?)?
-                }
+                Some(provider) => to_json(&engine.tool_definitions(provider.into(), &options)?)?,
             };
             ExitCode::SUCCESS
         }
         Command::Catalog { skills, format, budget, for_message, featured } => {
             let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
-            let format = match format {
-                CatalogFormatArg::AgentSkills => CatalogFormat::AgentSkills,
-                CatalogFormatArg::SkillsRef => CatalogFormat::SkillsRef,
-                CatalogFormatArg::Markdown => CatalogFormat::Markdown,
-                CatalogFormatArg::Json => CatalogFormat::Json,
-            };
+            let format = CatalogFormat::from(format);
             let for_turn = for_message.is_some();
             let text = match for_message {
                 Some(message) => {
@@ -947,10 +898,6 @@ fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
         sources.push(source.with_max_bytes(limits.max_skill_md_bytes));
     }
-    let precedence = match args.precedence {
-        PrecedenceArg::FirstWins => Precedence::FirstWins,
-        PrecedenceArg::LastWins => Precedence::LastWins,
-    };
     let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();
     let rank = RankOptions {
         enabled: rank,
@@ -962,12 +909,14 @@ fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<
         min_similarity: args.rank_min_similarity,
         headings: args.rank_headings,
     };
-    let not_user_invocable = match args.not_user_invocable {
-        NotUserInvocableArg::Hidden => NotUserInvocable::Hidden,
-        NotUserInvocableArg::MentionOnly => NotUserInvocable::MentionOnly,
+    let catalog = CatalogOptions {
+        precedence: args.precedence.into(),
+        available,
+        limits,
+        rank,
+        scan: scan_policy(&args.scan)?,
+        not_user_invocable: args.not_user_invocable.into(),
     };
-    let catalog =
-        CatalogOptions { precedence, available, limits, rank, scan: scan_policy(&args.scan)?, not_user_invocable };
     Ok((sources, Options { catalog, render }))
 }
 

@@ -29,8 +29,8 @@
 
 use crate::Backend;
 use skillwire::{
-    CatalogFormat, CatalogReport, CatalogText, Completion, EmbeddingText, Injection, LintOptions, LintReport, Match,
-    Options, Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillSource, SkillStats, SkillTool,
+    CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, EmbeddingText, Injection, LintOptions, LintReport,
+    Match, Options, Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillSource, SkillStats, SkillTool,
     ToolDefinition, ToolOptions, TurnContext,
 };
 use std::path::{Path, PathBuf};
@@ -248,6 +248,16 @@ impl Runtime {
     pub fn imports(&self) -> Vec<String> {
         let component = self.pre.instance_pre().component();
         component.component_type().imports(&self.engine).map(|(name, _)| name.to_owned()).collect()
+    }
+
+    /// The defaults the component exports (`defaults` in the WIT world): the core's own,
+    /// read back through the boundary.
+    pub fn defaults(&self) -> Result<Defaults, WasmError> {
+        let limits = CallLimits::default();
+        let mut store = self.store(Vec::new(), &Options::default(), limits);
+        store.set_fuel(limits.fuel).map_err(setup)?;
+        let instance = self.pre.instantiate(&mut store).map_err(trap)?;
+        Ok(instance.skillwire_engine_api().call_defaults(&mut store).map_err(trap)?.cross())
     }
 
     /// Lints one SKILL.md text inside a fresh instance.

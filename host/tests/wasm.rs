@@ -281,3 +281,9 @@ fn native_and_component_agree_on_the_corpus_and_the_examples() {
         }
     }
 }
+
+/// The component exports the core's defaults, so a component host restates none.
+#[test]
+fn the_component_exports_the_cores_defaults() {
+    assert_eq!(runtime().defaults().unwrap(), skillwire::Defaults::default());
+}

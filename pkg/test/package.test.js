@@ -246,3 +246,24 @@ test('package.json version is the crate version', () => {
   const crate = /\[workspace\.package\][^[]*?version = "([^"]+)"/.exec(cargo)[1];
   assert.equal(pkg.version, crate);
 });
+
+test('Skillwire.defaults() are the core\'s, in the shapes the package takes', async () => {
+  const d = Skillwire.defaults();
+  const skills = [
+    { location: 's/pdf/SKILL.md', text: pdf },
+    { location: 's/sql/SKILL.md', text: '---\nname: sql-review\ndescription: Review SQL queries.\n---\nCheck indexes.\n' },
+  ];
+  // Handing the defaults back explicitly changes nothing: every field maps onto the core's.
+  const implicit = new Skillwire({ sources: [vectorSource(skills)] });
+  const explicit = new Skillwire({ ...d.options, sources: [vectorSource(skills)] });
+  for (const message of ['@pdf fill this', 'review these SQL queries', 'hello']) {
+    assert.deepEqual(explicit.injectSync(message), implicit.injectSync(message), message);
+  }
+  assert.deepEqual(explicit.report(), implicit.report());
+  // A different value does change the turn: the options are read, not ignored.
+  const tiny = new Skillwire({ ...d.options, budget: 10, sources: [vectorSource(skills)] });
+  assert.equal(tiny.injectSync('@pdf fill this').decisions[0].skipped, 'budget_exhausted');
+  assert.equal(implicit.complete('').length, Math.min(d.completions, skills.length));
+  assert.ok(Number.isInteger(d.featured) && d.featured > 0 && d.select.maxSkills > 0, JSON.stringify(d));
+  for (const sw of [implicit, explicit, tiny]) sw.free();
+});

@@ -1,7 +1,7 @@
 // Compiled by `deno check` in the test script: the declarations in index.d.ts describe
 // the API the README shows, with no `any` to hide mistakes.
 import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../index.js';
-import type { AnthropicTool, Completion, Finding, Injection, LintReport, Matches, OpenAiTool, SelectPrompt, Selection, SkillSource, SkillTool, SyncSkillSource, TurnContext } from '../index.js';
+import type { AnthropicTool, Completion, Defaults, Finding, Injection, LintReport, Matches, OpenAiTool, SelectPrompt, Selection, SkillSource, SkillTool, SyncSkillSource, TurnContext } from '../index.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
 const asyncSource: SkillSource = { list: async () => [{ location: 'a/SKILL.md' }], read: async () => '' };
@@ -38,6 +38,9 @@ const later = await Skillwire.create({
 });
 const embedded: number = later.setEmbeddings({ a: [1, 0] });
 const why: string | null = later.embeddingError;
+const defaults: Defaults = Skillwire.defaults();
+const fromDefaults = new Skillwire({ ...defaults.options, budget: defaults.options.budget * 2 });
+fromDefaults.free();
 const byMeaning: Matches = await later.match('x', { embedding: [1, 0] });
 const text: string = (await later.catalog({ format: 'skills-ref', budget: 100 })).text;
 try {
@@ -47,4 +50,4 @@ try {
 }
 sw.free();
 later[Symbol.dispose]();
-console.log(question, asked, plan, selectedTurn, selectedSync, tools, forOpenAi[0]?.function.name, forAnthropic[0]?.input_schema, how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning);
+console.log(question, asked, plan, selectedTurn, selectedSync, tools, forOpenAi[0]?.function.name, forAnthropic[0]?.input_schema, how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning, defaults.select.maxSkills);

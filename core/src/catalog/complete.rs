@@ -97,6 +97,9 @@ pub(crate) fn shorten(text: &str, max_chars: usize) -> String {
     format!("{}…", at_word.trim_end_matches([' ', ',', ';', ':', '.', '-']))
 }
 
+/// How many skills completion offers when the host does not say.
+pub const DEFAULT_COMPLETIONS: usize = 10;
+
 impl Catalog {
     /// The skills to offer for `typed` (what follows the `@`; a leading `@` is ignored),
     /// at most `limit`: prefix matches, then fuzzy ones (see the module docs).

@@ -5,7 +5,10 @@
 //! Hosts with asynchronous sources use [`Catalog::build`] and [`Catalog::inject`]
 //! directly, fetching texts themselves.
 
+mod defaults;
 pub(crate) mod source;
+
+pub use defaults::Defaults;
 
 use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
 use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};

@@ -44,6 +44,10 @@ struct Engine(RefCell<core::Engine<HostSource>>);
 impl api::Guest for Component {
     type Engine = Engine;
 
+    fn defaults() -> wit::EngineDefaults {
+        core::Defaults::default().cross()
+    }
+
     fn lint(
         location: String,
         text: String,

@@ -229,11 +229,11 @@ fn fetched(bodies: &HashMap<String, BodyInput>) -> impl FnMut(&skillwire::Catalo
     }
 }
 
-/// How many skills a catalogue for one turn features by default (the core's
-/// `DEFAULT_FEATURED`).
-#[wasm_bindgen(js_name = defaultFeatured)]
-pub fn default_featured() -> u32 {
-    u32::try_from(skillwire::DEFAULT_FEATURED).unwrap_or(u32::MAX)
+/// The core's defaults (`Defaults`: engine options, selection options, default counts),
+/// in the core's shape; the JS wrapper hands them out in its own.
+#[wasm_bindgen]
+pub fn defaults() -> Result<JsValue, JsValue> {
+    to_js(&skillwire::Defaults::default())
 }
 
 /// The limits a catalogue built with `limits` (the core's `Limits`, fields optional)
