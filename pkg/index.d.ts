@@ -1,5 +1,7 @@
-// Types of the npm package `skillwire`. Results mirror the Rust core's serde output
-// (snake_case keys), so JSON.stringify of a result equals every other runtime's JSON.
+// Types of the npm package `skillwire`. Options and results are camelCase; results are
+// the Rust core's serde output with every key mapped mechanically (`user_message` →
+// `userMessage`), values untouched (enum values are kebab-case in every runtime). The
+// provider-shaped `toolDefinitions` are the providers' own JSON.
 
 /** One skill a source offers: its location, and its SKILL.md text if at hand. */
 export type SkillEntry = string | { location: string; text?: string };
@@ -26,7 +28,7 @@ export type NotUserInvocable = 'hidden' | 'mention-only';
 export type InjectFormat = 'bracket' | 'xml' | 'markdown';
 export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
 export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank' | 'selected';
-export type Skip = 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected' | 'unsafe';
+export type Skip = 'budget-exhausted' | 'body-unavailable' | 'gated' | 'mention-only' | 'recently-injected' | 'unsafe';
 
 /** How relevance ranking selects skills (each field defaults to the core's default). */
 export interface RankOptions {
@@ -67,7 +69,7 @@ export interface TurnContext {
 /** What the safety scan does with a category's findings. */
 export type ScanAction = 'allow' | 'warn' | 'block';
 export type ScanCategory =
-  | 'hidden_text' | 'bidi_control' | 'homoglyph_name' | 'instruction_override' | 'exfiltration' | 'destructive_command';
+  | 'hidden-text' | 'bidi-control' | 'homoglyph-name' | 'instruction-override' | 'exfiltration' | 'destructive-command';
 
 /**
  * The safety scan's action per category; a category left out keeps its default
@@ -96,7 +98,7 @@ export interface Finding {
 
 /** Input limits (the core's defaults when left out; README, "Limits"). */
 export interface Limits {
-  /** Largest SKILL.md, in bytes (1 MiB): past it a skill is skipped, a body `body_unavailable`. */
+  /** Largest SKILL.md, in bytes (1 MiB): past it a skill is skipped, a body `body-unavailable`. */
   maxSkillMdBytes?: number;
   /** Largest frontmatter, in bytes (64 KiB). */
   maxFrontmatterBytes?: number;
@@ -135,7 +137,7 @@ export interface Options<S extends SkillSource = SkillSource> {
   /**
    * Milliseconds the async API waits for each answer of a source (`list`, `read`) or of
    * `embed`; past it, the call counts as failed (code `timeout`): a skipped skill, a
-   * `body_unavailable` decision, or lexical ranking. No limit by default.
+   * `body-unavailable` decision, or lexical ranking. No limit by default.
    */
   timeout?: number;
   /** Most bytes the injected skills may take (default 8192). */
@@ -178,7 +180,7 @@ export interface Decision {
   reason: Reason;
   /** The ranking score, when `reason` is `rank`. */
   score?: number;
-  injected_bytes: number;
+  injectedBytes: number;
   truncated: boolean;
   skipped: Skip | null;
   detail?: string;
@@ -186,13 +188,13 @@ export interface Decision {
   findings?: Finding[];
 }
 
-export interface Summary { candidates: number; matched: number; injected_bytes: number; truncated_any: boolean }
+export interface Summary { candidates: number; matched: number; injectedBytes: number; truncatedAny: boolean }
 
 export interface Injection {
   /** The injected blocks alone. */
   text: string;
   /** What to send as the user turn: the blocks, a blank line, the message. */
-  user_message: string;
+  userMessage: string;
   decisions: Decision[];
   summary: Summary;
 }
@@ -239,18 +241,18 @@ export interface SelectPrompt {
   /** The skills offered, in order; empty: there is nothing to ask. */
   candidates: string[];
   shortlisted: boolean;
-  left_out: { skill: string; reason: 'never_completed' | 'falls_back'; detail: string }[];
+  leftOut: { skill: string; reason: 'never-completed' | 'falls-back'; detail: string }[];
 }
 
 /** The model's reply, read. */
 export interface Selection {
   /** Catalogue names, in the model's order, at most `maxSkills`. */
   skills: string[];
-  brief_plan?: string;
+  briefPlan?: string;
   /** Names that are no skill the model may pick. */
   unknown: string[];
   /** Skills past `maxSkills`, dropped. */
-  over_limit: string[];
+  overLimit: string[];
   reply: 'object' | 'list' | 'names' | 'unreadable';
 }
 
@@ -268,8 +270,8 @@ export interface SkillTool {
   name: string;
   skill: string;
   description: string;
-  input_schema: TaskSchema;
-  max_turns: number;
+  inputSchema: TaskSchema;
+  maxTurns: number;
 }
 
 export type ToolProvider = 'openai' | 'anthropic';
@@ -283,7 +285,7 @@ export interface CatalogText {
   /** `catalogFor`: the skills listed first with their descriptions, most relevant first. */
   featured?: string[];
   /** `catalogFor`: the skills listed by name only. */
-  names_only?: string[];
+  namesOnly?: string[];
 }
 
 export interface CatalogForOptions {
@@ -314,7 +316,7 @@ export interface CatalogReport {
   /** Skills the safety scan found something in (blocked ones stay out of every turn). */
   flagged: { name: string; location: string; blocked: boolean; findings: Finding[] }[];
   /** Skills that fire only when `@mentioned`, by name. */
-  mention_only: string[];
+  mentionOnly: string[];
 }
 
 export interface LintReport {

@@ -66,6 +66,13 @@ function call(f) {
   }
 }
 
+/** A value the core returned, as this package returns it: keys in camelCase (`user_message`
+ * → `userMessage`), in nested objects too; values untouched. Every result but the
+ * provider-shaped `toolDefinitions` crosses here: one mechanical mapping. */
+function result(f) {
+  return camelKeys(call(f));
+}
+
 function describe(e) {
   return e instanceof Error ? e.message : String(e);
 }
@@ -187,7 +194,7 @@ function* turn(catalogue, sources, embed, message, given, limits) {
   const plan = call(() => catalogue.turn(message, context));
   try {
     const bodies = yield* readBodies(sources, call(() => catalogue.reads(plan)), limits);
-    return call(() => catalogue.render(plan, bodies));
+    return result(() => catalogue.render(plan, bodies));
   } finally {
     plan.free();
   }
@@ -213,7 +220,7 @@ function* selectSteps(catalogue, embed, message, options, limits) {
   const { stats, turn: given, ...rest } = options ?? {};
   const context = yield* turnContext(embed, message, given);
   const records = Array.isArray(stats) ? stats.map(snakeKeys) : stats;
-  return call(() => catalogue.selectPrompt(message, context, records, snakeKeys(rest)));
+  return result(() => catalogue.selectPrompt(message, context, records, snakeKeys(rest)));
 }
 
 /** `rank: boolean | {enabled, maxRanked, minScore, ...}` in the core's shape. */
@@ -268,7 +275,7 @@ function* catalogForSteps(catalogue, embed, message, options, limits) {
   const count = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
   const context = { ...(recent !== undefined ? { recent } : {}), ...(embedding !== undefined ? { embedding } : {}) };
   const turn = yield* turnContext(embed, message, context);
-  return call(() => catalogue.catalogFor(message, turn, count, format, budget));
+  return result(() => catalogue.catalogFor(message, turn, count, format, budget));
 }
 
 function* matchSteps(catalogue, embed, message, context, limits) {
@@ -276,7 +283,7 @@ function* matchSteps(catalogue, embed, message, context, limits) {
   const given = context?.selected != null ? context : yield* turnContext(embed, message, context);
   const plan = call(() => catalogue.turn(message, given));
   try {
-    return call(() => plan.matches());
+    return result(() => plan.matches());
   } finally {
     plan.free();
   }
@@ -298,10 +305,10 @@ function defined(object) {
 function coreOptions(o) {
   return {
     catalog: defined({
-      precedence: o.precedence?.replace('-', '_'),
+      precedence: o.precedence,
       available: o.available,
       rank: rankOptions(o.rank),
-      not_user_invocable: o.notUserInvocable?.replace('-', '_'),
+      not_user_invocable: o.notUserInvocable,
       limits: snakeKeys(o.limits),
       scan: snakeKeys(o.scan),
     }),
@@ -327,10 +334,8 @@ function camelKeys(value) {
 function jsDefaults() {
   const { options, select, featured, completions } = coreDefaults();
   const { catalog, render } = options;
-  const kebab = (v) => v.replace('_', '-');
   return {
-    options: camelKeys({ ...catalog, ...render, precedence: kebab(catalog.precedence),
-      not_user_invocable: kebab(catalog.not_user_invocable) }),
+    options: camelKeys({ ...catalog, ...render }),
     select: camelKeys(select),
     featured,
     completions,
@@ -436,12 +441,12 @@ export class Skillwire {
   static defaults() { return call(jsDefaults); }
 
   /** What building the catalogue found: skipped, shadowed and gated skills, warnings. */
-  report() { return call(() => this.#live().report()); }
+  report() { return result(() => this.#live().report()); }
 
   /**
    * Runs a turn: the message with the skills it calls for prepended, and every decision.
    * `context.recent` names skills whose bodies are still in the model's context from
-   * recent turns: they are not injected again (decision `recently_injected`).
+   * recent turns: they are not injected again (decision `recently-injected`).
    * `context.embedding` is the message's vector (else `embed` is asked for it).
    * `context.selected` names the skills your model chose (LLM selection, step 3):
    * the turn injects those, after the message's `@mentions`, instead of what the rules
@@ -468,12 +473,12 @@ export class Skillwire {
   async catalog(options = {}) { return this.catalogSync(options); }
   /** `catalog`, synchronously. */
   catalogSync({ format = 'agent-skills', budget } = {}) {
-    return call(() => this.#live().catalog(format, budget));
+    return result(() => this.#live().catalog(format, budget));
   }
 
   /**
    * The catalogue for a turn on `message` (`{text, shortened, omitted, featured?,
-   * names_only?}`): the `featured` (10) skills most relevant to it first, with their
+   * namesOnly?}`): the `featured` (10) skills most relevant to it first, with their
    * descriptions, the others by name only; over `budget`, name-only entries go first.
    * `options`: `format`, `budget`, `featured`, and the turn's `recent` / `embedding`.
    */
@@ -493,12 +498,12 @@ export class Skillwire {
   complete(typed, limit = coreDefaults().completions) {
     if (typeof typed !== 'string') throw new SkillwireError('complete(typed): typed must be a string', 'invalid_argument');
     const max = Number.isInteger(limit) && limit > 0 ? Math.min(limit, 0xffffffff) : 0;
-    return call(() => this.#live().complete(typed, max));
+    return result(() => this.#live().complete(typed, max));
   }
 
   /**
    * LLM selection, step 1: the prompt asking your model which skills `message` calls for
-   * (`{prompt, candidates, shortlisted, left_out}`). `options`: `maxSkills` (3),
+   * (`{prompt, candidates, shortlisted, leftOut}`). `options`: `maxSkills` (3),
    * `shortlistAbove` (40), `shortlistSize` (20), `stats` (`[{skill, selected, applied,
    * completed, fellBack}]`: skills they show failing are left out, see
    * `neverCompletedAfter`, `fallbackAfter`, `maxFallbackRate`), `turn` (`{embedding}`).
@@ -513,15 +518,15 @@ export class Skillwire {
   }
 
   /**
-   * LLM selection, step 2: your model's reply read tolerantly (`{skills, brief_plan?,
-   * unknown, over_limit, reply}`): JSON alone, fenced or in prose, an object with
+   * LLM selection, step 2: your model's reply read tolerantly (`{skills, briefPlan?,
+   * unknown, overLimit, reply}`): JSON alone, fenced or in prose, an object with
    * `skills` or a bare list, else a plain list of names; at most `maxSkills` kept.
    */
   selectParse(reply, maxSkills = coreDefaults().select.max_skills) {
     if (typeof reply !== 'string') throw new SkillwireError('selectParse(reply): reply must be a string', 'invalid_argument');
     checkMessage(reply, this.#limits.max_message_bytes, 'reply');
     const max = Number.isInteger(maxSkills) && maxSkills > 0 ? Math.min(maxSkills, 0xffffffff) : 0;
-    return call(() => this.#live().selectParse(reply, max));
+    return result(() => this.#live().selectParse(reply, max));
   }
 
   /**
@@ -539,11 +544,11 @@ export class Skillwire {
   }
 
   /**
-   * The skills a model may invoke, as tools (`[{name, skill, description, input_schema,
-   * max_turns}]`), named `skills__<name>`; `exclude` names skills to leave out (the one
+   * The skills a model may invoke, as tools (`[{name, skill, description, inputSchema,
+   * maxTurns}]`), named `skills__<name>`; `exclude` names skills to leave out (the one
    * whose run is asking).
    */
-  tools({ exclude = [] } = {}) { return call(() => this.#live().tools(exclude)); }
+  tools({ exclude = [] } = {}) { return result(() => this.#live().tools(exclude)); }
 
   /** `tools` in `provider`'s shape (`'openai'` or `'anthropic'`): the array to pass as `tools`. */
   toolDefinitions(provider, { exclude = [] } = {}) {
@@ -577,7 +582,7 @@ if (typeof Symbol.dispose === 'symbol') {
 export function lint(location, text, { extensions = false, limits, scan } = {}) {
   if (!ready) throw new SkillwireError('call `await init()` first in a browser', 'not_initialised');
   const core = coreOptions({ limits, scan }).catalog;
-  return call(() => wasmLint(location, text, {
+  return result(() => wasmLint(location, text, {
     extensions,
     ...(core.limits ? { limits: core.limits } : {}),
     ...(core.scan ? { scan: core.scan } : {}),

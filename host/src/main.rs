@@ -76,7 +76,7 @@ enum Command {
         #[arg(long)]
         no_rank: bool,
         /// Skills whose bodies recent turns injected and that are still in the model's
-        /// context: not injected again (decision `recently_injected`).
+        /// context: not injected again (decision `recently-injected`).
         #[arg(long, value_delimiter = ',', value_name = "A,B")]
         recent: Vec<String>,
         /// The user message, or - to read it from standard input.
@@ -263,9 +263,9 @@ enum Command {
         #[arg(long)]
         extensions: bool,
         /// Safety-scan policy: CATEGORY=ACTION (allow, warn or block), comma-separated or
-        /// repeated; `all=ACTION` sets every category. Categories: hidden_text,
-        /// bidi_control, homoglyph_name, instruction_override, exfiltration,
-        /// destructive_command. Default: destructive_command=warn, the others block.
+        /// repeated; `all=ACTION` sets every category. Categories: hidden-text,
+        /// bidi-control, homoglyph-name, instruction-override, exfiltration,
+        /// destructive-command. Default: destructive-command=warn, the others block.
         #[arg(long = "scan", value_delimiter = ',', value_name = "CATEGORY=ACTION")]
         scan: Vec<String>,
         /// Overrides an input limit: NAME=N, comma-separated or repeated. NAME is one of
@@ -318,9 +318,9 @@ struct SkillArgs {
     #[arg(long)]
     rank_headings: bool,
     /// Safety-scan policy: CATEGORY=ACTION (allow, warn or block), comma-separated or
-    /// repeated; `all=ACTION` sets every category. Categories: hidden_text,
-    /// bidi_control, homoglyph_name, instruction_override, exfiltration,
-    /// destructive_command. Default: destructive_command=warn, the others block.
+    /// repeated; `all=ACTION` sets every category. Categories: hidden-text,
+    /// bidi-control, homoglyph-name, instruction-override, exfiltration,
+    /// destructive-command. Default: destructive-command=warn, the others block.
     #[arg(long = "scan", value_delimiter = ',', value_name = "CATEGORY=ACTION")]
     scan: Vec<String>,
     /// Overrides an input limit: NAME=N, comma-separated or repeated. NAME is one of

@@ -99,7 +99,7 @@ fn inject_json_reports_every_decision() {
     assert_eq!(d[0]["skill"], "csv-cleanup");
     assert_eq!(d[0]["reason"], "mention");
     assert_eq!(d[0]["truncated"], true);
-    assert_eq!(d[1]["skipped"], "budget_exhausted");
+    assert_eq!(d[1]["skipped"], "budget-exhausted");
     assert_eq!(v["summary"]["candidates"], 2);
     assert!(v["summary"]["injected_bytes"].as_u64().unwrap() <= 600);
     assert!(v["text"].as_str().unwrap().ends_with("[/SKILL:truncated]"));
@@ -468,7 +468,7 @@ fn recent_skills_are_not_injected_again() {
         let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
         let decision =
             |name: &str| v["decisions"].as_array().unwrap().iter().find(|d| d["skill"] == name).unwrap().clone();
-        assert_eq!(decision("sql-review")["skipped"], "recently_injected", "{v}");
+        assert_eq!(decision("sql-review")["skipped"], "recently-injected", "{v}");
         assert_eq!(decision("sql-review")["matched"], true, "{v}");
         assert_eq!(decision("commit-message")["skipped"], Value::Null, "{v}");
         let text = v["text"].as_str().unwrap();
@@ -537,7 +537,7 @@ fn safety_scan_flags_every_hostile_fixture_and_nothing_in_the_corpus() {
 
 #[test]
 fn blocked_skills_are_left_out_and_the_policy_is_the_users() {
-    let hostile = "tests/safety/instruction_override/ignore-previous";
+    let hostile = "tests/safety/instruction-override/ignore-previous";
     let o = skillwire(&[
         "inject",
         "--json",
@@ -551,25 +551,25 @@ fn blocked_skills_are_left_out_and_the_policy_is_the_users() {
     let turn: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(turn["text"], "");
     assert_eq!(turn["decisions"][0]["skipped"], "unsafe");
-    assert_eq!(turn["decisions"][0]["findings"][0]["category"], "instruction_override");
+    assert_eq!(turn["decisions"][0]["findings"][0]["category"], "instruction-override");
     assert_eq!(turn["decisions"][0]["findings"][0]["line"], 5);
 
     let o = skillwire(&["catalog", "--skills", hostile, "--skills", "examples/skills", "-v"]);
     assert!(!stdout(&o).contains("ignore-previous"), "{}", stdout(&o));
     assert!(stderr(&o).contains("blocked ignore-previous"), "{}", stderr(&o));
 
-    let o = skillwire(&["inject", "--skills", hostile, "--scan", "instruction_override=warn", "@ignore-previous hi"]);
+    let o = skillwire(&["inject", "--skills", hostile, "--scan", "instruction-override=warn", "@ignore-previous hi"]);
     assert!(stdout(&o).starts_with("[SKILL:ignore-previous]\nIMPORTANT: Ignore all previous"), "{}", stdout(&o));
 
     // Lint fails on a blocked skill even though it meets the standard.
     let o = skillwire(&["lint", hostile]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("block[instruction_override] 5:12: tells the model to ignore its instructions"),
+        stderr(&o).contains("block[instruction-override] 5:12: tells the model to ignore its instructions"),
         "{}",
         stderr(&o)
     );
-    assert!(skillwire(&["lint", "--scan", "instruction_override=allow", hostile]).status.success());
+    assert!(skillwire(&["lint", "--scan", "instruction-override=allow", hostile]).status.success());
 
     let o = skillwire(&["lint", "--scan", "hidden=block", hostile]);
     assert_eq!(o.status.code(), Some(2));
@@ -655,7 +655,7 @@ fn llm_selection_prompt_then_reply_then_turn_in_both_engines() {
             o
         };
         let o = run(&["select-prompt", "--skills", "examples/skills", "--stats", stats, message]);
-        assert!(stderr(&o).contains("left out csv-cleanup (never_completed: selected 3 times, never completed)"));
+        assert!(stderr(&o).contains("left out csv-cleanup (never-completed: selected 3 times, never completed)"));
         let prompt = stdout(&o);
         assert!(prompt.contains(r#"{"id":"sql-review","description":"Review SQL"#), "{prompt}");
         assert!(prompt.contains(r#""record":{"selected":5,"applied":5,"completed":5,"fell_back":0}"#), "{prompt}");

@@ -32,7 +32,7 @@ async function update() {
     const row = document.createElement('tr');
     row.dataset.skill = d.skill;
     const outcome = d.skipped ?? (d.truncated ? 'truncated' : 'injected');
-    for (const cell of [d.skill, d.reason, String(d.injected_bytes), outcome]) {
+    for (const cell of [d.skill, d.reason, String(d.injectedBytes), outcome]) {
       const td = document.createElement('td');
       td.textContent = cell;
       row.append(td);
@@ -41,8 +41,8 @@ async function update() {
   }));
   $('injected').textContent = turn.text;
   $('budget-meter').max = budget;
-  $('budget-meter').value = turn.summary.injected_bytes;
-  $('budget').textContent = `${turn.summary.injected_bytes} of ${budget} bytes`;
+  $('budget-meter').value = turn.summary.injectedBytes;
+  $('budget').textContent = `${turn.summary.injectedBytes} of ${budget} bytes`;
   document.body.dataset.turns = String(Number(document.body.dataset.turns ?? 0) + 1);
 }
 

@@ -13,5 +13,5 @@ const source = {
 const sw = await Skillwire.create({ sources: [source], budget: 4096 });
 const turn = await sw.inject('fill in the pdf form, then @xlsx');
 console.log(turn.decisions.map((d) => `${d.skill}: ${d.reason}`).join('\n'));
-console.log(turn.user_message);
+console.log(turn.userMessage);
 sw.free();

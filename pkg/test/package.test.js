@@ -5,17 +5,17 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Skillwire, SkillwireError, lint, memoryBytes } from '../index.js';
-import { canonical, conformance, jsOptions, runCase, turns, vectorSource } from './helpers.js';
+import { canonical, conformance, jsOptions, jsView, runCase, turns, vectorSource } from './helpers.js';
 
 for (const c of turns.cases) {
   test(`turn vector ${c.name} (sync sources)`, async () => {
     const sw = new Skillwire({ ...jsOptions(c.options), sources: c.sources.map((s) => vectorSource(s)) });
-    assert.equal(canonical(await runCase(sw, c, false)), canonical(c.expect));
+    assert.equal(canonical(jsView(await runCase(sw, c, false))), canonical(jsView(c.expect)));
     sw.free();
   });
   test(`turn vector ${c.name} (async sources)`, async () => {
     const sw = await Skillwire.create({ ...jsOptions(c.options), sources: c.sources.map((s) => vectorSource(s, true)) });
-    assert.equal(canonical(await runCase(sw, c, true)), canonical(c.expect));
+    assert.equal(canonical(jsView(await runCase(sw, c, true))), canonical(jsView(c.expect)));
     sw.free();
   });
 }
@@ -52,9 +52,9 @@ test('a conversation: skills still in context are not read or injected again', a
   const first = sw.injectSync('@pdf fill this form');
   assert.equal(first.decisions[0].skipped, null);
   const again = await sw.inject('@pdf and the next one', { recent: ['PDF'] });
-  assert.equal(again.decisions[0].skipped, 'recently_injected');
+  assert.equal(again.decisions[0].skipped, 'recently-injected');
   assert.equal(again.decisions[0].matched, true);
-  assert.equal(again.user_message, '@pdf and the next one');
+  assert.equal(again.userMessage, '@pdf and the next one');
   assert.equal(reads, 1);
   sw.free();
 });
@@ -80,7 +80,7 @@ test('embed: the host\'s model finds skills that share no word with the message'
   const turn = sw.injectSync(message);
   assert.equal(turn.decisions[0].skill, 'k8s-debug');
   assert.equal(turn.decisions[0].reason, 'rank');
-  assert.ok(turn.user_message.startsWith('[SKILL:k8s-debug]'));
+  assert.ok(turn.userMessage.startsWith('[SKILL:k8s-debug]'));
   assert.equal(calls, 2); // the skills once, then the message
   // Async models work with the async API; a given embedding is used as is.
   const later = await Skillwire.create({ sources: [twoSkills()], embed: async (texts) => concepts(texts).map((v) => new Float32Array(v)) });
@@ -108,7 +108,7 @@ test('catalogFor: the core\'s default count, the turn\'s embedding, and options 
   // Without `featured`, the core's default (10) of the 12 matching skills keep descriptions.
   const text = sw.catalogForSync('merge these pdf files', { format: 'json' });
   assert.equal(text.featured.length, 10);
-  assert.equal(text.names_only.length, 2);
+  assert.equal(text.namesOnly.length, 2);
   assert.deepEqual(sw.catalogForSync('merge these pdf files', { featured: null, format: 'json' }).featured, text.featured);
   // A given embedding is used; null options are no options; unknown keys are not a turn context.
   assert.deepEqual((await sw.catalogFor('merge these pdf files', { featured: 1, embedding: [0, 0, 1] })).featured, ['pdf-0']);
@@ -139,7 +139,7 @@ test('timeout: a source or model that never answers fails its call, not the engi
   assert.equal(sw.report().loaded, 1);
   hangsOnRead.read = never;
   const turn = await sw.inject('@pdf fill this form');
-  assert.equal(turn.decisions[0].skipped, 'body_unavailable');
+  assert.equal(turn.decisions[0].skipped, 'body-unavailable');
   assert.match(turn.decisions[0].detail, /no answer within 50 ms/);
   // The next turn works when the source answers again.
   hangsOnRead.read = async () => pdf;
@@ -168,9 +168,9 @@ test('hostile sources become skipped skills, not crashed engines', async () => {
     'read() returned null, not a string',
   ]);
   const turn = await sw.inject('@pdf');
-  assert.equal(turn.decisions[0].skipped, 'body_unavailable');
+  assert.equal(turn.decisions[0].skipped, 'body-unavailable');
   assert.equal(turn.decisions[0].detail, 'read() returned number, not a string');
-  assert.equal(turn.user_message, '@pdf');
+  assert.equal(turn.userMessage, '@pdf');
   // The engine keeps working.
   assert.equal(sw.matchSync('@pdf').matches.length, 1);
   sw[Symbol.dispose]?.();
@@ -192,7 +192,7 @@ test('huge strings from a source or a caller are refused before they reach the c
     'SKILL.md is 1228800 bytes; the limit is 1048576',
   ]);
   const turn = sw.injectSync('@pdf');
-  assert.equal(turn.decisions[0].skipped, 'body_unavailable');
+  assert.equal(turn.decisions[0].skipped, 'body-unavailable');
   assert.equal(turn.decisions[0].detail, 'SKILL.md is 1048577 bytes; the limit is 1048576');
   assert.throws(() => sw.matchSync('€'.repeat(256 * 1024 + 1)), (e) => e.code === 'message_too_large'
     && e.message === `the message is ${3 * (256 * 1024 + 1)} bytes; the limit is 262144`);
@@ -216,7 +216,7 @@ test('the safety scan: blocked skills stay out, the policy is the host\'s, lint 
   const sw = new Skillwire({ sources: [source] });
   const [flagged] = sw.report().flagged;
   assert.equal(flagged.blocked, true);
-  assert.deepEqual(flagged.findings.map((f) => [f.category, f.action, f.line, f.column]), [['hidden_text', 'block', 5, 10]]);
+  assert.deepEqual(flagged.findings.map((f) => [f.category, f.action, f.line, f.column]), [['hidden-text', 'block', 5, 10]]);
   assert.match(flagged.findings[0].message, /spelling "obey"/);
   assert.doesNotMatch(sw.catalogSync().text, /evil/);
   const turn = sw.injectSync('@evil @pdf');
@@ -226,7 +226,7 @@ test('the safety scan: blocked skills stay out, the policy is the host\'s, lint 
   assert.equal(injected.decisions[0].findings[0].action, 'warn');
   assert.match(injected.text, /Use qpdf/);
   assert.throws(() => new Skillwire({ sources: [source], scan: { hiddenText: 'maybe' } }), (e) => e.code === 'invalid_argument');
-  assert.equal(lint('s/evil/SKILL.md', evil).findings[0].category, 'hidden_text');
+  assert.equal(lint('s/evil/SKILL.md', evil).findings[0].category, 'hidden-text');
   assert.equal(lint('s/evil/SKILL.md', evil, { scan: { hiddenText: 'allow' } }).findings, undefined);
   for (const s of [sw, warned]) s.free();
 });
@@ -262,7 +262,7 @@ test('Skillwire.defaults() are the core\'s, in the shapes the package takes', as
   assert.deepEqual(explicit.report(), implicit.report());
   // A different value does change the turn: the options are read, not ignored.
   const tiny = new Skillwire({ ...d.options, budget: 10, sources: [vectorSource(skills)] });
-  assert.equal(tiny.injectSync('@pdf fill this').decisions[0].skipped, 'budget_exhausted');
+  assert.equal(tiny.injectSync('@pdf fill this').decisions[0].skipped, 'budget-exhausted');
   assert.equal(implicit.complete('').length, Math.min(d.completions, skills.length));
   assert.ok(Number.isInteger(d.featured) && d.featured > 0 && d.select.maxSkills > 0, JSON.stringify(d));
   for (const sw of [implicit, explicit, tiny]) sw.free();

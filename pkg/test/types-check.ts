@@ -9,8 +9,8 @@ const asyncSource: SkillSource = { list: async () => [{ location: 'a/SKILL.md' }
 await init();
 const sw = new Skillwire({ sources: [sync], budget: 4096, format: 'xml', precedence: 'last-wins', available: ['github'] });
 const turn: Injection = sw.injectSync('@a');
-const bytes: number = turn.summary.injected_bytes;
-const skipped: 'budget_exhausted' | 'body_unavailable' | 'gated' | 'mention_only' | 'recently_injected' | 'unsafe' | null =
+const bytes: number = turn.summary.injectedBytes;
+const skipped: 'budget-exhausted' | 'body-unavailable' | 'gated' | 'mention-only' | 'recently-injected' | 'unsafe' | null =
   turn.decisions[0].skipped;
 const findings: Finding[] = turn.decisions[0].findings ?? [];
 const blocked: boolean = sw.report().flagged.some((f) => f.blocked && f.findings[0].line > 0);
@@ -21,7 +21,7 @@ const next: Injection = await sw.inject('@a again', context);
 const question: SelectPrompt = await sw.selectPrompt('x', { maxSkills: 2, stats: [{ skill: 'a', selected: 3, fellBack: 1 }] });
 const asked: SelectPrompt = sw.selectPromptSync('x', { shortlistAbove: 10, turn: { embedding: [1, 0] } });
 const chosen: Selection = sw.selectParse('["a"]', 1);
-const plan: string | undefined = chosen.brief_plan;
+const plan: string | undefined = chosen.briefPlan;
 const selectedTurn: Injection = await sw.injectSelected('x', chosen.skills, context);
 const selectedSync: Injection = sw.injectSelectedSync('x', ['a']);
 const tools: SkillTool[] = sw.tools({ exclude: ['b'] });

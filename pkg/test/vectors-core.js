@@ -9,6 +9,26 @@ export function canonical(value) {
       : v);
 }
 
+/** `{user_message: 1}` → `{userMessage: 1}` at every level: the package's one mapping of
+ * the core's keys. */
+function camelDeep(value) {
+  if (Array.isArray(value)) return value.map(camelDeep);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), camelDeep(v)]));
+}
+
+/** A case's results (or a vector's expectation, in the core's JSON) as the JS API returns
+ * them: keys in camelCase, except the provider-shaped tool definitions, which are the
+ * providers' own JSON. Applied to both sides of a comparison. */
+export function jsView(value) {
+  if (Array.isArray(value)) return value.map(jsView);
+  if (value === null || typeof value !== 'object') return value;
+  if ('openai' in value && 'anthropic' in value) {
+    return { tools: camelDeep(value.tools), openai: value.openai, anthropic: value.anthropic };
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), jsView(v)]));
+}
+
 /** A source over a vector's skills; with `async`, every answer is a Promise. */
 export function vectorSource(skills, async = false) {
   const answer = (v) => (async ? Promise.resolve(v) : v);
@@ -38,19 +58,10 @@ export function jsOptions(o = {}) {
   const c = o.catalog ?? {};
   const r = o.render ?? {};
   return {
-    precedence: c.precedence?.replace('_', '-'),
+    precedence: c.precedence,
     available: c.available,
-    rank: c.rank && {
-      enabled: c.rank.enabled,
-      maxRanked: c.rank.max_ranked,
-      minScore: c.rank.min_score,
-      minRatio: c.rank.min_ratio,
-      minCoverage: c.rank.min_coverage,
-      semanticWeight: c.rank.semantic_weight,
-      minSimilarity: c.rank.min_similarity,
-      headings: c.rank.headings,
-    },
-    notUserInvocable: c.not_user_invocable?.replace('_', '-'),
+    rank: camelKeys(c.rank),
+    notUserInvocable: c.not_user_invocable,
     scan: camelKeys(c.scan),
     limits: camelKeys(c.limits),
     budget: r.budget,
@@ -124,7 +135,7 @@ export async function failingCases(Skillwire, turns) {
   const failing = [];
   for (const c of turns.cases) {
     const sw = await Skillwire.create({ ...jsOptions(c.options), sources: c.sources.map((s) => vectorSource(s, true)) });
-    if (canonical(await runCase(sw, c, true)) !== canonical(c.expect)) failing.push(c.name);
+    if (canonical(jsView(await runCase(sw, c, true))) !== canonical(jsView(c.expect))) failing.push(c.name);
     sw.free();
   }
   return failing;

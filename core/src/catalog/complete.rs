@@ -24,7 +24,7 @@ pub const COMPLETION_DESCRIPTION_CHARS: usize = 80;
 
 /// How a completion matched what was typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum CompletionMatch {
     /// The name starts with it.
     Prefix,

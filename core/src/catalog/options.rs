@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Which skill keeps a name that several entries share.
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Precedence {
     /// The earliest entry wins (a user's own skills listed before a shared pack).
     #[default]
@@ -22,7 +22,7 @@ pub enum Precedence {
 /// How a catalogue reads `user-invocable: false`.
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum NotUserInvocable {
     /// As skill authors write it for Claude Code (default): the skill is hidden from
     /// the user's own menu (`@` autocomplete), and the model may still use it

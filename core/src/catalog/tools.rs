@@ -40,7 +40,7 @@ pub struct ToolOptions {
 
 /// Whose API the definitions are for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Provider {
     /// OpenAI's Chat Completions `tools`: `{"type": "function", "function": {name,
     /// description, parameters}}`.

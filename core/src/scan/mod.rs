@@ -28,7 +28,7 @@
 //! automaton (built once per process); each trigger is confirmed by reading the few
 //! words around it across line breaks, extra spaces and invisible characters
 //! (`ignore\n  all previous instructions`). A word split by an invisible character
-//! (`ig\u{200B}nore`) is not a trigger, but the character is itself a `hidden_text`
+//! (`ig\u{200B}nore`) is not a trigger, but the character is itself a `hidden-text`
 //! finding. A scan costs one pass over the text plus a few words per trigger, and
 //! stops after [`MAX_FINDINGS`].
 mod cache;
@@ -51,7 +51,7 @@ const EXFILTRATION_WINDOW_LINES: usize = 3;
 
 /// What a finding is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Category {
     /// Invisible text: tag characters, zero-width and control characters.
     HiddenText,
@@ -81,17 +81,19 @@ impl Category {
     /// The category's name as written in JSON and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
-            Category::HiddenText => "hidden_text",
-            Category::BidiControl => "bidi_control",
-            Category::HomoglyphName => "homoglyph_name",
-            Category::InstructionOverride => "instruction_override",
+            Category::HiddenText => "hidden-text",
+            Category::BidiControl => "bidi-control",
+            Category::HomoglyphName => "homoglyph-name",
+            Category::InstructionOverride => "instruction-override",
             Category::Exfiltration => "exfiltration",
-            Category::DestructiveCommand => "destructive_command",
+            Category::DestructiveCommand => "destructive-command",
         }
     }
 
-    /// The category named `name` (as [`Category::as_str`] writes it).
+    /// The category named `name` (as [`Category::as_str`] writes it; `_` for `-` is
+    /// accepted too, as in the [`ScanPolicy`] field names).
     pub fn parse(name: &str) -> Option<Category> {
+        let name = name.replace('_', "-");
         Category::ALL.into_iter().find(|c| c.as_str() == name)
     }
 }
@@ -99,7 +101,7 @@ impl Category {
 /// What a host does with a category's findings.
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// Don't look for it.
     Allow,

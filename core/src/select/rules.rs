@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 /// Why a skill matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// `@name` in the message.
     Mention,

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 /// How serious a diagnostic is. Errors skip a skill when loading; warnings don't.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// The skill cannot be used.
     Error,

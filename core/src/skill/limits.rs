@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub struct Limits {
     /// Largest SKILL.md accepted, in bytes (default 1 MiB), when the catalogue is built
     /// (the skill is skipped, `too_large`) and when a turn reads it (the decision says
-    /// `body_unavailable`). Hosts stop reading there: the filesystem source reads at
+    /// `body-unavailable`). Hosts stop reading there: the filesystem source reads at
     /// most one byte more, the JS glue refuses longer strings before copying them.
     pub max_skill_md_bytes: usize,
     /// Largest frontmatter accepted, in bytes (default 64 KiB); past it the skill is

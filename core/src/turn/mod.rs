@@ -5,7 +5,7 @@
 //! Candidates are the skills the message refers to by any rule (see
 //! [`matching`](crate::select::rules)). A candidate is *matched* when it may be injected:
 //! not gated, and either mentioned or open to automatic use. Unmatched candidates are
-//! still reported (`gated`, `mention_only`, `unsafe`) so a host can tell a user why a
+//! still reported (`gated`, `mention-only`, `unsafe`) so a host can tell a user why a
 //! skill they expected stayed out. The SKILL.md read for a turn is scanned again
 //! ([`scan`](crate::scan)): what reaches the model is what was read, not what was
 //! listed. Matched candidates are rendered in order; a body is read only
@@ -13,7 +13,7 @@
 //!
 //! A turn may know the conversation ([`TurnContext`]): a skill whose body recent turns
 //! injected, and which is still in the model's context, is not injected again
-//! (`recently_injected`). [`Session`] keeps that list for a host.
+//! (`recently-injected`). [`Session`] keeps that list for a host.
 
 mod outcome;
 pub(crate) mod render;

@@ -28,7 +28,7 @@ pub struct Matches {
 
 /// Why a candidate was not injected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Skip {
     /// The budget had no room left for it.
     BudgetExhausted,

@@ -32,14 +32,14 @@
 //! first block that does not fit is cut on a character boundary and closed with
 //! `[/SKILL:truncated]` (`<skill … truncated="true">`, `<!-- /skill:truncated -->`),
 //! if at least [`RenderOptions::min_truncated_bytes`] of its body fit; later blocks
-//! that no longer fit are skipped (`budget_exhausted`).
+//! that no longer fit are skipped (`budget-exhausted`).
 
 use serde::{Deserialize, Serialize};
 
 /// How injected blocks are written.
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum InjectFormat {
     /// `[SKILL:name]` … `[/SKILL]`.
     #[default]
@@ -62,7 +62,7 @@ pub struct RenderOptions {
     /// Replace `{baseDir}` in bodies with the skill's directory (default off).
     pub base_dir: bool,
     /// A body is cut to fit only if at least this many of its bytes fit (default 64);
-    /// otherwise the skill is skipped as `budget_exhausted`.
+    /// otherwise the skill is skipped as `budget-exhausted`.
     pub min_truncated_bytes: usize,
 }
 

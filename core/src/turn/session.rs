@@ -19,7 +19,7 @@ pub struct TurnContext {
     /// Skills whose bodies recent turns injected and that are still in the model's
     /// context (names, compared ignoring case and `-`/`_`). They are not injected
     /// again, whatever selected them (an `@mention` included): the decision says
-    /// `recently_injected`.
+    /// `recently-injected`.
     pub recent: Vec<String>,
     /// The skills the host's model chose for this message (names, as
     /// [`Catalog::select_parse`](crate::Catalog::select_parse) returns them). When set,

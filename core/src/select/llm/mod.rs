@@ -99,7 +99,7 @@ pub struct SkillStats {
 
 /// Why a skill was left out of the prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum LeftOutReason {
     /// Selected often enough, never completed.
     NeverCompleted,
@@ -108,11 +108,11 @@ pub enum LeftOutReason {
 }
 
 impl LeftOutReason {
-    /// The name as written in JSON (`never_completed`, `falls_back`).
+    /// The name as written in JSON (`never-completed`, `falls-back`).
     pub fn as_str(self) -> &'static str {
         match self {
-            LeftOutReason::NeverCompleted => "never_completed",
-            LeftOutReason::FallsBack => "falls_back",
+            LeftOutReason::NeverCompleted => "never-completed",
+            LeftOutReason::FallsBack => "falls-back",
         }
     }
 }
@@ -144,7 +144,7 @@ pub struct SelectPrompt {
 
 /// Where in a reply the selection was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum ReplyShape {
     /// A JSON object with a `skills` list.
     Object,
