@@ -321,12 +321,29 @@ function coreOptions(o) {
   };
 }
 
-/** `{max_skill_md_bytes: 1}` → `{maxSkillMdBytes: 1}`, in nested objects too. */
+/** Each core key's camelCase spelling, computed once (the core's keys are a fixed set). */
+const camelNames = new Map();
+
+function camelName(key) {
+  let name = camelNames.get(key);
+  if (name === undefined) {
+    name = key.includes('_') ? key.replace(/_([a-z])/g, (_, c) => c.toUpperCase()) : key;
+    if (camelNames.size < 4096) camelNames.set(key, name);
+  }
+  return name;
+}
+
+/** `{max_skill_md_bytes: 1}` → `{maxSkillMdBytes: 1}`, in nested objects too. Arrays are
+ * rewritten in place: the values are fresh from the core. */
 function camelKeys(value) {
-  if (Array.isArray(value)) return value.map(camelKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), camelKeys(v)]));
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = camelKeys(value[i]);
+    return value;
+  }
+  const out = {};
+  for (const key in value) out[camelName(key)] = camelKeys(value[key]);
+  return out;
 }
 
 /** The core's defaults in the JS shapes: the constructor's options, `selectPrompt`'s
