@@ -90,12 +90,11 @@ test('the chat demo in Chromium', async (t) => {
     });
 
     await t.test('every turn vector runs inside the page', async () => {
-      const failing = await page.evaluate(async () => {
+      const failing = await page.evaluate(async (vectors) => {
         const { Skillwire } = await import('/pkg/index.js');
         const { failingCases } = await import('/pkg/test/vectors-core.js');
-        const vectors = await (await fetch('/tests/vectors/turns.json')).json();
         return failingCases(Skillwire, vectors);
-      });
+      }, turns);
       assert.deepEqual(failing, []);
     });
     assert.deepEqual(errors, []);

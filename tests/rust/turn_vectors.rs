@@ -1,5 +1,6 @@
-//! The runner of `tests/vectors/turns.json`, shared by every Rust runtime's tests (the
-//! native core in `host/tests/vectors.rs`, the component in `host/tests/wasm.rs`): each
+//! The runner of the turn vectors (`tests/vectors/turns/*.json`, one file per topic),
+//! shared by every Rust runtime's tests (the native core in `host/tests/vectors.rs`, the
+//! component in `host/tests/wasm.rs`): each
 //! runtime is a [`Backend`], and each case's report, catalogue texts, matches,
 //! injection, completions, selection prompts and replies, and tools must equal the
 //! expectation exactly.
@@ -99,8 +100,20 @@ struct CatalogRequest {
     budget: Option<usize>,
 }
 
-pub fn path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/turns.json")
+/// The folder of turn vector files, one per topic.
+pub fn folder() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/turns")
+}
+
+/// The vector files, by name.
+fn files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// Everything a case produces, as JSON.
@@ -203,28 +216,32 @@ fn json_of<T: Serialize>(value: T) -> Value {
     serde_json::to_value(value).unwrap()
 }
 
-/// Runs every case; with `bless`, rewrites the expectations instead.
+/// Runs every case of every file; with `bless`, rewrites the expectations instead.
 pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> Box<dyn Backend>) {
-    let text = std::fs::read_to_string(path()).unwrap();
-    let mut doc: Value = serde_json::from_str(&text).unwrap();
-    let cases = doc["cases"].as_array_mut().unwrap();
-    assert!(cases.len() >= 20, "the vector file lost cases");
     let mut failures = Vec::new();
-    for case in cases.iter_mut() {
-        let name = case["name"].as_str().unwrap().to_owned();
-        let got = run_case(case, make);
+    let mut count = 0;
+    for file in files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut doc: Value = serde_json::from_str(&text).unwrap();
+        let topic = file.file_stem().unwrap().to_string_lossy().into_owned();
+        for case in doc["cases"].as_array_mut().unwrap().iter_mut() {
+            count += 1;
+            let name = case["name"].as_str().unwrap().to_owned();
+            let got = run_case(case, make);
+            if bless {
+                case["expect"] = got;
+            } else if case["expect"] != got {
+                failures.push(format!(
+                    "{topic}/{name}:\n  want {}\n  got  {}",
+                    serde_json::to_string(&case["expect"]).unwrap(),
+                    serde_json::to_string(&got).unwrap()
+                ));
+            }
+        }
         if bless {
-            case["expect"] = got;
-        } else if case["expect"] != got {
-            failures.push(format!(
-                "{name}:\n  want {}\n  got  {}",
-                serde_json::to_string(&case["expect"]).unwrap(),
-                serde_json::to_string(&got).unwrap()
-            ));
+            std::fs::write(&file, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
         }
     }
-    if bless {
-        std::fs::write(path(), serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
-    }
+    assert!(count >= 60, "the vector files lost cases: {count}");
     assert!(failures.is_empty(), "{} vector(s) failed:\n{}", failures.len(), failures.join("\n"));
 }
