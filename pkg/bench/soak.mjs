@@ -8,7 +8,7 @@
 // one taken after warm-up (a tenth of the run); the last line says which.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Skillwire, memoryBytes } from '../index.js';
+import { Skillwire, memoryBytes } from '../lib/node.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 // The real packs and labelled messages: third-party data kept outside the repository.

@@ -11,7 +11,7 @@ const [root, messagesPath, turnsArg = '2000', op = 'inject'] = process.argv.slic
 if (!root || !messagesPath) throw new Error('usage: node pkg/bench/turn_time.mjs SKILLS MESSAGES [TURNS] [inject|match]');
 if (op !== 'inject' && op !== 'match') throw new Error(`op must be inject or match, not ${op}`);
 const t0 = performance.now();
-const { Skillwire } = await import('../index.js');
+const { Skillwire } = await import('../lib/node.js');
 const instantiate = performance.now() - t0;
 
 function find(dir, depth = 0) {

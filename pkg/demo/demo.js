@@ -1,7 +1,7 @@
 // The chat demo: skills fetched from a folder served beside the page (its index.json
 // lists the SKILL.md paths), a message box, live decisions, the injected text, the
 // budget, and @-autocomplete of skill names. All skill logic runs in the package.
-import { Skillwire } from '../index.js';
+import { Skillwire } from '../lib/browser.js';
 
 const params = new URLSearchParams(location.search);
 const folder = new URL(params.get('skills') ?? './skills/', location.href);

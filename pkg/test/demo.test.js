@@ -61,7 +61,7 @@ test('the chat demo in Chromium', async (t) => {
       // The suggestions are the package's `complete`, in its order.
       const offered = await page.$$eval('#suggestions li', (lis) => lis.map((li) => [li.dataset.name, li.dataset.match]));
       const expected = await page.evaluate(async () => {
-        const { Skillwire } = await import('/pkg/index.js');
+        const { Skillwire } = await import('/pkg/lib/browser.js');
         const folder = new URL('/pkg/demo/skills/', location.href);
         const source = {
           list: async () => (await fetch(new URL('index.json', folder))).json(),
@@ -91,7 +91,7 @@ test('the chat demo in Chromium', async (t) => {
 
     await t.test('every turn vector runs inside the page', async () => {
       const failing = await page.evaluate(async (vectors) => {
-        const { Skillwire } = await import('/pkg/index.js');
+        const { Skillwire } = await import('/pkg/lib/browser.js');
         const { failingCases } = await import('/pkg/test/vectors-core.js');
         return failingCases(Skillwire, vectors);
       }, turns);

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Skillwire, SkillwireError, lint, memoryBytes } from '../index.js';
+import { Skillwire, SkillwireError, lint, memoryBytes } from '../lib/node.js';
 import { canonical, conformance, jsOptions, jsView, runCase, turns, vectorSource } from './helpers.js';
 
 for (const c of turns.cases) {

@@ -1,7 +1,7 @@
-// Compiled by `deno check` in the test script: the declarations in index.d.ts describe
+// Compiled by `deno check` in the test script: the declarations tsc generates from src/ describe
 // the API the README shows, with no `any` to hide mistakes.
-import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../index.js';
-import type { AnthropicTool, Completion, Defaults, Finding, Injection, LintReport, Matches, OpenAiTool, SelectPrompt, Selection, SkillSource, SkillTool, SyncSkillSource, TurnContext } from '../index.js';
+import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../lib/browser.js';
+import type { AnthropicTool, Completion, Defaults, Finding, Injection, LintReport, Matches, OpenAiTool, SelectPrompt, Selection, SkillSource, SkillTool, SyncSkillSource, TurnContext } from '../lib/browser.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
 const asyncSource: SkillSource = { list: async () => [{ location: 'a/SKILL.md' }], read: async () => '' };

@@ -1,64 +1,54 @@
-// @ts-self-types="./index.d.ts"
+// @ts-self-types="./skillwire.d.ts"
 // skillwire for JavaScript: the JS idiom around the core compiled to WebAssembly.
 // Glue only: sources are called here (sync or async), every rule runs in the core.
 //
 // Sources are objects with list() and read(location); either may return a value or a
 // Promise. The same steps serve the sync and the async API: they are written once as
 // generators that yield what a source returned, and a driver either uses the value
-// (sync) or awaits it (async).
+// (sync) or awaits it (async). Options go in camelCase and are mapped to the core's
+// snake_case; every result comes back through `result()`, the one mapping to camelCase.
 
-import initWasm, { initSync, Catalogue, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from './dist/skillwire_wasm.js';
+import { Catalogue, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from '../dist/skillwire_wasm.js';
+import { isReady, loadAsync } from './wasm.js';
+import type {
+  AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
+  Injection, LintOptions, LintReport, Matches, OpenAiTool, Options, SelectPrompt, SelectPromptOptions, Selection,
+  SkillSource, SkillTool, SyncSkillSource, ToolProvider, TurnContext,
+} from './types.js';
 
-const WASM_URL = new URL('./dist/skillwire_wasm_bg.wasm', import.meta.url);
-const isServer = typeof globalThis.Deno !== 'undefined' ||
-  (typeof globalThis.process !== 'undefined' && Boolean(globalThis.process.versions?.node));
-
-let ready = null;
-let exports = null; // the module's exports, for memoryBytes()
-if (isServer) {
-  // Node and Deno read the module from the package itself: no network fetch.
-  const { readFileSync } = await import('node:fs');
-  exports = initSync({ module: readFileSync(WASM_URL) });
-  ready = Promise.resolve();
-}
-
-/**
- * Loads the WebAssembly module. Needed once in browsers before `new Skillwire()`
- * (`Skillwire.create()` calls it); a no-op in Node and Deno.
- * @param {string | URL | Request | Response | BufferSource | WebAssembly.Module} [wasm]
- */
-export async function init(wasm) {
-  if (!ready) {
-    ready = initWasm({ module_or_path: wasm ?? WASM_URL }).then((e) => { exports = e; });
-  }
-  await ready;
-}
-
-/**
- * Bytes of WebAssembly memory the package holds (every engine shares it). It grows as
- * needed and never shrinks: for monitoring a long-running host (`pkg/bench/soak.mjs`).
- */
-export function memoryBytes() {
-  return exports?.memory?.buffer?.byteLength ?? 0;
-}
+export type * from './types.js';
 
 /** An error from skillwire, with a stable `code` (`message_too_large`, `async_source`, ...). */
 export class SkillwireError extends Error {
-  constructor(message, code) {
+  readonly code: ErrorCode;
+  constructor(message: string, code: ErrorCode) {
     super(message);
     this.name = 'SkillwireError';
     this.code = code;
   }
 }
 
-function translate(e) {
-  if (e instanceof Error && typeof e.code === 'string' && !(e instanceof SkillwireError)) {
-    return new SkillwireError(e.message, e.code);
+/** The core's limits as the glue reads them (snake_case: straight from the core). */
+interface CoreLimits { max_skill_md_bytes: number; max_message_bytes: number }
+
+/** A listed entry or a fetched body, as the core takes it. */
+type Text = { text: string } | { error: string };
+
+/** Where a turn's plan says to read a body. */
+interface PlannedRead { source: number; location: string }
+
+/** A step of the engine loop: it yields what a source or `embed` returned, and is handed
+ * back the value (sync) or what the Promise resolved to (async). */
+type Steps<T> = Generator<unknown, T, any>;
+
+function translate(e: unknown): unknown {
+  if (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !(e instanceof SkillwireError)) {
+    return new SkillwireError(e.message, (e as Error & { code: string }).code);
   }
   return e;
 }
 
-function call(f) {
+function call<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
@@ -69,23 +59,24 @@ function call(f) {
 /** A value the core returned, as this package returns it: keys in camelCase (`user_message`
  * → `userMessage`), in nested objects too; values untouched. Every result but the
  * provider-shaped `toolDefinitions` crosses here: one mechanical mapping. */
-function result(f) {
-  return camelKeys(call(f));
+function result<T>(f: () => unknown): T {
+  return camelKeys(call(f)) as T;
 }
 
-function describe(e) {
+function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function isThenable(v) {
-  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function';
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') &&
+    typeof (v as { then?: unknown }).then === 'function';
 }
 
-function runSync(steps) {
+function runSync<T>(steps: Steps<T>): T {
   let r = steps.next();
   while (!r.done) {
     if (isThenable(r.value)) {
-      r.value.then(undefined, () => {}); // the promise is abandoned; keep it from reporting
+      Promise.resolve(r.value).then(undefined, () => {}); // the promise is abandoned; keep it from reporting
       throw new SkillwireError(
         'a source or embed() returned a Promise; use the async API (Skillwire.create, inject, match, ...)', 'async_source');
     }
@@ -94,10 +85,10 @@ function runSync(steps) {
   return r.value;
 }
 
-async function runAsync(steps, timeoutMs) {
+async function runAsync<T>(steps: Steps<T>, timeoutMs: number | undefined): Promise<T> {
   let r = steps.next();
   while (!r.done) {
-    let value;
+    let value: unknown;
     try {
       value = await withTimeout(r.value, timeoutMs);
     } catch (e) {
@@ -110,9 +101,9 @@ async function runAsync(steps, timeoutMs) {
 }
 
 /** `value`, or a `timeout` rejection when it has not settled within `ms` (no limit unless `ms` > 0). */
-function withTimeout(value, ms) {
-  if (!isThenable(value) || !(ms > 0) || !Number.isFinite(ms)) return value;
-  let timer;
+function withTimeout(value: unknown, ms: number | undefined): unknown {
+  if (!isThenable(value) || ms === undefined || !(ms > 0) || !Number.isFinite(ms)) return value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new SkillwireError(`no answer within ${ms} ms`, 'timeout')), ms);
   });
@@ -123,7 +114,7 @@ function withTimeout(value, ms) {
  * The UTF-8 length of a JS string, as the core will count it (a lone surrogate becomes
  * U+FFFD, 3 bytes). Only called on strings already known to be over a limit.
  */
-function utf8Length(s) {
+function utf8Length(s: string): number {
   let bytes = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -142,37 +133,38 @@ function utf8Length(s) {
  * limit has bytes is over it for sure: it is refused here, without copying it into the
  * WebAssembly memory (the core checks every other text byte for byte).
  */
-function sourceText(text, maxBytes) {
+function sourceText(text: unknown, maxBytes: number): Text {
   if (typeof text !== 'string') return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string` };
   if (text.length > maxBytes) return { error: `SKILL.md is ${utf8Length(text)} bytes; the limit is ${maxBytes}` };
   return { text };
 }
 
 /** Refuses a message surely over the limit before it is copied (the core's error, word for word). */
-function checkMessage(message, maxBytes, what = 'message') {
+function checkMessage(message: unknown, maxBytes: number, what = 'message'): void {
   if (typeof message === 'string' && message.length > maxBytes) {
     throw new SkillwireError(`the ${what} is ${utf8Length(message)} bytes; the limit is ${maxBytes}`, `${what}_too_large`);
   }
 }
 
 /** Lists every source and reads the entries that came without text. */
-function* listEntries(sources, limits) {
-  const entries = [];
+function* listEntries(sources: SkillSource[], limits: CoreLimits): Steps<object[]> {
+  const entries: object[] = [];
   for (let source = 0; source < sources.length; source++) {
-    let listed;
+    let listed: unknown;
     try {
-      listed = yield sources[source].list();
+      listed = yield sources[source]!.list();
       if (!Array.isArray(listed)) throw new Error('list() did not return an array');
     } catch (e) {
       entries.push({ source, location: '', error: `source ${source} could not list its skills: ${describe(e)}` });
       continue;
     }
-    for (const item of listed) {
-      const location = typeof item === 'string' ? item : String(item?.location ?? '');
-      let text = typeof item === 'object' && item !== null ? item.text : undefined;
+    for (const item of listed as unknown[]) {
+      const entry = typeof item === 'object' && item !== null ? item as { location?: unknown; text?: unknown } : null;
+      const location = typeof item === 'string' ? item : String(entry?.location ?? '');
+      let text = entry?.text;
       if (typeof text !== 'string') {
         try {
-          text = yield sources[source].read(location);
+          text = yield sources[source]!.read(location);
         } catch (e) {
           entries.push({ source, location, error: describe(e) });
           continue;
@@ -188,24 +180,28 @@ function* listEntries(sources, limits) {
  * `given` is the turn's context (`{recent, embedding, selected}`, checked by the core);
  * with `selected` (names the host's model chose) the turn injects those instead of what
  * the rules and ranking find, so the message is not embedded. */
-function* turn(catalogue, sources, embed, message, given, limits) {
+function* turn(
+  catalogue: Catalogue, sources: SkillSource[], embed: Embed | undefined, message: string,
+  given: TurnContext | undefined, limits: CoreLimits,
+): Steps<Injection> {
   checkMessage(message, limits.max_message_bytes);
   const context = given?.selected != null ? given : yield* turnContext(embed, message, given);
   const plan = call(() => catalogue.turn(message, context));
   try {
-    const bodies = yield* readBodies(sources, call(() => catalogue.reads(plan)), limits);
-    return result(() => catalogue.render(plan, bodies));
+    const reads = call(() => catalogue.reads(plan)) as PlannedRead[];
+    const bodies = yield* readBodies(sources, reads, limits);
+    return result<Injection>(() => catalogue.render(plan, bodies));
   } finally {
     plan.free();
   }
 }
 
 /** The SKILL.md texts of a turn's reads, by location: `{text}` or `{error}`. */
-function* readBodies(sources, reads, limits) {
-  const bodies = {};
+function* readBodies(sources: SkillSource[], reads: PlannedRead[], limits: CoreLimits): Steps<Record<string, Text>> {
+  const bodies: Record<string, Text> = {};
   for (const { source, location } of reads) {
     try {
-      const text = yield sources[source].read(location);
+      const text = yield sources[source]!.read(location);
       bodies[location] = sourceText(text, limits.max_skill_md_bytes);
     } catch (e) {
       bodies[location] = { error: describe(e) };
@@ -215,32 +211,37 @@ function* readBodies(sources, reads, limits) {
 }
 
 /** The selection prompt, with the message embedded when the skills are (for the shortlist). */
-function* selectSteps(catalogue, embed, message, options, limits) {
+function* selectSteps(
+  catalogue: Catalogue, embed: Embed | undefined, message: string, options: SelectPromptOptions | undefined,
+  limits: CoreLimits,
+): Steps<SelectPrompt> {
   checkMessage(message, limits.max_message_bytes);
   const { stats, turn: given, ...rest } = options ?? {};
   const context = yield* turnContext(embed, message, given);
   const records = Array.isArray(stats) ? stats.map(snakeKeys) : stats;
-  return result(() => catalogue.selectPrompt(message, context, records, snakeKeys(rest)));
+  return result<SelectPrompt>(() => catalogue.selectPrompt(message, context, records, snakeKeys(rest)));
 }
 
 /** `rank: boolean | {enabled, maxRanked, minScore, ...}` in the core's shape. */
-function rankOptions(rank) {
+function rankOptions(rank: Options['rank']): object | undefined {
   if (rank === undefined || rank === null) return undefined;
-  return typeof rank === 'boolean' ? { enabled: rank } : defined(snakeKeys(rank));
+  return typeof rank === 'boolean' ? { enabled: rank } : defined(snakeKeys(rank) ?? {});
 }
 
 /** A vector from the host's model as a plain array (Float32Array and friends too). */
-function plainVector(v) {
+function plainVector(v: ArrayLike<number> | null | undefined): number[] {
   return Array.isArray(v) ? v : Array.from(v ?? []);
 }
+
+type Embed = NonNullable<Options['embed']>;
 
 /**
  * Embeds every skill with the host's `embed` and hands the vectors to the core.
  * Returns why not, or null. A failing model leaves ranking lexical.
  */
-function* embedSkills(catalogue, embed) {
-  const texts = call(() => catalogue.embeddingTexts());
-  let vectors;
+function* embedSkills(catalogue: Catalogue, embed: Embed): Steps<string | null> {
+  const texts = call(() => catalogue.embeddingTexts()) as { skill: string; text: string }[];
+  let vectors: unknown;
   try {
     vectors = yield embed(texts.map((t) => t.text));
   } catch (e) {
@@ -249,8 +250,9 @@ function* embedSkills(catalogue, embed) {
   if (!Array.isArray(vectors) || vectors.length !== texts.length) {
     return `embed() returned ${Array.isArray(vectors) ? vectors.length + ' vectors' : typeof vectors} for ${texts.length} texts`;
   }
+  const given = vectors as ArrayLike<number>[];
   try {
-    catalogue.setEmbeddings(texts.map((t, i) => [t.skill, plainVector(vectors[i])]));
+    catalogue.setEmbeddings(texts.map((t, i) => [t.skill, plainVector(given[i])]));
   } catch (e) {
     return describe(e);
   }
@@ -258,51 +260,61 @@ function* embedSkills(catalogue, embed) {
 }
 
 /** The turn's context, with the message embedded when the skills are. */
-function* turnContext(embed, message, context) {
+function* turnContext(embed: Embed | undefined, message: string, context: TurnContext | undefined):
+  Steps<TurnContext | undefined> {
   if (!embed || context?.embedding !== undefined) return context;
   try {
-    const [vector] = yield embed([message]);
+    const [vector] = (yield embed([message])) as ArrayLike<number>[];
     return { ...context, embedding: plainVector(vector) };
   } catch {
     return context; // the model failed this turn: rank by words alone
   }
 }
 
-function* catalogForSteps(catalogue, embed, message, options, limits) {
+function* catalogForSteps(
+  catalogue: Catalogue, embed: Embed | undefined, message: string, options: CatalogForOptions | undefined,
+  limits: CoreLimits,
+): Steps<CatalogText> {
   checkMessage(message, limits.max_message_bytes);
   const { format = 'agent-skills', budget, featured, recent, embedding } = options ?? {};
-  const wanted = featured ?? coreDefaults().featured;
+  const wanted = featured ?? (coreDefaults() as { featured: number }).featured;
   const count = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
   const context = { ...(recent !== undefined ? { recent } : {}), ...(embedding !== undefined ? { embedding } : {}) };
-  const turn = yield* turnContext(embed, message, context);
-  return result(() => catalogue.catalogFor(message, turn, count, format, budget));
+  const given = yield* turnContext(embed, message, context);
+  return result<CatalogText>(() => catalogue.catalogFor(message, given, count, format, budget));
 }
 
-function* matchSteps(catalogue, embed, message, context, limits) {
+function* matchSteps(
+  catalogue: Catalogue, embed: Embed | undefined, message: string, context: TurnContext | undefined,
+  limits: CoreLimits,
+): Steps<Matches> {
   checkMessage(message, limits.max_message_bytes);
   const given = context?.selected != null ? context : yield* turnContext(embed, message, context);
-  const plan = call(() => catalogue.turn(message, given));
+  const plan: TurnPlan = call(() => catalogue.turn(message, given));
   try {
-    return result(() => plan.matches());
+    return result<Matches>(() => plan.matches());
   } finally {
     plan.free();
   }
 }
 
 /** `{maxSkillMdBytes: 1}` → `{max_skill_md_bytes: 1}`; undefined stays undefined. */
-function snakeKeys(object) {
+function snakeKeys(object: object | undefined): Record<string, unknown> | undefined {
   return object && Object.fromEntries(
     Object.entries(object).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), v]));
 }
 
 /** An object without its `undefined` fields: the core fills what is left out with its
  * own defaults (nothing here restates them). */
-function defined(object) {
+function defined(object: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
 }
 
+/** The core's `Options` for the JS options. */
+interface CoreOptions { catalog: Record<string, unknown>; render: Record<string, unknown> }
+
 /** The JS options (`{precedence, budget, rank: {maxRanked}, ...}`) in the core's shape. */
-function coreOptions(o) {
+function coreOptions(o: Options): CoreOptions {
   return {
     catalog: defined({
       precedence: o.precedence,
@@ -322,12 +334,12 @@ function coreOptions(o) {
 }
 
 /** Each core key's camelCase spelling, computed once (the core's keys are a fixed set). */
-const camelNames = new Map();
+const camelNames = new Map<string, string>();
 
-function camelName(key) {
+function camelName(key: string): string {
   let name = camelNames.get(key);
   if (name === undefined) {
-    name = key.includes('_') ? key.replace(/_([a-z])/g, (_, c) => c.toUpperCase()) : key;
+    name = key.includes('_') ? key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : key;
     if (camelNames.size < 4096) camelNames.set(key, name);
   }
   return name;
@@ -335,83 +347,91 @@ function camelName(key) {
 
 /** `{max_skill_md_bytes: 1}` → `{maxSkillMdBytes: 1}`, in nested objects too. Arrays are
  * rewritten in place: the values are fresh from the core. */
-function camelKeys(value) {
+function camelKeys(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = camelKeys(value[i]);
     return value;
   }
-  const out = {};
-  for (const key in value) out[camelName(key)] = camelKeys(value[key]);
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[camelName(key)] = camelKeys((value as Record<string, unknown>)[key]);
   return out;
 }
 
 /** The core's defaults in the JS shapes: the constructor's options, `selectPrompt`'s
  * options, and the default counts of `catalogFor` (`featured`) and `complete`. */
-function jsDefaults() {
-  const { options, select, featured, completions } = coreDefaults();
-  const { catalog, render } = options;
+function jsDefaults(): Defaults {
+  const { options, select, featured, completions } = coreDefaults() as {
+    options: { catalog: object; render: object }; select: object; featured: number; completions: number;
+  };
   return {
-    options: camelKeys({ ...catalog, ...render }),
+    options: camelKeys({ ...options.catalog, ...options.render }),
     select: camelKeys(select),
     featured,
     completions,
-  };
+  } as Defaults;
+}
+
+function requireReady(what: string): void {
+  if (!isReady()) throw new SkillwireError(`call \`await init()\` before ${what} in a browser`, 'not_initialised');
 }
 
 /** Entries already listed by `Skillwire.create`, handed to the constructor. */
 const LISTED = Symbol('listed');
 
+type ListedOptions = Options & { [LISTED]?: object[] };
+
 const registry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((catalogue) => catalogue.free())
+  ? new FinalizationRegistry<Catalogue>((catalogue) => catalogue.free())
   : null;
 
 /** Skills from one or more sources, ready for every turn of a conversation. */
 export class Skillwire {
-  #sources;
-  #options;
-  #limits;
-  #timeout;
-  #embed;
-  #embeddingError = null;
-  #catalogue = null;
+  #sources: SkillSource[];
+  #options: CoreOptions;
+  #limits: CoreLimits;
+  #timeout: number | undefined;
+  #embed: Embed | undefined;
+  #embeddingError: string | null = null;
+  #catalogue: Catalogue | null = null;
 
   /**
    * Builds the catalogue synchronously: every source must answer synchronously. In
    * browsers, `await init()` first (or use `Skillwire.create`).
    */
-  constructor(options = {}) {
-    if (!ready) throw new SkillwireError('call `await init()` before `new Skillwire()` in a browser', 'not_initialised');
+  constructor(options: Options<SyncSkillSource> = {}) {
+    requireReady('`new Skillwire()`');
+    const listed = (options as ListedOptions)[LISTED];
     this.#sources = [...(options.sources ?? [])];
     this.#options = coreOptions(options);
-    this.#limits = call(() => effectiveLimits(this.#options.catalog.limits));
+    this.#limits = call(() => effectiveLimits(this.#options.catalog.limits)) as CoreLimits;
     this.#timeout = options.timeout;
     this.#embed = options.embed;
-    this.#build(options[LISTED] ?? runSync(listEntries(this.#sources, this.#limits)));
-    if (!options[LISTED]) this.#embeddingError = this.#embedSkills(runSync);
+    this.#build(listed ?? runSync(listEntries(this.#sources, this.#limits)));
+    if (!listed) this.#embeddingError = this.#embedSkills(runSync);
   }
 
   /** Builds the catalogue, awaiting sources (and `embed`) that return Promises. */
-  static async create(options = {}) {
-    await init(options.wasm);
-    const limits = call(() => effectiveLimits(coreOptions(options).catalog.limits));
+  static async create(options: Options = {}): Promise<Skillwire> {
+    await loadAsync(options.wasm);
+    const limits = call(() => effectiveLimits(coreOptions(options).catalog.limits)) as CoreLimits;
     const entries = await runAsync(listEntries([...(options.sources ?? [])], limits), options.timeout);
-    const sw = new Skillwire({ ...options, [LISTED]: entries });
+    const sw = new Skillwire({ ...options, [LISTED]: entries } as Options<SyncSkillSource>);
     sw.#embeddingError = await sw.#embedSkills((steps) => runAsync(steps, options.timeout));
     return sw;
   }
 
-  #embedSkills(run) {
+  #embedSkills<R>(run: (steps: Steps<string | null>) => R): R | null {
     return this.#embed ? run(embedSkills(this.#live(), this.#embed)) : null;
   }
 
   /** Why the skills have no embeddings when `embed` failed, else null. */
-  get embeddingError() { return this.#embeddingError; }
+  get embeddingError(): string | null { return this.#embeddingError; }
 
   /** The embedder for turns: only while the skills have embeddings. */
-  get #turnEmbed() { return this.#embeddingError === null ? this.#embed : undefined; }
+  get #turnEmbed(): Embed | undefined { return this.#embeddingError === null ? this.#embed : undefined; }
 
-  #build(entries) {
+  #build(entries: object[]): void {
     const next = call(() => new Catalogue(entries, this.#options));
     if (this.#catalogue) {
       registry?.unregister(this);
@@ -421,30 +441,32 @@ export class Skillwire {
     registry?.register(this, next, this);
   }
 
-  #live() {
+  #live(): Catalogue {
     if (!this.#catalogue) throw new SkillwireError('this Skillwire was freed', 'freed');
     return this.#catalogue;
   }
 
   /** Lists and reads the sources again (and embeds the skills again). */
-  async refresh() {
+  async refresh(): Promise<void> {
     this.#build(await runAsync(listEntries(this.#sources, this.#limits), this.#timeout));
     this.#embeddingError = await this.#embedSkills((steps) => runAsync(steps, this.#timeout));
   }
   /** Lists and reads the sources again, synchronously. */
-  refreshSync() {
+  refreshSync(): void {
     this.#build(runSync(listEntries(this.#sources, this.#limits)));
     this.#embeddingError = this.#embedSkills(runSync);
   }
 
   /** What to embed for each skill (`[{skill, text}]`), for hosts that call `setEmbeddings`. */
-  embeddingTexts() { return call(() => this.#live().embeddingTexts()); }
+  embeddingTexts(): { skill: string; text: string }[] {
+    return call(() => this.#live().embeddingTexts());
+  }
 
   /**
    * Sets the skills' embeddings: `{[name]: vector}` or `[[name, vector]]`. Returns how
    * many skills have one; a refresh drops them (unless `embed` was given).
    */
-  setEmbeddings(vectors) {
+  setEmbeddings(vectors: Record<string, ArrayLike<number>> | [string, ArrayLike<number>][]): number {
     const pairs = Array.isArray(vectors) ? vectors : Object.entries(vectors ?? {});
     return call(() => this.#live().setEmbeddings(pairs.map(([name, v]) => [name, plainVector(v)])));
   }
@@ -454,11 +476,15 @@ export class Skillwire {
    * constructor and `create` accept: `budget`, `format`, `rank`, `limits`, `scan`, ...),
    * `select` (`selectPrompt`'s options), `featured` (`catalogFor`) and `completions`
    * (`complete`). Start from these and change what you need; nothing here restates them.
+   * (After `init()` in a browser.)
    */
-  static defaults() { return call(jsDefaults); }
+  static defaults(): Defaults {
+    requireReady('`Skillwire.defaults()`');
+    return call(jsDefaults);
+  }
 
   /** What building the catalogue found: skipped, shadowed and gated skills, warnings. */
-  report() { return result(() => this.#live().report()); }
+  report(): CatalogReport { return result(() => this.#live().report()); }
 
   /**
    * Runs a turn: the message with the skills it calls for prepended, and every decision.
@@ -469,27 +495,29 @@ export class Skillwire {
    * the turn injects those, after the message's `@mentions`, instead of what the rules
    * and ranking find.
    */
-  async inject(message, context = undefined) {
+  async inject(message: string, context?: TurnContext): Promise<Injection> {
     return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits), this.#timeout);
   }
   /** `inject` for synchronous sources. */
-  injectSync(message, context = undefined) {
+  injectSync(message: string, context?: TurnContext): Injection {
     return runSync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits));
   }
 
-  /** The skills selected for a message (`{matches}`); reads no bodies. */
-  async match(message, context = undefined) {
+  /** The skills a turn on `message` would inject (`{matches}`); reads no bodies. */
+  async match(message: string, context?: TurnContext): Promise<Matches> {
     return runAsync(matchSteps(this.#live(), this.#turnEmbed, message, context, this.#limits), this.#timeout);
   }
   /** `match`, synchronously. */
-  matchSync(message, context = undefined) {
+  matchSync(message: string, context?: TurnContext): Matches {
     return runSync(matchSteps(this.#live(), this.#turnEmbed, message, context, this.#limits));
   }
 
   /** The catalogue for the system prompt (`{text, shortened, omitted}`). */
-  async catalog(options = {}) { return this.catalogSync(options); }
+  async catalog(options: { format?: CatalogFormat; budget?: number } = {}): Promise<CatalogText> {
+    return this.catalogSync(options);
+  }
   /** `catalog`, synchronously. */
-  catalogSync({ format = 'agent-skills', budget } = {}) {
+  catalogSync({ format = 'agent-skills', budget }: { format?: CatalogFormat; budget?: number } = {}): CatalogText {
     return result(() => this.#live().catalog(format, budget));
   }
 
@@ -499,50 +527,54 @@ export class Skillwire {
    * descriptions, the others by name only; over `budget`, name-only entries go first.
    * `options`: `format`, `budget`, `featured`, and the turn's `recent` / `embedding`.
    */
-  async catalogFor(message, options = {}) {
+  async catalogFor(message: string, options: CatalogForOptions = {}): Promise<CatalogText> {
     return runAsync(catalogForSteps(this.#live(), this.#turnEmbed, message, options, this.#limits), this.#timeout);
   }
   /** `catalogFor`, synchronously. */
-  catalogForSync(message, options = {}) {
+  catalogForSync(message: string, options: CatalogForOptions = {}): CatalogText {
     return runSync(catalogForSteps(this.#live(), this.#turnEmbed, message, options, this.#limits));
   }
 
   /**
    * The skills to offer as a user types `@` and `typed` (`[{name, description, match}]`,
-   * at most `limit`): prefix matches on the name first, ignoring case and separators,
-   * then fuzzy ones; gated, hidden and unsafe skills left out. Synchronous: it reads nothing.
+   * at most `limit`, by default `Skillwire.defaults().completions`): prefix matches on the
+   * name first, ignoring case and separators, then fuzzy ones; gated, hidden and unsafe
+   * skills left out. Synchronous: it reads nothing.
    */
-  complete(typed, limit = coreDefaults().completions) {
+  complete(typed: string, limit?: number): Completion[] {
     if (typeof typed !== 'string') throw new SkillwireError('complete(typed): typed must be a string', 'invalid_argument');
-    const max = Number.isInteger(limit) && limit > 0 ? Math.min(limit, 0xffffffff) : 0;
+    const wanted = limit ?? jsDefaults().completions;
+    const max = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
     return result(() => this.#live().complete(typed, max));
   }
 
   /**
    * LLM selection, step 1: the prompt asking your model which skills `message` calls for
-   * (`{prompt, candidates, shortlisted, leftOut}`). `options`: `maxSkills` (3),
-   * `shortlistAbove` (40), `shortlistSize` (20), `stats` (`[{skill, selected, applied,
-   * completed, fellBack}]`: skills they show failing are left out, see
-   * `neverCompletedAfter`, `fallbackAfter`, `maxFallbackRate`), `turn` (`{embedding}`).
-   * When `candidates` is empty there is nothing to ask.
+   * (`{prompt, candidates, shortlisted, leftOut}`). `options`: `maxSkills`,
+   * `shortlistAbove`, `shortlistSize`, `stats` (`[{skill, selected, applied, completed,
+   * fellBack}]`: skills they show failing are left out, see `neverCompletedAfter`,
+   * `fallbackAfter`, `maxFallbackRate`), `turn` (`{embedding}`); defaults in
+   * `Skillwire.defaults().select`. When `candidates` is empty there is nothing to ask.
    */
-  async selectPrompt(message, options = {}) {
+  async selectPrompt(message: string, options: SelectPromptOptions = {}): Promise<SelectPrompt> {
     return runAsync(selectSteps(this.#live(), this.#turnEmbed, message, options, this.#limits), this.#timeout);
   }
   /** `selectPrompt`, synchronously. */
-  selectPromptSync(message, options = {}) {
+  selectPromptSync(message: string, options: SelectPromptOptions = {}): SelectPrompt {
     return runSync(selectSteps(this.#live(), this.#turnEmbed, message, options, this.#limits));
   }
 
   /**
    * LLM selection, step 2: your model's reply read tolerantly (`{skills, briefPlan?,
    * unknown, overLimit, reply}`): JSON alone, fenced or in prose, an object with
-   * `skills` or a bare list, else a plain list of names; at most `maxSkills` kept.
+   * `skills` or a bare list, else a plain list of names; at most `maxSkills` kept (by
+   * default `Skillwire.defaults().select.maxSkills`).
    */
-  selectParse(reply, maxSkills = coreDefaults().select.max_skills) {
+  selectParse(reply: string, maxSkills?: number): Selection {
     if (typeof reply !== 'string') throw new SkillwireError('selectParse(reply): reply must be a string', 'invalid_argument');
     checkMessage(reply, this.#limits.max_message_bytes, 'reply');
-    const max = Number.isInteger(maxSkills) && maxSkills > 0 ? Math.min(maxSkills, 0xffffffff) : 0;
+    const wanted = maxSkills ?? jsDefaults().select.maxSkills;
+    const max = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
     return result(() => this.#live().selectParse(reply, max));
   }
 
@@ -552,11 +584,11 @@ export class Skillwire {
    * `selected`. Same budget, scan and `context.recent` as `inject`. (Shorthand for
    * `inject(message, {...context, selected})`.)
    */
-  async injectSelected(message, selected, context = undefined) {
+  async injectSelected(message: string, selected: string[], context?: TurnContext): Promise<Injection> {
     return this.inject(message, { ...context, selected });
   }
   /** `injectSelected` for synchronous sources. */
-  injectSelectedSync(message, selected, context = undefined) {
+  injectSelectedSync(message: string, selected: string[], context?: TurnContext): Injection {
     return this.injectSync(message, { ...context, selected });
   }
 
@@ -565,39 +597,45 @@ export class Skillwire {
    * maxTurns}]`), named `skills__<name>`; `exclude` names skills to leave out (the one
    * whose run is asking).
    */
-  tools({ exclude = [] } = {}) { return result(() => this.#live().tools(exclude)); }
+  tools({ exclude = [] }: { exclude?: string[] } = {}): SkillTool[] {
+    return result(() => this.#live().tools(exclude));
+  }
 
   /** `tools` in `provider`'s shape (`'openai'` or `'anthropic'`): the array to pass as `tools`. */
-  toolDefinitions(provider, { exclude = [] } = {}) {
+  toolDefinitions(provider: 'openai', options?: { exclude?: string[] }): OpenAiTool[];
+  toolDefinitions(provider: 'anthropic', options?: { exclude?: string[] }): AnthropicTool[];
+  toolDefinitions(provider: ToolProvider, { exclude = [] }: { exclude?: string[] } = {}): OpenAiTool[] | AnthropicTool[] {
     return call(() => this.#live().toolDefinitions(provider, exclude));
   }
 
   /** Lints one SKILL.md text. */
-  async lint(location, text, options) { return lint(location, text, options); }
+  async lint(location: string, text: string, options?: LintOptions): Promise<LintReport> {
+    return lint(location, text, options);
+  }
   /** `lint`, synchronously. */
-  lintSync(location, text, options) { return lint(location, text, options); }
+  lintSync(location: string, text: string, options?: LintOptions): LintReport { return lint(location, text, options); }
 
   /** Releases the WebAssembly memory now (it is also released when this is collected). */
-  free() {
+  free(): void {
     if (this.#catalogue) {
       registry?.unregister(this);
       this.#catalogue.free();
       this.#catalogue = null;
     }
   }
-}
 
-// `using sw = new Skillwire(...)` where the runtime has explicit resource management.
-if (typeof Symbol.dispose === 'symbol') {
-  Skillwire.prototype[Symbol.dispose] = function dispose() { this.free(); };
+  /** `using sw = new Skillwire(...)`: frees it at the end of the scope. */
+  [Symbol.dispose](): void {
+    this.free();
+  }
 }
 
 /**
  * Lints one SKILL.md text against the standard and scans it for safety
  * (`{path, valid, errors, warnings, findings?}`).
  */
-export function lint(location, text, { extensions = false, limits, scan } = {}) {
-  if (!ready) throw new SkillwireError('call `await init()` first in a browser', 'not_initialised');
+export function lint(location: string, text: string, { extensions = false, limits, scan }: LintOptions = {}): LintReport {
+  requireReady('`lint()`');
   const core = coreOptions({ limits, scan }).catalog;
   return result(() => wasmLint(location, text, {
     extensions,

@@ -1,7 +1,8 @@
-// Types of the npm package `skillwire`. Options and results are camelCase; results are
-// the Rust core's serde output with every key mapped mechanically (`user_message` →
-// `userMessage`), values untouched (enum values are kebab-case in every runtime). The
-// provider-shaped `toolDefinitions` are the providers' own JSON.
+// @ts-self-types="./types.d.ts"
+// The shapes of the npm package's options and results. Options and results are camelCase;
+// results are the Rust core's serde output with every key mapped mechanically
+// (`user_message` → `userMessage`), values untouched (enum values are kebab-case in every
+// runtime). The provider-shaped `toolDefinitions` are the providers' own JSON.
 
 /** One skill a source offers: its location, and its SKILL.md text if at hand. */
 export type SkillEntry = string | { location: string; text?: string };
@@ -152,7 +153,7 @@ export interface Options<S extends SkillSource = SkillSource> {
   /** The safety scan: what it looks for in each SKILL.md and what it blocks. */
   scan?: ScanPolicy;
   /** Where browsers load the .wasm from (default: next to this module). */
-  wasm?: string | URL | Request | Response | BufferSource | WebAssembly.Module;
+  wasm?: WasmInput;
 }
 
 /** The core's defaults in this package's shapes (`Skillwire.defaults()`). */
@@ -329,70 +330,10 @@ export interface LintReport {
 }
 export interface LintOptions { extensions?: boolean; limits?: Limits; scan?: ScanPolicy }
 
-/** Bytes of WebAssembly memory the package holds; it grows as needed and never shrinks. */
-export function memoryBytes(): number;
+/** What `init` loads the WebAssembly module from. */
+export type WasmInput = string | URL | Request | Response | BufferSource | WebAssembly.Module;
 
-/** An error from skillwire, with a stable code. */
-export class SkillwireError extends Error {
-  readonly code: 'message_too_large' | 'reply_too_large' | 'invalid_embedding' | 'stale_turn' | 'unavailable' | 'timeout' | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | string;
-  constructor(message: string, code: string);
-}
-
-/** Loads the WebAssembly module (browsers; a no-op in Node and Deno). */
-export function init(wasm?: Options['wasm']): Promise<void>;
-
-/** Lints one SKILL.md text against the standard. */
-export function lint(location: string, text: string, options?: LintOptions): LintReport;
-
-export class Skillwire {
-  /** Builds the catalogue synchronously (sources must answer synchronously). */
-  constructor(options?: Options<SyncSkillSource>);
-  /** Builds the catalogue, awaiting sources that return Promises. */
-  static create(options?: Options): Promise<Skillwire>;
-  /** The core's defaults, in this package's shapes (after `init()` in a browser). */
-  static defaults(): Defaults;
-  refresh(): Promise<void>;
-  refreshSync(): void;
-  report(): CatalogReport;
-  inject(message: string, turn?: TurnContext): Promise<Injection>;
-  injectSync(message: string, turn?: TurnContext): Injection;
-  match(message: string, turn?: TurnContext): Promise<Matches>;
-  matchSync(message: string, turn?: TurnContext): Matches;
-  /** What to embed for each skill, for hosts that embed outside `embed`. */
-  embeddingTexts(): { skill: string; text: string }[];
-  /** Sets the skills' embeddings; returns how many skills have one. */
-  setEmbeddings(vectors: Record<string, ArrayLike<number>> | [string, ArrayLike<number>][]): number;
-  /** Why the skills have no embeddings when `embed` failed, else null. */
-  readonly embeddingError: string | null;
-  catalog(options?: { format?: CatalogFormat; budget?: number }): Promise<CatalogText>;
-  catalogSync(options?: { format?: CatalogFormat; budget?: number }): CatalogText;
-  /**
-   * The catalogue for a turn on `message`: the `featured` skills most relevant to it
-   * first, with their descriptions, the others by name only.
-   */
-  catalogFor(message: string, options?: CatalogForOptions): Promise<CatalogText>;
-  catalogForSync(message: string, options?: CatalogForOptions): CatalogText;
-  /**
-   * The skills to offer as a user types `@` and `typed`, at most `limit` (default 10):
-   * prefix matches on the name first (ignoring case and separators), then fuzzy ones.
-   */
-  complete(typed: string, limit?: number): Completion[];
-  /** LLM selection: the prompt asking your model which skills `message` calls for. */
-  selectPrompt(message: string, options?: SelectPromptOptions): Promise<SelectPrompt>;
-  selectPromptSync(message: string, options?: SelectPromptOptions): SelectPrompt;
-  /** LLM selection: your model's reply read; at most `maxSkills` (default 3) skills kept. */
-  selectParse(reply: string, maxSkills?: number): Selection;
-  /** LLM selection: a turn on the skills your model chose (after the message's mentions). */
-  injectSelected(message: string, selected: string[], turn?: TurnContext): Promise<Injection>;
-  injectSelectedSync(message: string, selected: string[], turn?: TurnContext): Injection;
-  /** The skills a model may invoke, as tools named `skills__<name>`. */
-  tools(options?: { exclude?: string[] }): SkillTool[];
-  /** `tools` in a provider's shape: the array to pass as `tools`. */
-  toolDefinitions(provider: 'openai', options?: { exclude?: string[] }): OpenAiTool[];
-  toolDefinitions(provider: 'anthropic', options?: { exclude?: string[] }): AnthropicTool[];
-  lint(location: string, text: string, options?: LintOptions): Promise<LintReport>;
-  lintSync(location: string, text: string, options?: LintOptions): LintReport;
-  /** Releases the WebAssembly memory now. */
-  free(): void;
-  [Symbol.dispose](): void;
-}
+/** The codes a `SkillwireError` carries (a string: new codes may come). */
+export type ErrorCode =
+  | 'message_too_large' | 'reply_too_large' | 'invalid_embedding' | 'stale_turn' | 'unavailable' | 'timeout'
+  | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | (string & {});
