@@ -31,9 +31,10 @@ pub enum Error {
     /// A [`Turn`](crate::Turn) planned by another catalogue (one built before a refresh)
     /// was handed to [`Catalog::render`](crate::Catalog::render): plan it again.
     StaleTurn,
-    /// A part the core builds from fixed tables (the matching automaton, the safety
-    /// scan's) could not be built. Never expected; reported rather than matching or
-    /// scanning nothing.
+    /// An automaton the core builds could not be built: the matching automaton (from the
+    /// catalogue's names, tags and descriptions, within the input limits) or the safety
+    /// scan's (from a fixed list). Not expected; reported on every turn (or as a skipped
+    /// skill, for the scan) rather than matching or scanning nothing.
     Unavailable {
         /// Which part.
         part: String,

@@ -48,6 +48,7 @@ mod eval;
 mod scan;
 mod select;
 mod skill;
+mod text;
 mod turn;
 
 pub use catalog::complete::{Completion, CompletionMatch, DEFAULT_COMPLETIONS};

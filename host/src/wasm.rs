@@ -10,8 +10,8 @@
 //! **Limits.** Every call runs with a fuel budget and a memory cap ([`CallLimits`]).
 //! When a call hits one, it returns [`WasmError::OutOfFuel`] or
 //! [`WasmError::OutOfMemory`], the instance is thrown away, and a fresh one rebuilds the
-//! catalogue from the sources (with unlimited-looking but still capped resources), so
-//! the next call works. A source's `read` that returns more than
+//! catalogue from the sources under the same limits (and sets the skills' embeddings
+//! again), so the next call works; a rebuild that fails is the next call's error. A source's `read` that returns more than
 //! [`Limits::max_skill_md_bytes`](skillwire::Limits) is refused on the host side,
 //! before it reaches the guest: the skill is skipped with a reason.
 //!
@@ -328,6 +328,8 @@ pub struct WasmEngine {
     idle_sources: Vec<Box<dyn SkillSource>>,
     /// The skills' embeddings, set again on a new instance after a trap.
     embeddings: Option<Vec<(String, Vec<f32>)>>,
+    /// Why the skills lost their embeddings when an instance was rebuilt, if they did.
+    embedding_error: Option<String>,
 }
 
 /// A live instance with its engine resource.
@@ -345,7 +347,15 @@ impl WasmEngine {
         options: Options,
         limits: CallLimits,
     ) -> Result<WasmEngine, WasmError> {
-        let mut engine = WasmEngine { runtime, options, limits, live: None, idle_sources: sources, embeddings: None };
+        let mut engine = WasmEngine {
+            runtime,
+            options,
+            limits,
+            live: None,
+            idle_sources: sources,
+            embeddings: None,
+            embedding_error: None,
+        };
         engine.start()?;
         Ok(engine)
     }
@@ -360,15 +370,22 @@ impl WasmEngine {
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
             let api = instance.skillwire_engine_api().engine();
             let engine = api.call_constructor(&mut store, count, &self.options.clone().cross()).map_err(trap)?;
-            if let Some(vectors) = &self.embeddings {
-                // They were accepted before, by a catalogue built from the same sources.
-                let _ = api.call_set_embeddings(&mut store, engine, vectors).map_err(trap)?;
-            }
-            Ok((instance, engine))
+            // Accepted before, by a catalogue built from the same sources; the sources
+            // may have changed since, so a refusal is kept, not dropped.
+            let refused = match &self.embeddings {
+                Some(vectors) => api.call_set_embeddings(&mut store, engine, vectors).map_err(trap)?.err(),
+                None => None,
+            };
+            Ok((instance, engine, refused))
         })();
         match result {
-            Ok((instance, engine)) => {
+            Ok((instance, engine, refused)) => {
                 self.live = Some(Live { store, instance, engine });
+                if let Some(refusal) = refused {
+                    let error: skillwire::Error = refusal.cross();
+                    self.embedding_error = Some(format!("the rebuilt catalogue refused the embeddings: {error}"));
+                    self.embeddings = None;
+                }
                 Ok(())
             }
             Err(e) => {
@@ -414,6 +431,12 @@ impl WasmEngine {
         }
     }
 
+    /// Why the skills have no embeddings any more: a rebuilt instance (after a trap)
+    /// refused the ones set before. `None` while they hold (or none were set).
+    pub fn embedding_error(&self) -> Option<&str> {
+        self.embedding_error.as_deref()
+    }
+
     /// How large the guest's linear memory has grown, in bytes (0 while no instance is
     /// live). Linear memory never shrinks; a soak run watches that it stops growing.
     pub fn memory_bytes(&self) -> usize {
@@ -431,6 +454,7 @@ macro_rules! api {
 impl Backend for WasmEngine {
     fn refresh(&mut self) -> Result<(), WasmError> {
         self.embeddings = None;
+        self.embedding_error = None;
         self.call(|store, i, e| api!(i).call_refresh(store, e))
     }
 
@@ -439,6 +463,7 @@ impl Backend for WasmEngine {
     }
 
     fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, WasmError> {
+        self.embedding_error = None;
         let count = self.call(|store, i, e| api!(i).call_set_embeddings(store, e, &vectors))?;
         let count = engine(count)?;
         self.embeddings = Some(vectors);

@@ -8,7 +8,7 @@
 // (sync) or awaits it (async). Options go in camelCase and are mapped to the core's
 // snake_case; every result comes back through `result()`, the one mapping to camelCase.
 
-import { Catalogue, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from '../dist/skillwire_wasm.js';
+import { Catalog, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from '../dist/skillwire_wasm.js';
 import { isReady, loadAsync } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
@@ -77,6 +77,7 @@ function runSync<T>(steps: Steps<T>): T {
   while (!r.done) {
     if (isThenable(r.value)) {
       Promise.resolve(r.value).then(undefined, () => {}); // the promise is abandoned; keep it from reporting
+      steps.return(undefined as T); // runs the steps' `finally` blocks (a turn frees its plan)
       throw new SkillwireError(
         'a source or embed() returned a Promise; use the async API (Skillwire.create, inject, match, ...)', 'async_source');
     }
@@ -181,30 +182,31 @@ function* listEntries(sources: SkillSource[], limits: CoreLimits): Steps<object[
  * with `selected` (names the host's model chose) the turn injects those instead of what
  * the rules and ranking find, so the message is not embedded. */
 function* turn(
-  catalogue: Catalogue, sources: SkillSource[], embed: Embed | undefined, message: string,
+  catalog: Catalog, sources: SkillSource[], embed: Embed | undefined, message: string,
   given: TurnContext | undefined, limits: CoreLimits,
 ): Steps<Injection> {
   checkMessage(message, limits.max_message_bytes);
   const context = given?.selected != null ? given : yield* turnContext(embed, message, given);
-  const plan = call(() => catalogue.turn(message, context));
+  const plan = call(() => catalog.turn(message, context));
   try {
-    const reads = call(() => catalogue.reads(plan)) as PlannedRead[];
+    const reads = call(() => catalog.reads(plan)) as PlannedRead[];
     const bodies = yield* readBodies(sources, reads, limits);
-    return result<Injection>(() => catalogue.render(plan, bodies));
+    return result<Injection>(() => catalog.render(plan, bodies));
   } finally {
     plan.free();
   }
 }
 
-/** The SKILL.md texts of a turn's reads, by location: `{text}` or `{error}`. */
-function* readBodies(sources: SkillSource[], reads: PlannedRead[], limits: CoreLimits): Steps<Record<string, Text>> {
-  const bodies: Record<string, Text> = {};
+/** The SKILL.md texts of a turn's reads, each with its source and location: `{text}` or
+ * `{error}` (two sources may use the same location). */
+function* readBodies(sources: SkillSource[], reads: PlannedRead[], limits: CoreLimits): Steps<(PlannedRead & Text)[]> {
+  const bodies: (PlannedRead & Text)[] = [];
   for (const { source, location } of reads) {
     try {
       const text = yield sources[source]!.read(location);
-      bodies[location] = sourceText(text, limits.max_skill_md_bytes);
+      bodies.push({ source, location, ...sourceText(text, limits.max_skill_md_bytes) });
     } catch (e) {
-      bodies[location] = { error: describe(e) };
+      bodies.push({ source, location, error: describe(e) });
     }
   }
   return bodies;
@@ -212,14 +214,14 @@ function* readBodies(sources: SkillSource[], reads: PlannedRead[], limits: CoreL
 
 /** The selection prompt, with the message embedded when the skills are (for the shortlist). */
 function* selectSteps(
-  catalogue: Catalogue, embed: Embed | undefined, message: string, options: SelectPromptOptions | undefined,
+  catalog: Catalog, embed: Embed | undefined, message: string, options: SelectPromptOptions | undefined,
   limits: CoreLimits,
 ): Steps<SelectPrompt> {
   checkMessage(message, limits.max_message_bytes);
   const { stats, turn: given, ...rest } = options ?? {};
   const context = yield* turnContext(embed, message, given);
   const records = Array.isArray(stats) ? stats.map(snakeKeys) : stats;
-  return result<SelectPrompt>(() => catalogue.selectPrompt(message, context, records, snakeKeys(rest)));
+  return result<SelectPrompt>(() => catalog.selectPrompt(message, context, records, snakeKeys(rest)));
 }
 
 /** `rank: boolean | {enabled, maxRanked, minScore, ...}` in the core's shape. */
@@ -239,8 +241,8 @@ type Embed = NonNullable<Options['embed']>;
  * Embeds every skill with the host's `embed` and hands the vectors to the core.
  * Returns why not, or null. A failing model leaves ranking lexical.
  */
-function* embedSkills(catalogue: Catalogue, embed: Embed): Steps<string | null> {
-  const texts = call(() => catalogue.embeddingTexts()) as { skill: string; text: string }[];
+function* embedSkills(catalog: Catalog, embed: Embed): Steps<string | null> {
+  const texts = call(() => catalog.embeddingTexts()) as { skill: string; text: string }[];
   let vectors: unknown;
   try {
     vectors = yield embed(texts.map((t) => t.text));
@@ -252,7 +254,7 @@ function* embedSkills(catalogue: Catalogue, embed: Embed): Steps<string | null> 
   }
   const given = vectors as ArrayLike<number>[];
   try {
-    catalogue.setEmbeddings(texts.map((t, i) => [t.skill, plainVector(given[i])]));
+    catalog.setEmbeddings(texts.map((t, i) => [t.skill, plainVector(given[i])]));
   } catch (e) {
     return describe(e);
   }
@@ -272,7 +274,7 @@ function* turnContext(embed: Embed | undefined, message: string, context: TurnCo
 }
 
 function* catalogForSteps(
-  catalogue: Catalogue, embed: Embed | undefined, message: string, options: CatalogForOptions | undefined,
+  catalog: Catalog, embed: Embed | undefined, message: string, options: CatalogForOptions | undefined,
   limits: CoreLimits,
 ): Steps<CatalogText> {
   checkMessage(message, limits.max_message_bytes);
@@ -281,16 +283,16 @@ function* catalogForSteps(
   const count = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
   const context = { ...(recent !== undefined ? { recent } : {}), ...(embedding !== undefined ? { embedding } : {}) };
   const given = yield* turnContext(embed, message, context);
-  return result<CatalogText>(() => catalogue.catalogFor(message, given, count, format, budget));
+  return result<CatalogText>(() => catalog.catalogFor(message, given, count, format, budget));
 }
 
 function* matchSteps(
-  catalogue: Catalogue, embed: Embed | undefined, message: string, context: TurnContext | undefined,
+  catalog: Catalog, embed: Embed | undefined, message: string, context: TurnContext | undefined,
   limits: CoreLimits,
 ): Steps<Matches> {
   checkMessage(message, limits.max_message_bytes);
   const given = context?.selected != null ? context : yield* turnContext(embed, message, context);
-  const plan: TurnPlan = call(() => catalogue.turn(message, given));
+  const plan: TurnPlan = call(() => catalog.turn(message, given));
   try {
     return result<Matches>(() => plan.matches());
   } finally {
@@ -382,7 +384,7 @@ const LISTED = Symbol('listed');
 type ListedOptions = Options & { [LISTED]?: object[] };
 
 const registry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry<Catalogue>((catalogue) => catalogue.free())
+  ? new FinalizationRegistry<Catalog>((catalog) => catalog.free())
   : null;
 
 /** Skills from one or more sources, ready for every turn of a conversation. */
@@ -393,10 +395,10 @@ export class Skillwire {
   #timeout: number | undefined;
   #embed: Embed | undefined;
   #embeddingError: string | null = null;
-  #catalogue: Catalogue | null = null;
+  #catalog: Catalog | null = null;
 
   /**
-   * Builds the catalogue synchronously: every source must answer synchronously. In
+   * Builds the catalog synchronously: every source must answer synchronously. In
    * browsers, `await init()` first (or use `Skillwire.create`).
    */
   constructor(options: Options<SyncSkillSource> = {}) {
@@ -411,7 +413,7 @@ export class Skillwire {
     if (!listed) this.#embeddingError = this.#embedSkills(runSync);
   }
 
-  /** Builds the catalogue, awaiting sources (and `embed`) that return Promises. */
+  /** Builds the catalog, awaiting sources (and `embed`) that return Promises. */
   static async create(options: Options = {}): Promise<Skillwire> {
     await loadAsync(options.wasm);
     const limits = call(() => effectiveLimits(coreOptions(options).catalog.limits)) as CoreLimits;
@@ -432,18 +434,18 @@ export class Skillwire {
   get #turnEmbed(): Embed | undefined { return this.#embeddingError === null ? this.#embed : undefined; }
 
   #build(entries: object[]): void {
-    const next = call(() => new Catalogue(entries, this.#options));
-    if (this.#catalogue) {
+    const next = call(() => new Catalog(entries, this.#options));
+    if (this.#catalog) {
       registry?.unregister(this);
-      this.#catalogue.free();
+      this.#catalog.free();
     }
-    this.#catalogue = next;
+    this.#catalog = next;
     registry?.register(this, next, this);
   }
 
-  #live(): Catalogue {
-    if (!this.#catalogue) throw new SkillwireError('this Skillwire was freed', 'freed');
-    return this.#catalogue;
+  #live(): Catalog {
+    if (!this.#catalog) throw new SkillwireError('this Skillwire was freed', 'freed');
+    return this.#catalog;
   }
 
   /** Lists and reads the sources again (and embeds the skills again). */
@@ -483,7 +485,7 @@ export class Skillwire {
     return call(jsDefaults);
   }
 
-  /** What building the catalogue found: skipped, shadowed and gated skills, warnings. */
+  /** What building the catalog found: skipped, shadowed and gated skills, warnings. */
   report(): CatalogReport { return result(() => this.#live().report()); }
 
   /**
@@ -512,7 +514,7 @@ export class Skillwire {
     return runSync(matchSteps(this.#live(), this.#turnEmbed, message, context, this.#limits));
   }
 
-  /** The catalogue for the system prompt (`{text, shortened, omitted}`). */
+  /** The catalog for the system prompt (`{text, shortened, omitted}`). */
   async catalog(options: { format?: CatalogFormat; budget?: number } = {}): Promise<CatalogText> {
     return this.catalogSync(options);
   }
@@ -522,7 +524,7 @@ export class Skillwire {
   }
 
   /**
-   * The catalogue for a turn on `message` (`{text, shortened, omitted, featured?,
+   * The catalog for a turn on `message` (`{text, shortened, omitted, featured?,
    * namesOnly?}`): the `featured` (10) skills most relevant to it first, with their
    * descriptions, the others by name only; over `budget`, name-only entries go first.
    * `options`: `format`, `budget`, `featured`, and the turn's `recent` / `embedding`.
@@ -617,10 +619,10 @@ export class Skillwire {
 
   /** Releases the WebAssembly memory now (it is also released when this is collected). */
   free(): void {
-    if (this.#catalogue) {
+    if (this.#catalog) {
       registry?.unregister(this);
-      this.#catalogue.free();
-      this.#catalogue = null;
+      this.#catalog.free();
+      this.#catalog = null;
     }
   }
 

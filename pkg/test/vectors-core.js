@@ -17,9 +17,10 @@ function camelDeep(value) {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), camelDeep(v)]));
 }
 
-/** A case's results (or a vector's expectation, in the core's JSON) as the JS API returns
- * them: keys in camelCase, except the provider-shaped tool definitions, which are the
- * providers' own JSON. Applied to both sides of a comparison. */
+/** A vector's expectation (the core's JSON) as the JS API must return it: keys in
+ * camelCase, except the provider-shaped tool definitions, which are the providers' own
+ * JSON. Written here, apart from the package's mapping, and applied to the expectation
+ * only: a result left in snake_case fails. */
 export function jsView(value) {
   if (Array.isArray(value)) return value.map(jsView);
   if (value === null || typeof value !== 'object') return value;
@@ -92,27 +93,27 @@ export async function runCase(sw, c, async) {
     }
   };
   if (c.catalog_for) {
-    out.catalog_for = [];
+    out.catalogFor = [];
     for (const r of c.catalog_for) {
       const opts = { ...r.turn, format: r.format, budget: r.budget, featured: r.featured };
-      out.catalog_for.push(await answer(() => (async ? sw.catalogFor(r.message, opts) : sw.catalogForSync(r.message, opts))));
+      out.catalogFor.push(await answer(() => (async ? sw.catalogFor(r.message, opts) : sw.catalogForSync(r.message, opts))));
     }
   }
   if (c.complete) out.complete = c.complete.map((r) => sw.complete(r.typed, r.limit));
   if (c.select_prompt) {
-    out.select_prompt = [];
+    out.selectPrompt = [];
     for (const r of c.select_prompt) {
       // The JS API spells options and statistics in camelCase.
       const options = { ...camelKeys(r.options), stats: r.stats?.map(camelKeys), turn: r.turn };
-      out.select_prompt.push(await answer(() => (async ? sw.selectPrompt(r.message, options) : sw.selectPromptSync(r.message, options))));
+      out.selectPrompt.push(await answer(() => (async ? sw.selectPrompt(r.message, options) : sw.selectPromptSync(r.message, options))));
     }
   }
-  if (c.select_parse) out.select_parse = await Promise.all(c.select_parse.map((r) => answer(() => sw.selectParse(r.reply, r.max_skills))));
+  if (c.select_parse) out.selectParse = await Promise.all(c.select_parse.map((r) => answer(() => sw.selectParse(r.reply, r.max_skills))));
   if (c.inject_selected) {
-    out.inject_selected = [];
+    out.injectSelected = [];
     for (const r of c.inject_selected) {
       const run = () => (async ? sw.injectSelected(r.message, r.selected, r.turn) : sw.injectSelectedSync(r.message, r.selected, r.turn));
-      out.inject_selected.push(await answer(run));
+      out.injectSelected.push(await answer(run));
     }
   }
   if (c.tools) {
@@ -135,7 +136,7 @@ export async function failingCases(Skillwire, turns) {
   const failing = [];
   for (const c of turns.cases) {
     const sw = await Skillwire.create({ ...jsOptions(c.options), sources: c.sources.map((s) => vectorSource(s, true)) });
-    if (canonical(jsView(await runCase(sw, c, true))) !== canonical(jsView(c.expect))) failing.push(c.name);
+    if (canonical(await runCase(sw, c, true)) !== canonical(jsView(c.expect))) failing.push(c.name);
     sw.free();
   }
   return failing;

@@ -15,8 +15,8 @@
 //! Each comes with its description shortened for display: whitespace collapsed, at most
 //! [`COMPLETION_DESCRIPTION_CHARS`] characters, cut at a word and marked with `…`.
 
-use crate::catalog::text::collapse_whitespace;
 use crate::catalog::Catalog;
+use crate::text::shorten_at_word;
 use serde::Serialize;
 
 /// Longest description a completion carries, in characters.
@@ -77,24 +77,7 @@ fn subsequence(typed: &[char], name: &[char]) -> Option<(usize, usize)> {
 /// `description` for display: whitespace collapsed, at most
 /// [`COMPLETION_DESCRIPTION_CHARS`] characters, cut at a word with `…`.
 pub fn short_description(description: &str) -> String {
-    shorten(description, COMPLETION_DESCRIPTION_CHARS)
-}
-
-/// `text` with whitespace collapsed and at most `max_chars` characters: when cut, cut
-/// at a word (unless that loses more than a quarter of it) and marked with `…`.
-pub(crate) fn shorten(text: &str, max_chars: usize) -> String {
-    let collapsed = collapse_whitespace(text);
-    if collapsed.chars().count() <= max_chars {
-        return collapsed;
-    }
-    let cut: String = collapsed.chars().take(max_chars.saturating_sub(1)).collect();
-    let at_word = match cut.rfind(' ') {
-        Some(i) if cut.get(..i).is_some_and(|head| head.chars().count() >= max_chars * 3 / 4) => {
-            cut.get(..i).unwrap_or(&cut)
-        }
-        _ => &cut,
-    };
-    format!("{}…", at_word.trim_end_matches([' ', ',', ';', ':', '.', '-']))
+    shorten_at_word(description, COMPLETION_DESCRIPTION_CHARS)
 }
 
 /// How many skills completion offers when the host does not say.

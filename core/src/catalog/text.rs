@@ -32,6 +32,7 @@
 
 use crate::catalog::{Catalog, CatalogSkill, MAX_RELEVANT};
 use crate::error::Error;
+use crate::text::{cap_chars, collapse_whitespace};
 use crate::turn::TurnContext;
 use serde::{Deserialize, Serialize};
 
@@ -214,17 +215,6 @@ fn largest_fitting(mut lo: usize, mut hi: usize, fits: impl Fn(usize) -> bool) -
     lo
 }
 
-/// `description` capped at `cap` characters, the last one replaced by `…`.
-fn capped(description: &str, cap: Option<usize>) -> std::borrow::Cow<'_, str> {
-    match cap {
-        Some(cap) if description.chars().count() > cap => {
-            let keep: String = description.chars().take(cap.saturating_sub(1)).collect();
-            format!("{}…", keep.trim_end()).into()
-        }
-        _ => description.into(),
-    }
-}
-
 fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> String {
     write_refs(format, &entries.iter().collect::<Vec<_>>(), cap)
 }
@@ -240,7 +230,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 out.push_str("\n</name>\n");
                 if let Some(description) = e.description.as_deref() {
                     out.push_str("<description>\n");
-                    out.push_str(&html_escape(&capped(description, cap)));
+                    out.push_str(&html_escape(&cap_chars(description, cap)));
                     out.push_str("\n</description>\n");
                 }
                 out.push_str("<location>\n");
@@ -257,7 +247,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 out.push_str("</name>\n");
                 if let Some(description) = e.description.as_deref() {
                     out.push_str("    <description>");
-                    out.push_str(&xml_escape(&capped(description, cap)));
+                    out.push_str(&xml_escape(&cap_chars(description, cap)));
                     out.push_str("</description>\n");
                 }
                 out.push_str("    <location>");
@@ -274,7 +264,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 out.push_str("**");
                 if let Some(description) = e.description.as_deref() {
                     out.push_str(": ");
-                    out.push_str(&collapse_whitespace(&capped(description, cap)));
+                    out.push_str(&collapse_whitespace(&cap_chars(description, cap)));
                 }
                 out.push_str("\n  Location: `");
                 out.push_str(e.location);
@@ -293,7 +283,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 .iter()
                 .map(|e| JsonEntry {
                     name: e.name,
-                    description: e.description.as_deref().map(|d| capped(d, cap)),
+                    description: e.description.as_deref().map(|d| cap_chars(d, cap)),
                     location: e.location,
                 })
                 .collect();
@@ -330,9 +320,4 @@ pub(crate) fn html_escape(s: &str) -> String {
         }
     }
     out
-}
-
-/// `s` with each whitespace run written as one space, and no leading or trailing space.
-pub(crate) fn collapse_whitespace(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

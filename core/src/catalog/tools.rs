@@ -15,9 +15,9 @@
 //!
 //! [`Catalog::tool_definitions`] writes the list in a provider's JSON shape.
 
-use crate::catalog::complete::shorten;
 use crate::catalog::Catalog;
 use crate::select::rules::mention_key;
+use crate::text::shorten_at_word;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -200,7 +200,8 @@ impl Catalog {
                     taken.insert(name.clone());
                     name
                 };
-                let description = match shorten(&entry.skill.listing_description(), MAX_TOOL_DESCRIPTION_CHARS) {
+                let description = match shorten_at_word(&entry.skill.listing_description(), MAX_TOOL_DESCRIPTION_CHARS)
+                {
                     d if d.is_empty() => format!("Runs the {} skill.", entry.skill.name),
                     d => d,
                 };

@@ -2,8 +2,9 @@
 //! answer synchronously. It lists the sources once (and on [`Engine::refresh`]), and
 //! on each turn reads only the bodies it renders.
 //!
-//! Hosts with asynchronous sources use [`Catalog::build`] and [`Catalog::inject`]
-//! directly, fetching texts themselves.
+//! Hosts with asynchronous sources use [`Catalog::build`], plan a turn with
+//! [`Catalog::turn`], fetch what [`Catalog::reads`] lists themselves, and render it with
+//! [`Catalog::render`].
 
 mod defaults;
 pub(crate) mod source;
@@ -116,7 +117,9 @@ impl<S: SkillSource> Engine<S> {
     /// (Borrowed as given on every turn without an embedder: nothing is copied.)
     fn with_message_embedding<'a>(&self, message: &str, context: &'a TurnContext) -> Cow<'a, TurnContext> {
         let fits = message.len() <= self.catalog.limits().max_message_bytes;
-        match (&self.embedder, &context.embedding, &self.embedding_error, fits) {
+        // A turn on the host model's choice ranks nothing: no embedding is asked for.
+        let ranks = context.selected.is_none();
+        match (&self.embedder, &context.embedding, &self.embedding_error, fits && ranks) {
             (Some(embedder), None, None, true) => {
                 let embedding = embedder.embed(&[message.to_owned()]).ok().and_then(|mut v| v.pop());
                 Cow::Owned(TurnContext { embedding, ..context.clone() })

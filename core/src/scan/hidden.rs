@@ -2,6 +2,7 @@
 //! characters, bidirectional controls) and names made of look-alike letters.
 
 use super::{visible, Category, Findings, MAX_EXCERPT_CHARS};
+use crate::text::excerpt;
 use unicode_normalization::UnicodeNormalization;
 
 pub(super) fn is_tag(c: char) -> bool {
@@ -66,7 +67,7 @@ pub(super) fn invisible_characters(out: &mut Findings<'_>) {
             let message = if decoded.trim().is_empty() {
                 "Unicode tag characters (invisible)".to_owned()
             } else {
-                format!("invisible Unicode tag characters spelling \"{}\"", shorten(&decoded))
+                format!("invisible Unicode tag characters spelling \"{}\"", excerpt(&decoded, MAX_EXCERPT_CHARS))
             };
             out.push(Category::HiddenText, offset, message, visible(text.get(offset..i).unwrap_or_default()));
             continue;
@@ -92,13 +93,6 @@ pub(super) fn invisible_characters(out: &mut Findings<'_>) {
 fn push_tag(decoded: &mut String, c: char) {
     if let Some(ascii) = char::from_u32(u32::from(c) - 0xE0000).filter(|a| a.is_ascii_graphic() || *a == ' ') {
         decoded.push(ascii);
-    }
-}
-
-pub(super) fn shorten(text: &str) -> String {
-    match text.char_indices().nth(MAX_EXCERPT_CHARS) {
-        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or(text)),
-        None => text.to_owned(),
     }
 }
 
@@ -182,12 +176,9 @@ pub(super) fn homoglyph_name(out: &mut Findings<'_>, name: &str) {
         return;
     };
     let offset = name_offset(out.text, name);
-    let excerpt = shorten(
-        &name
-            .chars()
-            .map(|c| if c.is_ascii() { c.to_string() } else { format!("<U+{:04X}>", u32::from(c)) })
-            .collect::<String>(),
-    );
+    let spelled: String =
+        name.chars().map(|c| if c.is_ascii() { c.to_string() } else { format!("<U+{:04X}>", u32::from(c)) }).collect();
+    let excerpt = excerpt(&spelled, MAX_EXCERPT_CHARS);
     out.push(Category::HomoglyphName, offset, message, excerpt);
 }
 

@@ -7,6 +7,7 @@ use crate::skill::location;
 use crate::skill::skill::Skill;
 use crate::skill::spec::{check_name, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_TURNS_RANGE};
 use crate::skill::yaml::Node;
+use crate::text::truncate_bytes;
 
 pub(crate) struct Fields<'a> {
     pub(crate) diags: &'a mut Vec<Diagnostic>,
@@ -84,7 +85,7 @@ impl Fields<'_> {
                 }
                 _ => {
                     self.warn(&key, "unknown_field", format!("unknown field '{key}' kept under extra"));
-                    skill.extra.insert(key, node);
+                    skill.extra.insert(key, node.to_flow_text());
                 }
             }
         }
@@ -118,7 +119,7 @@ impl Fields<'_> {
                 format!("Description exceeds {MAX_DESCRIPTION_CHARS} character limit ({chars} chars)"),
             );
         }
-        skill.description = truncate_chars(description, limits.max_description_bytes).to_owned();
+        skill.description = truncate_bytes(description, limits.max_description_bytes).to_owned();
         if skill.description.len() < description.len() {
             self.warn(
                 "description",
@@ -168,7 +169,7 @@ impl Fields<'_> {
     /// to the description's limit.
     fn routing_text(&mut self, key: &str, node: &Node, limits: &Limits) -> Option<String> {
         let text = self.text_field(key, node).filter(|t| !t.is_empty())?;
-        let kept = truncate_chars(&text, limits.max_description_bytes);
+        let kept = truncate_bytes(&text, limits.max_description_bytes);
         if kept.len() < text.len() {
             self.warn(
                 key,
@@ -215,7 +216,7 @@ impl Fields<'_> {
             n if n.is_null() => {}
             other => {
                 self.warn(key, "metadata_not_mapping", "'metadata' should be a mapping; kept under extra".to_owned());
-                skill.extra.insert(key.to_owned(), other);
+                skill.extra.insert(key.to_owned(), other.to_flow_text());
             }
         }
     }
@@ -300,19 +301,6 @@ impl Fields<'_> {
             }
         }
     }
-}
-
-/// The longest prefix of `s` of at most `max_bytes` bytes that ends on a character
-/// boundary.
-pub(crate) fn truncate_chars(s: &str, max_bytes: usize) -> &str {
-    if s.len() <= max_bytes {
-        return s;
-    }
-    let mut end = max_bytes;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s.get(..end).unwrap_or("")
 }
 
 /// `allowed-tools` as a string: tool patterns separated by spaces or commas, where a

@@ -17,7 +17,6 @@ pub(crate) mod skill;
 pub(crate) mod spec;
 pub(crate) mod yaml;
 
-pub(crate) use fields::truncate_chars;
 pub use load::{load, Loaded};
 pub use sections::BodySections;
 pub(crate) use sections::{body_headings, body_sections};

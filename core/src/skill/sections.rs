@@ -1,7 +1,7 @@
 //! What a skill's body says beyond its frontmatter, for ranking: its "When to use"
 //! sections and its headings.
 
-use crate::skill::fields::truncate_chars;
+use crate::text::truncate_bytes;
 
 /// Most bytes kept of a body's "When to use" sections, and of its "When not to use"
 /// ones (whole lines; the rest is not read).
@@ -102,7 +102,7 @@ pub(crate) fn body_headings(body: &str) -> Vec<String> {
         if (1..=6).contains(&level) && rest.starts_with([' ', '\t']) {
             let text = rest.trim().trim_end_matches('#').trim();
             if !text.is_empty() {
-                headings.push(truncate_chars(text, MAX_HEADING_BYTES).to_owned());
+                headings.push(truncate_bytes(text, MAX_HEADING_BYTES).to_owned());
                 if headings.len() == MAX_HEADINGS {
                     break;
                 }

@@ -2,7 +2,6 @@
 
 use crate::skill::location;
 use crate::skill::sections::BodySections;
-use crate::skill::yaml::Node;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -58,9 +57,10 @@ pub struct Skill {
     pub requires: Vec<String>,
     /// `max_turns`, 1–10 (default 1).
     pub max_turns: u8,
-    /// Fields the standard and skillwire don't define, kept as they were.
+    /// Fields the standard and skillwire don't define, kept as they were written, each
+    /// value as YAML flow text (`{k: [1, 2]}`).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub extra: BTreeMap<String, Node>,
+    pub extra: BTreeMap<String, String>,
     /// The body's Markdown headings (outside code fences), at most
     /// 64 of at most 200 bytes each: what ranking may read
     /// of the body. Read only by a catalogue that ranks on headings

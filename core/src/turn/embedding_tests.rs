@@ -126,3 +126,28 @@ fn an_engine_embeds_skills_and_messages_with_the_hosts_model() {
         "sql-review"
     );
 }
+
+/// Counts the texts it is asked to embed.
+struct Counting(std::rc::Rc<std::cell::Cell<usize>>);
+
+impl Embedder for Counting {
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+        self.0.set(self.0.get() + texts.len());
+        Concepts.embed(texts)
+    }
+}
+
+#[test]
+fn a_turn_on_the_hosts_choice_embeds_nothing() {
+    let asked = std::rc::Rc::new(std::cell::Cell::new(0));
+    let engine = Engine::new(sources(), Options::default()).with_embedder(Box::new(Counting(asked.clone())));
+    let after_build = asked.get();
+    assert_eq!(after_build, SKILLS.len());
+    let chosen = TurnContext { selected: Some(vec!["sql-review".into()]), ..TurnContext::default() };
+    let turn = engine.inject("the cluster is on fire again", &chosen).unwrap();
+    assert_eq!(turn.decisions[0].skill, "sql-review");
+    assert_eq!(asked.get(), after_build);
+    // A ranked turn asks for the message's vector.
+    engine.inject("the cluster is on fire again", &TurnContext::default()).unwrap();
+    assert_eq!(asked.get(), after_build + 1);
+}

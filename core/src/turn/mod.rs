@@ -3,7 +3,7 @@
 //! candidate in a decision.
 //!
 //! Candidates are the skills the message refers to by any rule (see
-//! [`matching`](crate::select::rules)). A candidate is *matched* when it may be injected:
+//! [`rules`](crate::select::rules)). A candidate is *matched* when it may be injected:
 //! not gated, and either mentioned or open to automatic use. Unmatched candidates are
 //! still reported (`gated`, `mention-only`, `unsafe`) so a host can tell a user why a
 //! skill they expected stayed out. The SKILL.md read for a turn is scanned again
@@ -27,8 +27,7 @@ use crate::error::Error;
 use crate::scan::{self, Finding};
 use crate::select::rules::{Hit, Reason};
 use crate::skill::frontmatter;
-use crate::skill::truncate_chars;
-use crate::turn::render::{prepare_body, Frame, RenderOptions};
+use crate::turn::render::{prepare_body, Blocks, Frame, Placed, RenderOptions};
 
 /// A turn on one message, planned: every skill the message calls for with why it may
 /// not be injected, before any body is read. [`Turn::matches`] says what matched
@@ -193,7 +192,7 @@ impl Catalog {
     where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
     {
-        let mut text = String::new();
+        let mut blocks = Blocks::new(options);
         let mut decisions = Vec::new();
         let mut summary = Summary::default();
         for &Candidate { hit, skip, .. } in &turn.candidates {
@@ -218,11 +217,12 @@ impl Catalog {
                 summary.matched += 1;
             }
             if skip.is_none() {
-                self.render_one(hit.skill, entry, options, &mut text, &mut decision, &mut read);
+                self.render_one(hit.skill, entry, &mut blocks, &mut decision, &mut read);
                 summary.truncated_any |= decision.truncated;
             }
             decisions.push(decision);
         }
+        let text = blocks.text;
         summary.injected_bytes = text.len();
         let message = &turn.message;
         let user_message = if text.is_empty() { message.clone() } else { format!("{text}\n\n{message}") };
@@ -233,18 +233,16 @@ impl Catalog {
         &self,
         index: usize,
         entry: &CatalogSkill,
-        options: &RenderOptions,
-        text: &mut String,
+        blocks: &mut Blocks<'_>,
         decision: &mut Decision,
         read: &mut F,
     ) where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
     {
+        let options = blocks.options();
         let frame = Frame::new(options.format, &entry.skill.name);
-        let separator = if text.is_empty() { 0 } else { 2 };
-        let room = options.budget.saturating_sub(text.len() + separator);
         // Not even a block with a one-byte body fits: don't read the body.
-        if room <= frame.open.len() + frame.close.len() {
+        if blocks.full_for(&frame) {
             decision.skipped = Some(Skip::BudgetExhausted);
             return;
         }
@@ -289,28 +287,11 @@ impl Catalog {
         };
         let base_dir = options.base_dir.then(|| entry.skill.directory());
         let body = prepare_body(body, options.format, base_dir);
-        let whole = frame.open.len() + body.len() + frame.close.len();
-        let before = text.len();
-        if separator > 0 {
-            text.push_str("\n\n");
+        match blocks.place(&frame, &body) {
+            Placed::Whole(bytes) => decision.injected_bytes = bytes,
+            Placed::Truncated(bytes) => (decision.injected_bytes, decision.truncated) = (bytes, true),
+            Placed::NoRoom => decision.skipped = Some(Skip::BudgetExhausted),
         }
-        if whole <= room {
-            text.push_str(&frame.open);
-            text.push_str(&body);
-            text.push_str(frame.close);
-        } else {
-            let kept = truncate_chars(&body, room.saturating_sub(frame.truncated_overhead()));
-            if kept.len() < options.min_truncated_bytes.min(body.len()).max(1) {
-                text.truncate(before);
-                decision.skipped = Some(Skip::BudgetExhausted);
-                return;
-            }
-            text.push_str(&frame.open_truncated);
-            text.push_str(kept);
-            text.push_str(frame.close_truncated);
-            decision.truncated = true;
-        }
-        decision.injected_bytes = text.len() - before - separator;
     }
 }
 

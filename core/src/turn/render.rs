@@ -22,7 +22,7 @@
 //! The `xml` format is XML-shaped for models, not an XML document: a body keeps its
 //! `<`, `>` and `&` as written (code samples stay readable); only what could open or
 //! close a `skill` element is escaped. The catalogue's XML formats are well-formed
-//! documents (see [`catalog_text`](crate::catalog::text)).
+//! documents (see [`catalog::text`](crate::catalog::text)).
 //!
 //! **Body.** Leading blank lines and trailing whitespace are dropped. With
 //! `base_dir` on, `{baseDir}` becomes the skill's directory (before escaping).
@@ -34,6 +34,7 @@
 //! if at least [`RenderOptions::min_truncated_bytes`] of its body fit; later blocks
 //! that no longer fit are skipped (`budget-exhausted`).
 
+use crate::text::truncate_bytes;
 use serde::{Deserialize, Serialize};
 
 /// How injected blocks are written.
@@ -69,6 +70,72 @@ pub struct RenderOptions {
 impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions { format: InjectFormat::Bracket, budget: 8192, base_dir: false, min_truncated_bytes: 64 }
+    }
+}
+
+/// The injection being written under the budget: the blocks so far, one blank line
+/// between blocks. The budget rule of the module docs lives here.
+pub(crate) struct Blocks<'o> {
+    pub text: String,
+    options: &'o RenderOptions,
+}
+
+/// How one block went into the injection.
+pub(crate) enum Placed {
+    /// Whole, taking this many bytes.
+    Whole(usize),
+    /// Cut to fit, taking this many bytes.
+    Truncated(usize),
+    /// Not at all: not even `min_truncated_bytes` of it fits.
+    NoRoom,
+}
+
+impl<'o> Blocks<'o> {
+    pub(crate) fn new(options: &'o RenderOptions) -> Self {
+        Blocks { text: String::new(), options }
+    }
+
+    /// The render options the blocks are written with.
+    pub(crate) fn options(&self) -> &'o RenderOptions {
+        self.options
+    }
+
+    /// Bytes left for the next block (its separating blank line counted).
+    fn room(&self) -> usize {
+        let separator = if self.text.is_empty() { 0 } else { 2 };
+        self.options.budget.saturating_sub(self.text.len() + separator)
+    }
+
+    /// True when not even a block with a one-byte body fits: no body needs reading.
+    pub(crate) fn full_for(&self, frame: &Frame) -> bool {
+        self.room() <= frame.open.len() + frame.close.len()
+    }
+
+    /// Adds `body` (prepared) in `frame`: whole when it fits, else cut on a character
+    /// boundary when at least `min_truncated_bytes` of it (or all of a shorter body)
+    /// fits, else not at all.
+    pub(crate) fn place(&mut self, frame: &Frame, body: &str) -> Placed {
+        let room = self.room();
+        let truncated = frame.open.len() + body.len() + frame.close.len() > room;
+        let kept = if truncated { truncate_bytes(body, room.saturating_sub(frame.truncated_overhead())) } else { body };
+        if truncated && kept.len() < self.options.min_truncated_bytes.min(body.len()).max(1) {
+            return Placed::NoRoom;
+        }
+        if !self.text.is_empty() {
+            self.text.push_str("\n\n");
+        }
+        let before = self.text.len();
+        let (open, close) =
+            if truncated { (&frame.open_truncated, frame.close_truncated) } else { (&frame.open, frame.close) };
+        self.text.push_str(open);
+        self.text.push_str(kept);
+        self.text.push_str(close);
+        let bytes = self.text.len() - before;
+        if truncated {
+            Placed::Truncated(bytes)
+        } else {
+            Placed::Whole(bytes)
+        }
     }
 }
 

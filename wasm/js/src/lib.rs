@@ -9,10 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 use skillwire::{
-    Catalog, CatalogFormat, CatalogInput, LintOptions, Matches, Options, Provider, RenderOptions, SelectOptions,
-    SkillStats, ToolOptions, TurnContext,
+    CatalogFormat, CatalogInput, LintOptions, Matches, Options, Provider, RenderOptions, SelectOptions, SkillStats,
+    ToolOptions, TurnContext,
 };
-use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -50,9 +49,11 @@ struct EntryInput {
     error: Option<String>,
 }
 
-/// A body fetched for a turn: text or the error of reading it.
+/// A body fetched for a turn: its source and location, and text or the error of reading it.
 #[derive(Deserialize)]
 struct BodyInput {
+    source: usize,
+    location: String,
     #[serde(default)]
     text: Option<String>,
     #[serde(default)]
@@ -80,17 +81,17 @@ impl TurnPlan {
 
 /// A built catalogue and the render options of its turns.
 #[wasm_bindgen]
-pub struct Catalogue {
-    catalog: Catalog,
+pub struct Catalog {
+    catalog: skillwire::Catalog,
     render: RenderOptions,
 }
 
 #[wasm_bindgen]
-impl Catalogue {
+impl Catalog {
     /// Builds the catalogue from listed entries (`[{source, location, text | error}]`)
     /// and options shaped like the core's `Options`.
     #[wasm_bindgen(constructor)]
-    pub fn new(entries: JsValue, options: JsValue) -> Result<Catalogue, JsValue> {
+    pub fn new(entries: JsValue, options: JsValue) -> Result<Catalog, JsValue> {
         let entries: Vec<EntryInput> = from_js(entries, "entries")?;
         let options: Options = from_js(options, "options")?;
         let inputs = entries
@@ -104,7 +105,7 @@ impl Catalogue {
                 },
             })
             .collect();
-        Ok(Catalogue { catalog: Catalog::build(inputs, &options.catalog), render: options.render })
+        Ok(Catalog { catalog: skillwire::Catalog::build(inputs, &options.catalog), render: options.render })
     }
 
     /// What building found (the core's `CatalogReport`).
@@ -161,7 +162,7 @@ impl Catalogue {
 
     /// Plans a turn on `message` with context `turn` (`{recent?, embedding?,
     /// selected?}`): the core runs once; the plan says what matched and what to read,
-    /// and [`Catalogue::render`] renders it with the bodies fetched.
+    /// and [`Catalog::render`] renders it with the bodies fetched.
     pub fn turn(&self, message: &str, turn: JsValue) -> Result<TurnPlan, JsValue> {
         let context: TurnContext = from_js(turn, "turn")?;
         Ok(TurnPlan(self.catalog.turn(message, &context).map_err(core_error)?))
@@ -175,10 +176,10 @@ impl Catalogue {
         to_js(&reads)
     }
 
-    /// Renders `plan` with the bodies fetched for its reads (`{[location]: {text} |
-    /// {error}}`): the core's `Injection`.
+    /// Renders `plan` with the bodies fetched for its reads (`[{source, location, text |
+    /// error}]`): the core's `Injection`.
     pub fn render(&self, plan: &TurnPlan, bodies: JsValue) -> Result<JsValue, JsValue> {
-        let bodies: HashMap<String, BodyInput> = from_js(bodies, "bodies")?;
+        let bodies: Vec<BodyInput> = from_js(bodies, "bodies")?;
         to_js(&self.catalog.render(&plan.0, &self.render, fetched(&bodies)).map_err(core_error)?)
     }
 
@@ -220,9 +221,10 @@ impl Catalogue {
     }
 }
 
-/// A turn's `read`: the bodies the JS side fetched for its plan.
-fn fetched(bodies: &HashMap<String, BodyInput>) -> impl FnMut(&skillwire::CatalogSkill) -> Result<String, String> + '_ {
-    |entry| match bodies.get(&entry.skill.location) {
+/// A turn's `read`: the bodies the JS side fetched for its plan, found by source and
+/// location (a turn reads a few bodies: a scan is cheaper than a map).
+fn fetched(bodies: &[BodyInput]) -> impl FnMut(&skillwire::CatalogSkill) -> Result<String, String> + '_ {
+    |entry| match bodies.iter().find(|b| b.source == entry.source && b.location == entry.skill.location) {
         Some(BodyInput { text: Some(text), .. }) => Ok(text.clone()),
         Some(BodyInput { error: Some(e), .. }) => Err(e.clone()),
         _ => Err("the body was not fetched".to_owned()),

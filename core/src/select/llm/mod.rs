@@ -27,9 +27,9 @@
 
 mod reply;
 
-use crate::catalog::complete::shorten;
 use crate::catalog::Catalog;
 use crate::error::Error;
+use crate::text::shorten_at_word;
 use crate::turn::TurnContext;
 use serde::{Deserialize, Serialize};
 
@@ -264,7 +264,7 @@ impl Catalog {
             any_record |= record.is_some();
             let line = PromptSkill {
                 id: &entry.skill.name,
-                description: shorten(&entry.skill.listing_description(), PROMPT_DESCRIPTION_CHARS),
+                description: shorten_at_word(&entry.skill.listing_description(), PROMPT_DESCRIPTION_CHARS),
                 record,
             };
             lines.push(serde_json::to_string(&line).unwrap_or_default());

@@ -1,0 +1,80 @@
+//! Cutting and tidying text, in one place: every shortening the core does (catalogue
+//! descriptions, completions, tool and prompt descriptions, scan excerpts, byte limits)
+//! is one of these.
+
+use std::borrow::Cow;
+
+/// The longest prefix of `s` of at most `max_bytes` bytes that ends on a character
+/// boundary.
+pub(crate) fn truncate_bytes(s: &str, max_bytes: usize) -> &str {
+    if s.len() <= max_bytes {
+        return s;
+    }
+    let mut end = max_bytes;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or("")
+}
+
+/// `s` with each whitespace run written as one space, and no leading or trailing space.
+pub(crate) fn collapse_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `s` in at most `cap` characters (no cap: `None`): when longer, its first `cap - 1`
+/// (trailing space dropped) and `…`.
+pub(crate) fn cap_chars(s: &str, cap: Option<usize>) -> Cow<'_, str> {
+    let Some(cap) = cap.filter(|&cap| s.chars().count() > cap) else {
+        return s.into();
+    };
+    let keep: String = s.chars().take(cap.saturating_sub(1)).collect();
+    format!("{}…", keep.trim_end()).into()
+}
+
+/// `s` with whitespace collapsed and at most `max_chars` characters: when cut, cut at a
+/// word (unless that loses more than a quarter of it) and marked with `…`. For text a
+/// person or a model reads as a summary.
+pub(crate) fn shorten_at_word(s: &str, max_chars: usize) -> String {
+    let collapsed = collapse_whitespace(s);
+    if collapsed.chars().count() <= max_chars {
+        return collapsed;
+    }
+    let cut: String = collapsed.chars().take(max_chars.saturating_sub(1)).collect();
+    let at_word = match cut.rfind(' ') {
+        Some(i) if cut.get(..i).is_some_and(|head| head.chars().count() >= max_chars * 3 / 4) => {
+            cut.get(..i).unwrap_or(&cut)
+        }
+        _ => &cut,
+    };
+    format!("{}…", at_word.trim_end_matches([' ', ',', ';', ':', '.', '-']))
+}
+
+/// An excerpt: the first `max_chars` characters of `s` as written, and `…` when there
+/// was more.
+pub(crate) fn excerpt(s: &str, max_chars: usize) -> String {
+    match s.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", s.get(..cut).unwrap_or(s)),
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_land_on_character_boundaries_and_say_so() {
+        assert_eq!(truncate_bytes("héllo", 2), "h"); // `é` is two bytes: not split
+        assert_eq!(truncate_bytes("héllo", 3), "hé");
+        assert_eq!(cap_chars("abcdef", Some(4)), "abc…");
+        assert_eq!(cap_chars("ab cdef", Some(4)), "ab…");
+        assert_eq!(cap_chars("abcdef", None), "abcdef");
+        assert_eq!(shorten_at_word("one two  three four five", 16), "one two three…");
+        // Cutting at the word would lose more than a quarter: cut inside it.
+        assert_eq!(shorten_at_word("one two  three four", 12), "one two thr…");
+        assert_eq!(shorten_at_word("short", 12), "short");
+        assert_eq!(excerpt("abcdef", 3), "abc…");
+        assert_eq!(excerpt("abc", 3), "abc");
+    }
+}
