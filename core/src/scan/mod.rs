@@ -32,6 +32,7 @@
 //! finding. A scan costs one pass over the text plus a few words per trigger, and
 //! stops after [`MAX_FINDINGS`].
 mod cache;
+mod commands;
 mod hidden;
 mod phrases;
 
