@@ -61,7 +61,7 @@ pub use catalog::{
     LocatedWarning, NotUserInvocable, Precedence, Relevant, ShadowedSkill, SkippedSkill, MAX_RELEVANT,
 };
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError};
-pub use engine::{Defaults, Embedder, Engine, Options};
+pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};
 pub use error::Error;
 pub use eval::{
     read_labelled_lines, read_trigger_evals, Competing, Count, EvalInputError, EvalReport, LabelledMessage, Miss,

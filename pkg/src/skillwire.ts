@@ -8,7 +8,7 @@
 // (sync) or awaits it (async). Options go in camelCase and are mapped to the core's
 // snake_case; every result comes back through `result()`, the one mapping to camelCase.
 
-import { Catalog, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from '../dist/skillwire_wasm.js';
+import { Build, Catalog, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from '../dist/skillwire_wasm.js';
 import { isReady, loadAsync } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
@@ -147,34 +147,68 @@ function checkMessage(message: unknown, maxBytes: number, what = 'message'): voi
   }
 }
 
-/** Lists every source and reads the entries that came without text. */
-function* listEntries(sources: SkillSource[], limits: CoreLimits): Steps<object[]> {
-  const entries: object[] = [];
-  for (let source = 0; source < sources.length; source++) {
-    let listed: unknown;
-    try {
-      listed = yield sources[source]!.list();
-      if (!Array.isArray(listed)) throw new Error('list() did not return an array');
-    } catch (e) {
-      entries.push({ source, location: '', error: `source ${source} could not list its skills: ${describe(e)}` });
-      continue;
-    }
-    for (const item of listed as unknown[]) {
-      const entry = typeof item === 'object' && item !== null ? item as { location?: unknown; text?: unknown } : null;
-      const location = typeof item === 'string' ? item : String(entry?.location ?? '');
-      let text = entry?.text;
-      if (typeof text !== 'string') {
+/** What the core's build needs next (the core's `Need`). */
+type Need =
+  | { need: 'list'; source: number }
+  | { need: 'read'; source: number; location: string }
+  | { need: 'embed'; texts: string[] }
+  | { need: 'done' };
+
+/** A source's listing as the core takes it: `{location, text?}`. An inline text surely
+ * over the limit is left out, so that it is read (and refused) without being copied. */
+function entriesOf(listed: unknown[], limits: CoreLimits): { location: string; text?: string }[] {
+  return listed.map((item) => {
+    const entry = typeof item === 'object' && item !== null ? item as { location?: unknown; text?: unknown } : null;
+    const location = typeof item === 'string' ? item : String(entry?.location ?? '');
+    const text = entry?.text;
+    return typeof text === 'string' && text.length <= limits.max_skill_md_bytes ? { location, text } : { location };
+  });
+}
+
+/** Builds a catalogue: the core says what it needs (list a source, read an entry, embed
+ * the skills) and these steps do it with the host's sources and `embed`, sync or async. */
+function* buildSteps(sources: SkillSource[], options: CoreOptions, limits: CoreLimits, embed: Embed | undefined):
+  Steps<Catalog> {
+  const build = call(() => new Build(sources.length, options, embed !== undefined));
+  try {
+    for (;;) {
+      const need = call(() => build.need()) as Need;
+      if (need.need === 'done') return call(() => build.finish());
+      if (need.need === 'list') {
+        let listed: unknown;
         try {
-          text = yield sources[source]!.read(location);
+          listed = yield sources[need.source]!.list();
+          if (!Array.isArray(listed)) throw new Error('list() did not return an array');
         } catch (e) {
-          entries.push({ source, location, error: describe(e) });
+          call(() => build.listed(undefined, describe(e)));
           continue;
         }
+        const entries = entriesOf(listed as unknown[], limits);
+        call(() => build.listed(entries, undefined));
+      } else if (need.need === 'read') {
+        let text: Text;
+        try {
+          text = sourceText(yield sources[need.source]!.read(need.location), limits.max_skill_md_bytes);
+        } catch (e) {
+          text = { error: describe(e) };
+        }
+        call(() => 'text' in text ? build.read(text.text, undefined) : build.read(undefined, text.error));
+      } else {
+        let vectors: unknown;
+        try {
+          vectors = yield embed!(need.texts);
+          if (!Array.isArray(vectors)) throw new Error(`embed() returned ${typeof vectors}, not an array`);
+        } catch (e) {
+          call(() => build.embedded(undefined, describe(e)));
+          continue;
+        }
+        const plain = (vectors as ArrayLike<number>[]).map(plainVector);
+        call(() => build.embedded(plain, undefined));
       }
-      entries.push({ source, location, ...sourceText(text, limits.max_skill_md_bytes) });
     }
+  } finally {
+    build.free();
   }
-  return entries;
 }
 
 /** Plans a turn in the core (once), reads the bodies it may need, then renders it.
@@ -236,30 +270,6 @@ function plainVector(v: ArrayLike<number> | null | undefined): number[] {
 }
 
 type Embed = NonNullable<Options['embed']>;
-
-/**
- * Embeds every skill with the host's `embed` and hands the vectors to the core.
- * Returns why not, or null. A failing model leaves ranking lexical.
- */
-function* embedSkills(catalog: Catalog, embed: Embed): Steps<string | null> {
-  const texts = call(() => catalog.embeddingTexts()) as { skill: string; text: string }[];
-  let vectors: unknown;
-  try {
-    vectors = yield embed(texts.map((t) => t.text));
-  } catch (e) {
-    return describe(e);
-  }
-  if (!Array.isArray(vectors) || vectors.length !== texts.length) {
-    return `embed() returned ${Array.isArray(vectors) ? vectors.length + ' vectors' : typeof vectors} for ${texts.length} texts`;
-  }
-  const given = vectors as ArrayLike<number>[];
-  try {
-    catalog.setEmbeddings(texts.map((t, i) => [t.skill, plainVector(given[i])]));
-  } catch (e) {
-    return describe(e);
-  }
-  return null;
-}
 
 /** The turn's context, with the message embedded when the skills are. */
 function* turnContext(embed: Embed | undefined, message: string, context: TurnContext | undefined):
@@ -378,10 +388,10 @@ function requireReady(what: string): void {
   if (!isReady()) throw new SkillwireError(`call \`await init()\` before ${what} in a browser`, 'not_initialised');
 }
 
-/** Entries already listed by `Skillwire.create`, handed to the constructor. */
-const LISTED = Symbol('listed');
+/** A catalogue already built by `Skillwire.create`, handed to the constructor. */
+const BUILT = Symbol('built');
 
-type ListedOptions = Options & { [LISTED]?: object[] };
+type BuiltOptions = Options & { [BUILT]?: Catalog };
 
 const registry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry<Catalog>((catalog) => catalog.free())
@@ -403,28 +413,26 @@ export class Skillwire {
    */
   constructor(options: Options<SyncSkillSource> = {}) {
     requireReady('`new Skillwire()`');
-    const listed = (options as ListedOptions)[LISTED];
     this.#sources = [...(options.sources ?? [])];
     this.#options = coreOptions(options);
     this.#limits = call(() => effectiveLimits(this.#options.catalog.limits)) as CoreLimits;
     this.#timeout = options.timeout;
     this.#embed = options.embed;
-    this.#build(listed ?? runSync(listEntries(this.#sources, this.#limits)));
-    if (!listed) this.#embeddingError = this.#embedSkills(runSync);
+    this.#use((options as BuiltOptions)[BUILT] ?? runSync(this.#buildSteps()));
   }
 
   /** Builds the catalog, awaiting sources (and `embed`) that return Promises. */
   static async create(options: Options = {}): Promise<Skillwire> {
     await loadAsync(options.wasm);
-    const limits = call(() => effectiveLimits(coreOptions(options).catalog.limits)) as CoreLimits;
-    const entries = await runAsync(listEntries([...(options.sources ?? [])], limits), options.timeout);
-    const sw = new Skillwire({ ...options, [LISTED]: entries } as Options<SyncSkillSource>);
-    sw.#embeddingError = await sw.#embedSkills((steps) => runAsync(steps, options.timeout));
-    return sw;
+    const core = coreOptions(options);
+    const limits = call(() => effectiveLimits(core.catalog.limits)) as CoreLimits;
+    const sources = [...(options.sources ?? [])];
+    const built = await runAsync(buildSteps(sources, core, limits, options.embed), options.timeout);
+    return new Skillwire({ ...options, [BUILT]: built } as Options<SyncSkillSource>);
   }
 
-  #embedSkills<R>(run: (steps: Steps<string | null>) => R): R | null {
-    return this.#embed ? run(embedSkills(this.#live(), this.#embed)) : null;
+  #buildSteps(): Steps<Catalog> {
+    return buildSteps(this.#sources, this.#options, this.#limits, this.#embed);
   }
 
   /** Why the skills have no embeddings when `embed` failed, else null. */
@@ -433,8 +441,9 @@ export class Skillwire {
   /** The embedder for turns: only while the skills have embeddings. */
   get #turnEmbed(): Embed | undefined { return this.#embeddingError === null ? this.#embed : undefined; }
 
-  #build(entries: object[]): void {
-    const next = call(() => new Catalog(entries, this.#options));
+  /** Takes `next` as the live catalogue, freeing the one before. */
+  #use(next: Catalog): void {
+    this.#embeddingError = next.embeddingError() ?? null;
     if (this.#catalog) {
       registry?.unregister(this);
       this.#catalog.free();
@@ -450,13 +459,11 @@ export class Skillwire {
 
   /** Lists and reads the sources again (and embeds the skills again). */
   async refresh(): Promise<void> {
-    this.#build(await runAsync(listEntries(this.#sources, this.#limits), this.#timeout));
-    this.#embeddingError = await this.#embedSkills((steps) => runAsync(steps, this.#timeout));
+    this.#use(await runAsync(this.#buildSteps(), this.#timeout));
   }
   /** Lists and reads the sources again, synchronously. */
   refreshSync(): void {
-    this.#build(runSync(listEntries(this.#sources, this.#limits)));
-    this.#embeddingError = this.#embedSkills(runSync);
+    this.#use(runSync(this.#buildSteps()));
   }
 
   /** What to embed for each skill (`[{skill, text}]`), for hosts that call `setEmbeddings`. */

@@ -5,7 +5,8 @@ use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
     GatedSkill, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
 };
-use crate::engine::source::{SkillSource, SourceError};
+use crate::engine::source::SkillSource;
+use crate::engine::CatalogBuild;
 use crate::scan::{self, ScanCache};
 use crate::select::rank::RankIndex;
 use crate::select::rules::{mention_key, MatchIndex};
@@ -24,29 +25,7 @@ impl Catalog {
     /// Lists and loads every source's skills. A source whose listing fails, and an
     /// entry that cannot be read, are reported as skipped.
     pub fn from_sources<S: SkillSource>(sources: &[S], options: &CatalogOptions) -> Catalog {
-        let mut inputs = Vec::new();
-        let mut failures = Vec::new();
-        for (i, source) in sources.iter().enumerate() {
-            match source.list() {
-                Ok(entries) => {
-                    for entry in entries {
-                        let text = match entry.text {
-                            Some(text) => Ok(text),
-                            None => source.read(&entry.location).map_err(|SourceError(e)| e),
-                        };
-                        inputs.push(CatalogInput { source: i, location: entry.location, text });
-                    }
-                }
-                Err(SourceError(e)) => failures.push(SkippedSkill {
-                    location: String::new(),
-                    reason: format!("source {i} could not list its skills: {e}"),
-                    diagnostics: Vec::new(),
-                }),
-            }
-        }
-        let mut catalog = Catalog::build(inputs, options);
-        catalog.report.skipped.splice(0..0, failures);
-        catalog
+        CatalogBuild::new(sources.len(), options.clone(), false).run(sources).0
     }
 
     /// Builds a catalogue from entries already read (the no-IO entry point that

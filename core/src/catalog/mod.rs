@@ -130,6 +130,26 @@ impl Catalog {
         Ok(count)
     }
 
+    /// Reports `failures` (sources that could not list their skills) before the entries
+    /// skipped while building.
+    pub(crate) fn report_failures_first(&mut self, failures: Vec<SkippedSkill>) {
+        self.report.skipped.splice(0..0, failures);
+    }
+
+    /// Sets the embeddings the host's model returned for [`Catalog::embedding_texts`], in
+    /// that order: one vector per text, or why the model failed. Returns how many skills
+    /// have one, or why none was set (the model failed, gave another number of vectors,
+    /// or vectors [`Catalog::set_embeddings`] refuses).
+    pub(crate) fn take_embeddings(&mut self, vectors: Result<Vec<Vec<f32>>, String>) -> Result<usize, String> {
+        let texts = self.embedding_texts();
+        let vectors = vectors?;
+        if vectors.len() != texts.len() {
+            return Err(format!("the embedder returned {} vectors for {} texts", vectors.len(), texts.len()));
+        }
+        let named = texts.into_iter().map(|t| t.skill).zip(vectors).collect();
+        self.set_embeddings(named).map_err(|e| e.to_string())
+    }
+
     /// The message's embedding as a unit vector, checked against the skills'.
     pub(crate) fn message_vector(&self, embedding: Option<&[f32]>) -> Result<Option<Box<[f32]>>, Error> {
         match (embedding, self.ranking.dimensions()) {

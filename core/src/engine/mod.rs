@@ -7,9 +7,11 @@
 //! [`Catalog::render`].
 
 mod defaults;
+mod driver;
 pub(crate) mod source;
 
 pub use defaults::Defaults;
+pub use driver::{CatalogBuild, Need};
 
 use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
 use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
@@ -99,17 +101,8 @@ impl<S: SkillSource> Engine<S> {
 
     fn embed_skills(&mut self) {
         let Some(embedder) = &self.embedder else { return };
-        let texts = self.catalog.embedding_texts();
-        let inputs: Vec<String> = texts.iter().map(|t| t.text.clone()).collect();
-        let result = match embedder.embed(&inputs) {
-            Ok(vectors) if vectors.len() == texts.len() => {
-                let named = texts.into_iter().map(|t| t.skill).zip(vectors).collect();
-                self.catalog.set_embeddings(named).map(drop).map_err(|e| e.to_string())
-            }
-            Ok(vectors) => Err(format!("the embedder returned {} vectors for {} texts", vectors.len(), texts.len())),
-            Err(e) => Err(e),
-        };
-        self.embedding_error = result.err();
+        let texts: Vec<String> = self.catalog.embedding_texts().into_iter().map(|t| t.text).collect();
+        self.embedding_error = self.catalog.take_embeddings(embedder.embed(&texts)).err();
     }
 
     /// `context` with the message's embedding, when there is an embedder and the

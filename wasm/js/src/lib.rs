@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use skillwire::{
-    CatalogFormat, CatalogInput, LintOptions, Matches, Options, Provider, RenderOptions, SelectOptions, SkillStats,
+    CatalogFormat, LintOptions, Matches, Options, Provider, RenderOptions, SelectOptions, SkillEntry, SkillStats,
     ToolOptions, TurnContext,
 };
 use wasm_bindgen::prelude::*;
@@ -38,15 +38,12 @@ fn core_error(e: skillwire::Error) -> JsValue {
     error(e.code(), &e.to_string())
 }
 
-/// One listed entry: its source index, location, and text or the error of reading it.
+/// One listed entry: its location, and its text when the source gave it.
 #[derive(Deserialize)]
 struct EntryInput {
-    source: usize,
     location: String,
     #[serde(default)]
     text: Option<String>,
-    #[serde(default)]
-    error: Option<String>,
 }
 
 /// A body fetched for a turn: its source and location, and text or the error of reading it.
@@ -79,33 +76,87 @@ impl TurnPlan {
     }
 }
 
+/// A catalogue being built from the JS sources (the core's `CatalogBuild`): the JS side
+/// asks `need()` what is needed, does it (sync or async) and answers.
+#[wasm_bindgen]
+pub struct Build {
+    build: Option<skillwire::CatalogBuild>,
+    render: RenderOptions,
+}
+
+#[wasm_bindgen]
+impl Build {
+    /// A build over `sources` sources with options shaped like the core's `Options`;
+    /// with `embed`, the skills are embedded once the catalogue is built.
+    #[wasm_bindgen(constructor)]
+    pub fn new(sources: u32, options: JsValue, embed: bool) -> Result<Build, JsValue> {
+        let options: Options = from_js(options, "options")?;
+        let build = skillwire::CatalogBuild::new(sources as usize, options.catalog, embed);
+        Ok(Build { build: Some(build), render: options.render })
+    }
+
+    /// What is needed next: `{need: "list", source}`, `{need: "read", source, location}`,
+    /// `{need: "embed", texts}` or `{need: "done"}`.
+    pub fn need(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.live()?.need())
+    }
+
+    /// The answer to `list`: the entries (`[{location, text?}]`), or the error.
+    pub fn listed(&mut self, entries: JsValue, error: Option<String>) -> Result<(), JsValue> {
+        let entries = match error {
+            Some(e) => Err(e),
+            None => {
+                let entries: Vec<EntryInput> = from_js(entries, "entries")?;
+                Ok(entries.into_iter().map(|e| SkillEntry { location: e.location, text: e.text }).collect())
+            }
+        };
+        self.live()?.listed(entries);
+        Ok(())
+    }
+
+    /// The answer to `read`: the text, or the error.
+    pub fn read(&mut self, text: Option<String>, error: Option<String>) -> Result<(), JsValue> {
+        let text = text.ok_or_else(|| error.unwrap_or_else(|| "read() gave no text".to_owned()));
+        self.live()?.read(text);
+        Ok(())
+    }
+
+    /// The answer to `embed`: one vector per text (`number[][]`), or the error.
+    pub fn embedded(&mut self, vectors: JsValue, error: Option<String>) -> Result<(), JsValue> {
+        let vectors = match error {
+            Some(e) => Err(e),
+            None => Ok(from_js::<Vec<Vec<f32>>>(vectors, "vectors")?),
+        };
+        self.live()?.embedded(vectors);
+        Ok(())
+    }
+
+    /// The catalogue; the build is spent.
+    pub fn finish(&mut self) -> Result<Catalog, JsValue> {
+        let build = self.build.take().ok_or_else(|| error("freed", "this build is finished"))?;
+        let (catalog, embedding_error) = build.finish();
+        Ok(Catalog { catalog, render: self.render.clone(), embedding_error })
+    }
+
+    fn live(&mut self) -> Result<&mut skillwire::CatalogBuild, JsValue> {
+        self.build.as_mut().ok_or_else(|| error("freed", "this build is finished"))
+    }
+}
+
 /// A built catalogue and the render options of its turns.
 #[wasm_bindgen]
 pub struct Catalog {
     catalog: skillwire::Catalog,
     render: RenderOptions,
+    embedding_error: Option<String>,
 }
 
 #[wasm_bindgen]
 impl Catalog {
-    /// Builds the catalogue from listed entries (`[{source, location, text | error}]`)
-    /// and options shaped like the core's `Options`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(entries: JsValue, options: JsValue) -> Result<Catalog, JsValue> {
-        let entries: Vec<EntryInput> = from_js(entries, "entries")?;
-        let options: Options = from_js(options, "options")?;
-        let inputs = entries
-            .into_iter()
-            .map(|e| CatalogInput {
-                source: e.source,
-                location: e.location,
-                text: match (e.text, e.error) {
-                    (Some(text), _) => Ok(text),
-                    (None, error) => Err(error.unwrap_or_else(|| "the source gave no text".to_owned())),
-                },
-            })
-            .collect();
-        Ok(Catalog { catalog: skillwire::Catalog::build(inputs, &options.catalog), render: options.render })
+    /// Why the skills have no embeddings, when the build embedded them and that failed.
+    #[wasm_bindgen(js_name = embeddingError)]
+    pub fn embedding_error(&self) -> Option<String> {
+        self.embedding_error.clone()
     }
 
     /// What building found (the core's `CatalogReport`).

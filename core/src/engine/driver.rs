@@ -1,0 +1,260 @@
+//! Building a catalogue from the host's sources without doing IO: [`CatalogBuild`] says
+//! what it needs next — list a source, read an entry listed without its text, embed the
+//! skills — and the host answers, synchronously or not. [`Catalog::from_sources`] and the
+//! [`Engine`](crate::Engine) run it over sync sources; the component runs it over the
+//! host's imports; the npm package runs it over sources that may answer with Promises. So
+//! the order of reads, what a failure becomes and how embeddings are checked are written
+//! once.
+
+use crate::catalog::{Catalog, CatalogInput, CatalogOptions, SkippedSkill};
+use crate::engine::source::{SkillEntry, SkillSource, SourceError};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// What building the catalogue needs next from the host (as JSON: `{"need": "list",
+/// "source": 0}`, `{"need": "read", "source", "location"}`, `{"need": "embed", "texts"}`,
+/// `{"need": "done"}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "need", rename_all = "kebab-case")]
+pub enum Need {
+    /// The entries of source `source` ([`SkillSource::list`]): answer with
+    /// [`CatalogBuild::listed`].
+    List {
+        /// The source's index.
+        source: usize,
+    },
+    /// The SKILL.md text at `location` in source `source`, an entry listed without its
+    /// text ([`SkillSource::read`]): answer with [`CatalogBuild::read`].
+    Read {
+        /// The source's index.
+        source: usize,
+        /// The entry's location.
+        location: String,
+    },
+    /// One vector per text, in order, all of one length (the host's embedding model):
+    /// answer with [`CatalogBuild::embedded`].
+    Embed {
+        /// What to embed for each skill.
+        texts: Vec<String>,
+    },
+    /// Nothing more: [`CatalogBuild::finish`] gives the catalogue.
+    Done,
+}
+
+/// A catalogue being built from the host's sources, one [`Need`] at a time. Answers go to
+/// the need [`CatalogBuild::need`] last returned; an answer that does not fit it (a read
+/// when a listing was asked for) is ignored, and the need is asked again.
+#[derive(Debug)]
+pub struct CatalogBuild {
+    options: CatalogOptions,
+    sources: usize,
+    embed: bool,
+    /// The next source to list.
+    next_source: usize,
+    /// Listed entries in list order (an entry listed without text gets it when read).
+    inputs: Vec<CatalogInput>,
+    /// Indices into `inputs` of the entries still to read, in order.
+    to_read: VecDeque<usize>,
+    /// Sources whose listing failed.
+    failures: Vec<SkippedSkill>,
+    asked: Option<Need>,
+    catalog: Option<Catalog>,
+    /// Whether the embedding step was answered.
+    embedded: bool,
+    embedding_error: Option<String>,
+}
+
+impl CatalogBuild {
+    /// A build over `sources` sources (indices `0..sources`, in precedence order); with
+    /// `embed`, the skills are embedded once the catalogue is built.
+    pub fn new(sources: usize, options: CatalogOptions, embed: bool) -> Self {
+        CatalogBuild {
+            options,
+            sources,
+            embed,
+            next_source: 0,
+            inputs: Vec::new(),
+            to_read: VecDeque::new(),
+            failures: Vec::new(),
+            asked: None,
+            catalog: None,
+            embedded: false,
+            embedding_error: None,
+        }
+    }
+
+    /// What is needed next. Each source is listed in turn and its entries without text
+    /// are read before the next source is listed; then the catalogue is built, then
+    /// (with `embed`) the skills are embedded.
+    pub fn need(&mut self) -> Need {
+        let need = self.compute_next();
+        self.asked = Some(need.clone());
+        need
+    }
+
+    fn compute_next(&mut self) -> Need {
+        if let Some(&index) = self.to_read.front() {
+            if let Some(input) = self.inputs.get(index) {
+                return Need::Read { source: input.source, location: input.location.clone() };
+            }
+        }
+        if self.next_source < self.sources {
+            return Need::List { source: self.next_source };
+        }
+        let catalog = match self.catalog.take() {
+            Some(catalog) => catalog,
+            None => self.build(),
+        };
+        let need = match self.embed && !self.embedded {
+            true => Need::Embed { texts: catalog.embedding_texts().into_iter().map(|t| t.text).collect() },
+            false => Need::Done,
+        };
+        self.catalog = Some(catalog);
+        need
+    }
+
+    fn build(&mut self) -> Catalog {
+        let mut catalog = Catalog::build(std::mem::take(&mut self.inputs), &self.options);
+        catalog.report_failures_first(std::mem::take(&mut self.failures));
+        catalog
+    }
+
+    /// The answer to [`Need::List`]: the source's entries, or why it could not list them
+    /// (reported as a skipped entry).
+    pub fn listed(&mut self, entries: Result<Vec<SkillEntry>, String>) {
+        let Some(Need::List { source }) = self.asked.take() else { return };
+        self.next_source = source + 1;
+        match entries {
+            Ok(entries) => {
+                for entry in entries {
+                    if entry.text.is_none() {
+                        self.to_read.push_back(self.inputs.len());
+                    }
+                    let text = entry.text.ok_or_else(|| "the entry was not read".to_owned());
+                    self.inputs.push(CatalogInput { source, location: entry.location, text });
+                }
+            }
+            Err(e) => self.failures.push(SkippedSkill {
+                location: String::new(),
+                reason: format!("source {source} could not list its skills: {e}"),
+                diagnostics: Vec::new(),
+            }),
+        }
+    }
+
+    /// The answer to [`Need::Read`]: the SKILL.md text, or why it could not be read (the
+    /// entry is then a skipped skill with that reason).
+    pub fn read(&mut self, text: Result<String, String>) {
+        let Some(Need::Read { .. }) = self.asked.take() else { return };
+        if let Some(index) = self.to_read.pop_front() {
+            if let Some(input) = self.inputs.get_mut(index) {
+                input.text = text;
+            }
+        }
+    }
+
+    /// The answer to [`Need::Embed`]: one vector per text, or why the model failed. A
+    /// failure, or vectors the catalogue refuses, leave ranking lexical:
+    /// [`CatalogBuild::finish`] says why.
+    pub fn embedded(&mut self, vectors: Result<Vec<Vec<f32>>, String>) {
+        let Some(Need::Embed { .. }) = self.asked.take() else { return };
+        self.embedded = true;
+        if let Some(catalog) = self.catalog.as_mut() {
+            self.embedding_error = catalog.take_embeddings(vectors).err();
+        }
+    }
+
+    /// The catalogue, and why its skills have no embeddings when embedding was asked for
+    /// and failed. Needs not answered yet are answered as failures: entries not read are
+    /// skipped, sources not listed are reported.
+    pub fn finish(mut self) -> (Catalog, Option<String>) {
+        loop {
+            match self.need() {
+                Need::List { .. } => self.listed(Err("the host gave no answer".to_owned())),
+                Need::Read { .. } => self.read(Err("the host gave no answer".to_owned())),
+                Need::Embed { .. } => self.embedded(Err("the host gave no answer".to_owned())),
+                Need::Done => break,
+            }
+        }
+        let catalog = self.catalog.take().unwrap_or_default();
+        (catalog, self.embedding_error)
+    }
+
+    /// Runs the build over synchronous sources (without embedding: the
+    /// [`Engine`](crate::Engine) embeds with its own embedder afterwards).
+    pub(crate) fn run<S: SkillSource>(mut self, sources: &[S]) -> (Catalog, Option<String>) {
+        loop {
+            match self.need() {
+                Need::List { source } => {
+                    let entries = match sources.get(source) {
+                        Some(s) => s.list().map_err(|SourceError(e)| e),
+                        None => Err(format!("no source {source}")),
+                    };
+                    self.listed(entries);
+                }
+                Need::Read { source, location } => {
+                    let text = match sources.get(source) {
+                        Some(s) => s.read(&location).map_err(|SourceError(e)| e),
+                        None => Err(format!("no source {source}")),
+                    };
+                    self.read(text);
+                }
+                Need::Embed { .. } => self.embedded(Err("no embedder".to_owned())),
+                Need::Done => return self.finish(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PDF: &str = "---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n";
+    const SQL: &str = "---\nname: sql-review\ndescription: Review SQL queries.\n---\nCheck indexes.\n";
+
+    fn entry(location: &str, text: Option<&str>) -> SkillEntry {
+        SkillEntry { location: location.to_owned(), text: text.map(str::to_owned) }
+    }
+
+    #[test]
+    fn lists_each_source_then_reads_its_entries_in_order_then_embeds() {
+        let mut build = CatalogBuild::new(2, CatalogOptions::default(), true);
+        assert_eq!(build.need(), Need::List { source: 0 });
+        build.read(Ok(PDF.to_owned())); // not what was asked: ignored, asked again
+        assert_eq!(build.need(), Need::List { source: 0 });
+        build.listed(Ok(vec![entry("a/pdf/SKILL.md", None), entry("a/sql/SKILL.md", Some(SQL))]));
+        assert_eq!(build.need(), Need::Read { source: 0, location: "a/pdf/SKILL.md".to_owned() });
+        build.read(Ok(PDF.to_owned()));
+        assert_eq!(build.need(), Need::List { source: 1 });
+        build.listed(Err("offline".to_owned()));
+        let Need::Embed { texts } = build.need() else { panic!("embedding was asked for") };
+        assert_eq!(texts.len(), 2);
+        build.embedded(Ok(vec![vec![1.0, 0.0], vec![0.0, 1.0]]));
+        assert_eq!(build.need(), Need::Done);
+        let (catalog, embedding_error) = build.finish();
+        let names: Vec<&str> = catalog.skills().iter().map(|s| s.skill.name.as_str()).collect();
+        assert_eq!(names, ["pdf", "sql-review"]);
+        assert_eq!(catalog.report().skipped[0].reason, "source 1 could not list its skills: offline");
+        assert_eq!(embedding_error, None);
+    }
+
+    #[test]
+    fn unanswered_needs_and_bad_vectors_are_reported_not_dropped() {
+        let mut build = CatalogBuild::new(1, CatalogOptions::default(), true);
+        build.need();
+        build.listed(Ok(vec![entry("a/pdf/SKILL.md", Some(PDF)), entry("a/sql/SKILL.md", None)]));
+        build.need();
+        let (catalog, embedding_error) = build.finish(); // the read and the embedding never came
+        assert_eq!(catalog.report().loaded, 1);
+        assert_eq!(catalog.report().skipped[0].reason, "the host gave no answer");
+        assert_eq!(embedding_error.as_deref(), Some("the host gave no answer"));
+
+        let mut build = CatalogBuild::new(1, CatalogOptions::default(), true);
+        build.need();
+        build.listed(Ok(vec![entry("a/pdf/SKILL.md", Some(PDF))]));
+        build.need();
+        build.embedded(Ok(Vec::new()));
+        assert_eq!(build.finish().1.as_deref(), Some("the embedder returned 0 vectors for 1 texts"));
+    }
+}
