@@ -67,6 +67,7 @@ pub struct CatalogInput {
 
 /// A skill in the catalogue, with the source it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CatalogSkill {
     /// The skill.
     pub skill: Skill,

@@ -87,6 +87,7 @@ pub const MAX_RELEVANT: usize = 100;
 
 /// A skill relevant to a message ([`Catalog::relevant`](crate::Catalog::relevant)).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Relevant {
     /// The skill's name.
     pub skill: String,

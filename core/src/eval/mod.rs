@@ -26,6 +26,7 @@ use std::collections::{BTreeMap, HashSet};
 
 /// What routing did with one message.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The skills a turn would inject, in order.
     pub injected: Vec<String>,
@@ -35,6 +36,7 @@ pub struct Outcome {
 
 /// Recall of the ranking at one depth.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct RecallAt {
     /// How many of the first ranked skills count.
     pub k: usize,
@@ -45,6 +47,7 @@ pub struct RecallAt {
 
 /// One skill's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SkillFigures {
     /// The skill.
     pub skill: String,
@@ -61,6 +64,7 @@ pub struct SkillFigures {
 
 /// A name and how often.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Count {
     /// A skill.
     pub skill: String,
@@ -71,6 +75,7 @@ pub struct Count {
 /// Two skills that compete: `taker` was injected on messages that expected `expected`
 /// and did not accept `taker`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Competing {
     /// The skill the messages expected.
     pub expected: String,
@@ -82,6 +87,7 @@ pub struct Competing {
 
 /// A message routing got wrong.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Miss {
     /// The message.
     pub q: String,
@@ -97,6 +103,7 @@ pub struct Miss {
 /// The figures of an evaluation. Shares are rounded to thousandths; a share whose
 /// denominator is zero is `None`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct EvalReport {
     /// Messages evaluated.
     pub messages: usize,

@@ -18,6 +18,7 @@ use serde::Serialize;
 /// What loading one SKILL.md gave: the skill (unless an error skipped it) and every
 /// diagnostic, errors first in the order found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Loaded {
     /// The skill, or `None` when it was skipped.
     pub skill: Option<Skill>,

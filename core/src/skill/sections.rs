@@ -14,6 +14,7 @@ pub const MAX_SECTION_BYTES: usize = 2048;
 /// next heading of the same or a higher level, outside code fences, at most
 /// `MAX_SECTION_BYTES` (2,048) of each kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BodySections {
     /// The text of the sections that say when to use the skill.
     pub when_to_use: String,

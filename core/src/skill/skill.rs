@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 /// A usable skill: its frontmatter fields, read and normalised. The body is not kept;
 /// it is read from the source when the skill is injected.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Skill {
     /// The skill's name (trimmed), or its folder's name when the frontmatter has none.
     pub name: String,

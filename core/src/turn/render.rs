@@ -265,6 +265,7 @@ fn neutralise_xml(body: &str) -> String {
 
 /// A block found by [`parse_blocks`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParsedBlock {
     /// The name in the opening delimiter.
     pub name: String,
