@@ -154,14 +154,15 @@ type Need =
   | { need: 'embed'; texts: string[] }
   | { need: 'done' };
 
-/** A source's listing as the core takes it: `{location, text?}`. An inline text surely
- * over the limit is left out, so that it is read (and refused) without being copied. */
-function entriesOf(listed: unknown[], limits: CoreLimits): { location: string; text?: string }[] {
+/** A source's listing as the core takes it: `{location}` (to be read), `{location,
+ * text}`, or `{location, error}` for an inline text surely over the limit (refused
+ * without being copied into the WebAssembly memory, and without a read). */
+function entriesOf(listed: unknown[], limits: CoreLimits): { location: string; text?: string; error?: string }[] {
   return listed.map((item) => {
     const entry = typeof item === 'object' && item !== null ? item as { location?: unknown; text?: unknown } : null;
     const location = typeof item === 'string' ? item : String(entry?.location ?? '');
     const text = entry?.text;
-    return typeof text === 'string' && text.length <= limits.max_skill_md_bytes ? { location, text } : { location };
+    return typeof text === 'string' ? { location, ...sourceText(text, limits.max_skill_md_bytes) } : { location };
   });
 }
 
@@ -169,7 +170,7 @@ function entriesOf(listed: unknown[], limits: CoreLimits): { location: string; t
  * the skills) and these steps do it with the host's sources and `embed`, sync or async. */
 function* buildSteps(sources: SkillSource[], options: CoreOptions, limits: CoreLimits, embed: Embed | undefined):
   Steps<Catalog> {
-  const build = call(() => new Build(sources.length, options, embed !== undefined));
+  const build = call(() => new Build(sources.length, options, typeof embed === 'function'));
   try {
     for (;;) {
       const need = call(() => build.need()) as Need;
@@ -180,11 +181,11 @@ function* buildSteps(sources: SkillSource[], options: CoreOptions, limits: CoreL
           listed = yield sources[need.source]!.list();
           if (!Array.isArray(listed)) throw new Error('list() did not return an array');
         } catch (e) {
-          call(() => build.listed(undefined, describe(e)));
+          call(() => build.listed(need.source, undefined, describe(e)));
           continue;
         }
         const entries = entriesOf(listed as unknown[], limits);
-        call(() => build.listed(entries, undefined));
+        call(() => build.listed(need.source, entries, undefined));
       } else if (need.need === 'read') {
         let text: Text;
         try {
@@ -193,17 +194,16 @@ function* buildSteps(sources: SkillSource[], options: CoreOptions, limits: CoreL
           text = { error: describe(e) };
         }
         call(() => 'text' in text ? build.read(text.text, undefined) : build.read(undefined, text.error));
-      } else {
-        let vectors: unknown;
+      } else if (need.need === 'embed') {
         try {
-          vectors = yield embed!(need.texts);
-          if (!Array.isArray(vectors)) throw new Error(`embed() returned ${typeof vectors}, not an array`);
+          const given: unknown = yield embed!(need.texts);
+          if (!Array.isArray(given)) throw new Error(`embed() returned ${typeof given}, not an array`);
+          build.embedded((given as ArrayLike<number>[]).map(plainVector), undefined); // throws on non-numbers
         } catch (e) {
           call(() => build.embedded(undefined, describe(e)));
-          continue;
         }
-        const plain = (vectors as ArrayLike<number>[]).map(plainVector);
-        call(() => build.embedded(plain, undefined));
+      } else {
+        throw new SkillwireError(`the core asked for ${JSON.stringify(need)}, which this version cannot answer`, 'invalid_value');
       }
     }
   } finally {
@@ -370,18 +370,24 @@ function camelKeys(value: unknown): unknown {
   return out;
 }
 
+let defaultsCache: Defaults | null = null;
+
 /** The core's defaults in the JS shapes: the constructor's options, `selectPrompt`'s
- * options, and the default counts of `catalogFor` (`featured`) and `complete`. */
+ * options, and the default counts of `catalogFor` (`featured`) and `complete`. Read from
+ * the core once; each call hands out a copy. */
 function jsDefaults(): Defaults {
-  const { options, select, featured, completions } = coreDefaults() as {
-    options: { catalog: object; render: object }; select: object; featured: number; completions: number;
-  };
-  return {
-    options: camelKeys({ ...options.catalog, ...options.render }),
-    select: camelKeys(select),
-    featured,
-    completions,
-  } as Defaults;
+  if (!defaultsCache) {
+    const { options, select, featured, completions } = coreDefaults() as {
+      options: { catalog: object; render: object }; select: object; featured: number; completions: number;
+    };
+    defaultsCache = {
+      options: camelKeys({ ...options.catalog, ...options.render }),
+      select: camelKeys(select),
+      featured,
+      completions,
+    } as Defaults;
+  }
+  return structuredClone(defaultsCache);
 }
 
 function requireReady(what: string): void {
@@ -633,10 +639,16 @@ export class Skillwire {
     }
   }
 
-  /** `using sw = new Skillwire(...)`: frees it at the end of the scope. */
-  [Symbol.dispose](): void {
-    this.free();
-  }
+}
+
+export interface Skillwire {
+  /** `using sw = new Skillwire(...)`: frees it at the end of the scope (where the runtime
+   * has explicit resource management). */
+  [Symbol.dispose](): void;
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  Skillwire.prototype[Symbol.dispose] = function dispose(this: Skillwire): void { this.free(); };
 }
 
 /**

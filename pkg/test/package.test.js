@@ -286,3 +286,31 @@ test('a sync turn stopped by a Promise frees its plan', () => {
   assert.deepEqual(sw.matchSync('@pdf').matches.map((m) => m.skill), ['pdf']);
   sw.free();
 });
+
+test('an embedder answering with no numbers leaves ranking lexical and says why', async () => {
+  const source = vectorSource([{ location: 's/pdf/SKILL.md', text: pdf }]);
+  for (const embed of [() => [['0.1', 'x']], () => 'nope', null]) {
+    const sw = new Skillwire({ sources: [source], embed });
+    assert.equal(sw.embeddingError === null, embed === null, String(embed));
+    assert.deepEqual(sw.matchSync('@pdf').matches.map((m) => m.skill), ['pdf']);
+    sw.free();
+  }
+  const later = await Skillwire.create({ sources: [source], embed: async () => [['0.1']] });
+  assert.match(later.embeddingError, /vectors/);
+  later.free();
+});
+
+test('an inline text over the limit is refused without a read', () => {
+  let reads = 0;
+  const huge = `---\nname: huge\ndescription: d\n---\n${'x'.repeat(2048)}`;
+  const source = {
+    list: () => [{ location: 's/huge/SKILL.md', text: huge }, { location: 's/pdf/SKILL.md', text: pdf }],
+    read: () => { reads++; return huge; },
+  };
+  const sw = new Skillwire({ sources: [source], limits: { maxSkillMdBytes: 1024 } });
+  assert.equal(reads, 0);
+  assert.deepEqual(sw.report().skipped.map((s) => [s.location, s.reason]),
+    [['s/huge/SKILL.md', `SKILL.md is ${huge.length} bytes; the limit is 1024`]]);
+  assert.equal(sw.report().loaded, 1);
+  sw.free();
+});

@@ -1,6 +1,8 @@
-// Compiled by `deno check` in the test script: the declarations tsc generates from src/ describe
+// Compiled by `deno check` in the test script: the declarations tsc generates from src/ (both
+// entry points: the browser one here, the Node and Deno one below) describe
 // the API the README shows, with no `any` to hide mistakes.
 import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../lib/browser.js';
+import * as forNode from '../lib/node.js';
 import type { AnthropicTool, Completion, Defaults, Finding, Injection, LintReport, Matches, OpenAiTool, SelectPrompt, Selection, SkillSource, SkillTool, SyncSkillSource, TurnContext } from '../lib/browser.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
@@ -39,6 +41,8 @@ const later = await Skillwire.create({
 const embedded: number = later.setEmbeddings({ a: [1, 0] });
 const why: string | null = later.embeddingError;
 const defaults: Defaults = Skillwire.defaults();
+const sameApi: typeof Skillwire = forNode.Skillwire;
+await forNode.init();
 const fromDefaults = new Skillwire({ ...defaults.options, budget: defaults.options.budget * 2 });
 fromDefaults.free();
 const byMeaning: Matches = await later.match('x', { embedding: [1, 0] });
@@ -50,4 +54,4 @@ try {
 }
 sw.free();
 later[Symbol.dispose]();
-console.log(question, asked, plan, selectedTurn, selectedSync, tools, forOpenAi[0]?.function.name, forAnthropic[0]?.input_schema, how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning, defaults.select.maxSkills);
+console.log(question, asked, plan, selectedTurn, selectedSync, tools, forOpenAi[0]?.function.name, forAnthropic[0]?.input_schema, how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning, defaults.select.maxSkills, sameApi.name);

@@ -16,6 +16,7 @@ use std::collections::VecDeque;
 /// `{"need": "done"}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "need", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Need {
     /// The entries of source `source` ([`SkillSource::list`]): answer with
     /// [`CatalogBuild::listed`].
@@ -122,7 +123,8 @@ impl CatalogBuild {
     /// The answer to [`Need::List`]: the source's entries, or why it could not list them
     /// (reported as a skipped entry).
     pub fn listed(&mut self, entries: Result<Vec<SkillEntry>, String>) {
-        let Some(Need::List { source }) = self.asked.take() else { return };
+        let Some(Need::List { source }) = self.asked else { return };
+        self.asked = None;
         self.next_source = source + 1;
         match entries {
             Ok(entries) => {
@@ -145,7 +147,8 @@ impl CatalogBuild {
     /// The answer to [`Need::Read`]: the SKILL.md text, or why it could not be read (the
     /// entry is then a skipped skill with that reason).
     pub fn read(&mut self, text: Result<String, String>) {
-        let Some(Need::Read { .. }) = self.asked.take() else { return };
+        let Some(Need::Read { .. }) = self.asked else { return };
+        self.asked = None;
         if let Some(index) = self.to_read.pop_front() {
             if let Some(input) = self.inputs.get_mut(index) {
                 input.text = text;
@@ -157,7 +160,8 @@ impl CatalogBuild {
     /// failure, or vectors the catalogue refuses, leave ranking lexical:
     /// [`CatalogBuild::finish`] says why.
     pub fn embedded(&mut self, vectors: Result<Vec<Vec<f32>>, String>) {
-        let Some(Need::Embed { .. }) = self.asked.take() else { return };
+        let Some(Need::Embed { .. }) = self.asked else { return };
+        self.asked = None;
         self.embedded = true;
         if let Some(catalog) = self.catalog.as_mut() {
             self.embedding_error = catalog.take_embeddings(vectors).err();
@@ -221,8 +225,7 @@ mod tests {
     fn lists_each_source_then_reads_its_entries_in_order_then_embeds() {
         let mut build = CatalogBuild::new(2, CatalogOptions::default(), true);
         assert_eq!(build.need(), Need::List { source: 0 });
-        build.read(Ok(PDF.to_owned())); // not what was asked: ignored, asked again
-        assert_eq!(build.need(), Need::List { source: 0 });
+        build.read(Ok(PDF.to_owned())); // not what was asked: ignored, the need stands
         build.listed(Ok(vec![entry("a/pdf/SKILL.md", None), entry("a/sql/SKILL.md", Some(SQL))]));
         assert_eq!(build.need(), Need::Read { source: 0, location: "a/pdf/SKILL.md".to_owned() });
         build.read(Ok(PDF.to_owned()));

@@ -2,9 +2,9 @@
 //! answer synchronously. It lists the sources once (and on [`Engine::refresh`]), and
 //! on each turn reads only the bodies it renders.
 //!
-//! Hosts with asynchronous sources use [`Catalog::build`], plan a turn with
-//! [`Catalog::turn`], fetch what [`Catalog::reads`] lists themselves, and render it with
-//! [`Catalog::render`].
+//! Hosts with asynchronous sources build the catalogue with [`CatalogBuild`] (answering
+//! its needs themselves), plan a turn with [`Catalog::turn`], fetch what
+//! [`Catalog::reads`] lists, and render it with [`Catalog::render`].
 
 mod defaults;
 mod driver;

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use skillwire::{
-    CatalogFormat, LintOptions, Matches, Options, Provider, RenderOptions, SelectOptions, SkillEntry, SkillStats,
+    CatalogFormat, LintOptions, Matches, Need, Options, Provider, RenderOptions, SelectOptions, SkillEntry, SkillStats,
     ToolOptions, TurnContext,
 };
 use wasm_bindgen::prelude::*;
@@ -38,12 +38,15 @@ fn core_error(e: skillwire::Error) -> JsValue {
     error(e.code(), &e.to_string())
 }
 
-/// One listed entry: its location, and its text when the source gave it.
+/// One listed entry: its location, and its text when the source gave it, or why the
+/// text it gave is refused (a string surely over the limit, refused before it is copied).
 #[derive(Deserialize)]
 struct EntryInput {
     location: String,
     #[serde(default)]
     text: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
 }
 
 /// A body fetched for a turn: its source and location, and text or the error of reading it.
@@ -82,6 +85,9 @@ impl TurnPlan {
 pub struct Build {
     build: Option<skillwire::CatalogBuild>,
     render: RenderOptions,
+    /// Entries listed with a refused text: their read is answered with the refusal here,
+    /// without asking the source.
+    refused: Vec<(usize, String, String)>,
 }
 
 #[wasm_bindgen]
@@ -92,22 +98,40 @@ impl Build {
     pub fn new(sources: u32, options: JsValue, embed: bool) -> Result<Build, JsValue> {
         let options: Options = from_js(options, "options")?;
         let build = skillwire::CatalogBuild::new(sources as usize, options.catalog, embed);
-        Ok(Build { build: Some(build), render: options.render })
+        Ok(Build { build: Some(build), render: options.render, refused: Vec::new() })
     }
 
     /// What is needed next: `{need: "list", source}`, `{need: "read", source, location}`,
     /// `{need: "embed", texts}` or `{need: "done"}`.
     pub fn need(&mut self) -> Result<JsValue, JsValue> {
-        to_js(&self.live()?.need())
+        loop {
+            let need = self.live()?.need();
+            if let Need::Read { source, location } = &need {
+                let known = self.refused.iter().position(|(s, l, _)| s == source && l == location);
+                if let Some((_, _, error)) = known.map(|i| self.refused.swap_remove(i)) {
+                    self.live()?.read(Err(error));
+                    continue;
+                }
+            }
+            return to_js(&need);
+        }
     }
 
-    /// The answer to `list`: the entries (`[{location, text?}]`), or the error.
-    pub fn listed(&mut self, entries: JsValue, error: Option<String>) -> Result<(), JsValue> {
+    /// The answer to `list` of source `source`: the entries (`[{location, text?,
+    /// error?}]`), or the error.
+    pub fn listed(&mut self, source: u32, entries: JsValue, error: Option<String>) -> Result<(), JsValue> {
         let entries = match error {
             Some(e) => Err(e),
             None => {
                 let entries: Vec<EntryInput> = from_js(entries, "entries")?;
-                Ok(entries.into_iter().map(|e| SkillEntry { location: e.location, text: e.text }).collect())
+                let mut listed = Vec::with_capacity(entries.len());
+                for e in entries {
+                    if let Some(error) = e.error {
+                        self.refused.push((source as usize, e.location.clone(), error));
+                    }
+                    listed.push(SkillEntry { location: e.location, text: e.text });
+                }
+                Ok(listed)
             }
         };
         self.live()?.listed(entries);
