@@ -220,7 +220,7 @@ function* turn(
   given: TurnContext | undefined, limits: CoreLimits,
 ): Steps<Injection> {
   checkMessage(message, limits.max_message_bytes);
-  const context = given?.selected != null ? given : yield* turnContext(embed, message, given);
+  const context = yield* turnContext(embed, message, given);
   const plan = call(() => catalog.turn(message, context));
   try {
     const reads = call(() => catalog.reads(plan)) as PlannedRead[];
@@ -271,10 +271,11 @@ function plainVector(v: ArrayLike<number> | null | undefined): number[] {
 
 type Embed = NonNullable<Options['embed']>;
 
-/** The turn's context, with the message embedded when the skills are. */
+/** The turn's context, with the message embedded when the skills are and the turn ranks
+ * (a turn on the host model's choice, `selected`, ranks nothing). */
 function* turnContext(embed: Embed | undefined, message: string, context: TurnContext | undefined):
   Steps<TurnContext | undefined> {
-  if (!embed || context?.embedding !== undefined) return context;
+  if (!embed || context?.embedding !== undefined || context?.selected != null) return context;
   try {
     const [vector] = (yield embed([message])) as ArrayLike<number>[];
     return { ...context, embedding: plainVector(vector) };
@@ -289,7 +290,7 @@ function* catalogForSteps(
 ): Steps<CatalogText> {
   checkMessage(message, limits.max_message_bytes);
   const { format = 'agent-skills', budget, featured, recent, embedding } = options ?? {};
-  const wanted = featured ?? (coreDefaults() as { featured: number }).featured;
+  const wanted = featured ?? coreDefaultsJs().featured;
   const count = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
   const context = { ...(recent !== undefined ? { recent } : {}), ...(embedding !== undefined ? { embedding } : {}) };
   const given = yield* turnContext(embed, message, context);
@@ -301,7 +302,7 @@ function* matchSteps(
   limits: CoreLimits,
 ): Steps<Matches> {
   checkMessage(message, limits.max_message_bytes);
-  const given = context?.selected != null ? context : yield* turnContext(embed, message, context);
+  const given = yield* turnContext(embed, message, context);
   const plan: TurnPlan = call(() => catalog.turn(message, given));
   try {
     return result<Matches>(() => plan.matches());
@@ -372,10 +373,10 @@ function camelKeys(value: unknown): unknown {
 
 let defaultsCache: Defaults | null = null;
 
-/** The core's defaults in the JS shapes: the constructor's options, `selectPrompt`'s
- * options, and the default counts of `catalogFor` (`featured`) and `complete`. Read from
- * the core once; each call hands out a copy. */
-function jsDefaults(): Defaults {
+/** The core's defaults in the JS shapes (the constructor's options, `selectPrompt`'s
+ * options, the default counts of `catalogFor` and `complete`), read from the core once.
+ * Shared: callers only read it; `Skillwire.defaults()` hands out a copy. */
+function coreDefaultsJs(): Defaults {
   if (!defaultsCache) {
     const { options, select, featured, completions } = coreDefaults() as {
       options: { catalog: object; render: object }; select: object; featured: number; completions: number;
@@ -387,7 +388,7 @@ function jsDefaults(): Defaults {
       completions,
     } as Defaults;
   }
-  return structuredClone(defaultsCache);
+  return defaultsCache;
 }
 
 function requireReady(what: string): void {
@@ -495,7 +496,7 @@ export class Skillwire {
    */
   static defaults(): Defaults {
     requireReady('`Skillwire.defaults()`');
-    return call(jsDefaults);
+    return structuredClone(call(coreDefaultsJs));
   }
 
   /** What building the catalog found: skipped, shadowed and gated skills, warnings. */
@@ -558,7 +559,7 @@ export class Skillwire {
    */
   complete(typed: string, limit?: number): Completion[] {
     if (typeof typed !== 'string') throw new SkillwireError('complete(typed): typed must be a string', 'invalid_argument');
-    const wanted = limit ?? jsDefaults().completions;
+    const wanted = limit ?? coreDefaultsJs().completions;
     const max = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
     return result(() => this.#live().complete(typed, max));
   }
@@ -588,7 +589,7 @@ export class Skillwire {
   selectParse(reply: string, maxSkills?: number): Selection {
     if (typeof reply !== 'string') throw new SkillwireError('selectParse(reply): reply must be a string', 'invalid_argument');
     checkMessage(reply, this.#limits.max_message_bytes, 'reply');
-    const wanted = maxSkills ?? jsDefaults().select.maxSkills;
+    const wanted = maxSkills ?? coreDefaultsJs().select.maxSkills;
     const max = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
     return result(() => this.#live().selectParse(reply, max));
   }

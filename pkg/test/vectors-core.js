@@ -9,12 +9,17 @@ export function canonical(value) {
       : v);
 }
 
-/** `{user_message: 1}` → `{userMessage: 1}` at every level: the package's one mapping of
- * the core's keys. */
+/** `user_message` → `userMessage`: the rule the package maps the core's keys by, written
+ * again here so that the tests do not take the package's word for it. */
+function camelName(key) {
+  return key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+}
+
+/** `value` with `camelName` applied to every key, at every level. */
 function camelDeep(value) {
   if (Array.isArray(value)) return value.map(camelDeep);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), camelDeep(v)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelName(k), camelDeep(v)]));
 }
 
 /** A vector's expectation (the core's JSON) as the JS API must return it: keys in
@@ -27,7 +32,7 @@ export function jsView(value) {
   if ('openai' in value && 'anthropic' in value) {
     return { tools: camelDeep(value.tools), openai: value.openai, anthropic: value.anthropic };
   }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), jsView(v)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelName(k), jsView(v)]));
 }
 
 /** A source over a vector's skills; with `async`, every answer is a Promise. */
@@ -51,7 +56,7 @@ export function vectorSource(skills, async = false) {
 /** `{max_name_bytes: 1}` → `{maxNameBytes: 1}`; undefined stays undefined. */
 function camelKeys(object) {
   return object && Object.fromEntries(
-    Object.entries(object).map(([k, v]) => [k.replace(/_([a-z])/g, (_, l) => l.toUpperCase()), v]));
+    Object.entries(object).map(([k, v]) => [camelName(k), v]));
 }
 
 /** A vector's options (the core's shape) in the JS API's shape. */

@@ -101,7 +101,7 @@ struct CatalogRequest {
 }
 
 /// The folder of turn vector files, one per topic.
-pub fn folder() -> PathBuf {
+fn folder() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/turns")
 }
 
