@@ -1,4 +1,4 @@
-//! Runs the turn vectors (`tests/vectors/turns/*.json`) through the native core (the shared runner is
+//! Runs the turn vectors (`tests/vectors/turns/*.toml`) through the native core (the shared runner is
 //! `tests/rust/turn_vectors.rs`; `host/tests/wasm.rs` runs the same through the
 //! component).
 //!

@@ -9,6 +9,16 @@ export function canonical(value) {
       : v);
 }
 
+/** `value` in the form the vectors' expectations are written in (`tests/rust/vector_toml.rs`):
+ * null, false, empty lists and empty objects left out of every object, at every level. */
+export function compact(value) {
+  if (Array.isArray(value)) return value.map(compact);
+  if (value === null || typeof value !== 'object') return value;
+  const empty = (v) => v === null || v === undefined || v === false
+    || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compact(v)]).filter(([, v]) => !empty(v)));
+}
+
 /** `user_message` → `userMessage`: the rule the package maps the core's keys by, written
  * again here so that the tests do not take the package's word for it. */
 function camelName(key) {
@@ -77,7 +87,8 @@ export function jsOptions(o = {}) {
   };
 }
 
-/** Runs one vector case through a built Skillwire, synchronously or not. */
+/** Runs one vector case through a built Skillwire, synchronously or not; the results in
+ * the expectations' compact form. */
 export async function runCase(sw, c, async) {
   const out = { report: sw.report() };
   if (c.catalog) {
@@ -133,7 +144,7 @@ export async function runCase(sw, c, async) {
     out.matches = await answer(() => (async ? sw.match(c.message, c.turn) : sw.matchSync(c.message, c.turn)));
     out.injection = await answer(() => (async ? sw.inject(c.message, c.turn) : sw.injectSync(c.message, c.turn)));
   }
-  return out;
+  return compact(out);
 }
 
 /** Runs every case with async sources; returns the names of the cases that differ. */

@@ -1,9 +1,13 @@
-//! The runner of the turn vectors (`tests/vectors/turns/*.json`, one file per topic),
+//! The runner of the turn vectors (`tests/vectors/turns/*.toml`, one file per topic; their
+//! form is described in `vector_toml.rs`),
 //! shared by every Rust runtime's tests (the native core in `host/tests/vectors.rs`, the
 //! component in `host/tests/wasm.rs`): each
 //! runtime is a [`Backend`], and each case's report, catalogue texts, matches,
 //! injection, completions, selection prompts and replies, and tools must equal the
 //! expectation exactly.
+
+#[path = "vector_toml.rs"]
+mod vector_toml;
 
 use serde::Deserialize;
 use serde::Serialize;
@@ -110,7 +114,7 @@ fn files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();
     files
@@ -222,24 +226,25 @@ pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> 
     let mut count = 0;
     for file in files() {
         let text = std::fs::read_to_string(&file).unwrap();
-        let mut doc: Value = serde_json::from_str(&text).unwrap();
         let topic = file.file_stem().unwrap().to_string_lossy().into_owned();
-        for case in doc["cases"].as_array_mut().unwrap().iter_mut() {
+        let mut sections = Vec::new();
+        for case in vector_toml::cases(&text, &topic) {
             count += 1;
             let name = case["name"].as_str().unwrap().to_owned();
-            let got = run_case(case, make);
+            let got = vector_toml::compact(&run_case(&case, make));
+            let want = vector_toml::compact(case.get("expect").unwrap_or(&json!({})));
             if bless {
-                case["expect"] = got;
-            } else if case["expect"] != got {
+                sections.push(vector_toml::expect_section(&got));
+            } else if want != got {
                 failures.push(format!(
-                    "{topic}/{name}:\n  want {}\n  got  {}",
-                    serde_json::to_string(&case["expect"]).unwrap(),
-                    serde_json::to_string(&got).unwrap()
+                    "{topic}/{name}: want\n{}\ngot\n{}",
+                    vector_toml::expect_section(&want),
+                    vector_toml::expect_section(&got)
                 ));
             }
         }
         if bless {
-            std::fs::write(&file, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+            std::fs::write(&file, vector_toml::splice(&text, &sections)).unwrap();
         }
     }
     assert!(count >= 60, "the vector files lost cases: {count}");
