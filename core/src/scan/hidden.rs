@@ -2,8 +2,8 @@
 //! characters, bidirectional controls) and names made of look-alike letters.
 
 use super::{visible, Category, Findings, MAX_EXCERPT_CHARS};
-use crate::text::excerpt;
-use unicode_normalization::UnicodeNormalization;
+use crate::text::{self, excerpt};
+use std::borrow::Cow;
 
 pub(super) fn is_tag(c: char) -> bool {
     ('\u{E0000}'..='\u{E007F}').contains(&c)
@@ -161,7 +161,9 @@ pub(super) fn homoglyph_name(out: &mut Findings<'_>, name: &str) {
     if name.is_ascii() {
         return;
     }
-    let normalised: String = name.nfkc().collect();
+    // Without a normaliser (a build that lacks one) the name is read as written, and
+    // `check_name` reports that it could not be checked.
+    let normalised = text::nfkc(name).unwrap_or(Cow::Borrowed(name));
     let lookalikes: Vec<char> = normalised.chars().filter(|&c| latin_lookalike(c).is_some()).collect();
     if lookalikes.is_empty() {
         return;

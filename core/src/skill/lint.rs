@@ -233,6 +233,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "nfkc")]
     fn nfkc_and_unicode_names() {
         assert!(errors("caf\u{e9}", "---\nname: cafe\u{301}\ndescription: x\n---\n").is_empty());
         assert!(errors("技能", "---\nname: 技能\ndescription: x\n---\n").is_empty());
@@ -240,6 +241,18 @@ mod tests {
             errors("НАВЫК", "---\nname: НАВЫК\ndescription: x\n---\n"),
             vec!["Skill name 'НАВЫК' must be lowercase"]
         );
+    }
+
+    /// A build with neither tables nor a host normaliser says so instead of passing a
+    /// name it could not compare; ASCII names need neither.
+    #[test]
+    #[cfg(not(feature = "nfkc"))]
+    fn names_that_need_normalising_are_refused_without_a_normaliser() {
+        assert_eq!(
+            errors("caf\u{e9}", "---\nname: caf\u{e9}\ndescription: x\n---\n"),
+            vec!["Skill name 'caf\u{e9}' cannot be checked: this build has no Unicode normalisation (the `nfkc` feature, or `set_nfkc_normaliser`)"]
+        );
+        assert!(errors("cafe", "---\nname: cafe\ndescription: x\n---\n").is_empty());
     }
 
     #[test]

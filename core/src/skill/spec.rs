@@ -3,7 +3,10 @@
 //! standard's reference validator words them. A leaf: the loader ([`load`](super::load))
 //! and the linter ([`lint`](super::lint)) both read it.
 
-use unicode_normalization::UnicodeNormalization;
+use crate::text;
+
+/// Why a name that is not ASCII goes unchecked in a build without a normaliser.
+const NO_NFKC: &str = "this build has no Unicode normalisation (the `nfkc` feature, or `set_nfkc_normaliser`)";
 
 /// Longest name the standard allows, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -53,9 +56,12 @@ pub struct NameProblem {
 /// NFKC normalisation, and against the directory name when there is one. Lengths are
 /// counted in Unicode scalar values, as the reference counts them.
 pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProblem> {
-    let name: String = raw_name.trim().nfkc().collect();
     let mut out = Vec::new();
     let mut push = |code, message: String| out.push(NameProblem { code, message });
+    let Some(name) = text::nfkc(raw_name.trim()) else {
+        push("name_format", format!("Skill name '{}' cannot be checked: {NO_NFKC}", raw_name.trim()));
+        return out;
+    };
     let chars = name.chars().count();
     if chars > MAX_NAME_CHARS {
         push("name_too_long", format!("Skill name '{name}' exceeds {MAX_NAME_CHARS} character limit ({chars} chars)"));
@@ -76,8 +82,8 @@ pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProbl
         );
     }
     if let Some(dir) = directory_name {
-        let normalised: String = dir.nfkc().collect();
-        if normalised != name {
+        let normalised = text::nfkc(dir);
+        if normalised.as_deref() != Some(&*name) {
             push("name_mismatch", format!("Directory name '{dir}' must match skill name '{name}'"));
         }
     }

@@ -14,6 +14,14 @@ use skillwire::{
 };
 use wasm_bindgen::prelude::*;
 
+/// Runs when the module is instantiated. The core is built without its Unicode tables
+/// (~120 KB less to download): names are normalised to NFKC by the JavaScript engine's
+/// `String.prototype.normalize`, which every runtime has.
+#[wasm_bindgen(start)]
+fn start() {
+    skillwire::set_nfkc_normaliser(|text| String::from(js_sys::JsString::from(text).normalize("NFKC")));
+}
+
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
