@@ -5,40 +5,38 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-/// The host's NFKC normaliser, when it set one.
+/// The host's NFKC normaliser, when it lent one.
 static NFKC_NORMALISER: OnceLock<fn(&str) -> String> = OnceLock::new();
 
-/// Has the core normalise names (to NFKC, as the standard compares them) with `normalise`
-/// instead of its own tables: a build without the default `nfkc` feature is ~120 KB
-/// smaller as WebAssembly, and hosts that carry Unicode tables already (a JavaScript
-/// engine's `String.prototype.normalize`) lend theirs. Only text that is not ASCII is
-/// ever passed (ASCII is its own NFKC form). Set once per process; returns `false`, and
-/// changes nothing, when a normaliser was set before.
+/// Lends the core a normaliser to NFKC (the form the standard compares names in), for
+/// builds without the default `nfkc` feature: its tables are ~120 KB of WebAssembly, and
+/// hosts that carry Unicode tables already (a JavaScript engine's
+/// `String.prototype.normalize`) can lend theirs. Builds with the feature always use its
+/// tables and never call `normalise`. Only text that is not ASCII is passed (ASCII is its
+/// own NFKC form). Process-wide and set once: returns `false`, and changes nothing, when
+/// a normaliser was lent before.
 pub fn set_nfkc_normaliser(normalise: fn(&str) -> String) -> bool {
     NFKC_NORMALISER.set(normalise).is_ok()
 }
 
-/// `s` in NFKC, or `None` when it is not ASCII and this build can normalise neither with
-/// the host's normaliser nor with its own tables.
+/// `s` in NFKC, or `None` when it is not ASCII and this build has neither its tables nor
+/// a normaliser lent by the host.
 pub(crate) fn nfkc(s: &str) -> Option<Cow<'_, str>> {
     if s.is_ascii() {
         return Some(s.into());
     }
-    if let Some(normalise) = NFKC_NORMALISER.get() {
-        return Some(normalise(s).into());
-    }
-    builtin_nfkc(s).map(Cow::Owned)
+    non_ascii_nfkc(s).map(Cow::Owned)
 }
 
 #[cfg(feature = "nfkc")]
-fn builtin_nfkc(s: &str) -> Option<String> {
+fn non_ascii_nfkc(s: &str) -> Option<String> {
     use unicode_normalization::UnicodeNormalization;
     Some(s.nfkc().collect())
 }
 
 #[cfg(not(feature = "nfkc"))]
-fn builtin_nfkc(_: &str) -> Option<String> {
-    None
+fn non_ascii_nfkc(s: &str) -> Option<String> {
+    NFKC_NORMALISER.get().map(|normalise| normalise(s))
 }
 
 /// The longest prefix of `s` of at most `max_bytes` bytes that ends on a character

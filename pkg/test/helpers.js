@@ -12,9 +12,10 @@ function topicCases(text) {
   const doc = parse(text);
   const sets = doc.skills ?? {};
   return (doc.case ?? []).map((c) => {
+    if (c.sources && c.skills) throw new Error(`${c.name}: sources or skills, not both`);
     const sources = c.sources
       ? c.sources.map((name) => {
-        if (!(name in sets)) throw new Error(`no skill set ${name}`);
+        if (!Object.hasOwn(sets, name)) throw new Error(`${c.name}: no skill set ${name}`);
         return sets[name];
       })
       : [c.skills ?? []];

@@ -1,4 +1,4 @@
-// The npm package against the shared vectors (byte for byte with the Rust runner) and
+// The npm package against the shared vectors (the Rust runner's results, in the vectors' compact form) and
 // its JS contract: sync and async sources, errors with codes, hostile sources, freeing.
 // Runs under Node (`node --test`) and Deno (`deno test`).
 import test from 'node:test';

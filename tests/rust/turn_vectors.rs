@@ -228,6 +228,7 @@ pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> 
         let text = std::fs::read_to_string(&file).unwrap();
         let topic = file.file_stem().unwrap().to_string_lossy().into_owned();
         let mut sections = Vec::new();
+        let mut gots = Vec::new();
         for case in vector_toml::cases(&text, &topic) {
             count += 1;
             let name = case["name"].as_str().unwrap().to_owned();
@@ -235,6 +236,7 @@ pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> 
             let want = vector_toml::compact(case.get("expect").unwrap_or(&json!({})));
             if bless {
                 sections.push(vector_toml::expect_section(&got));
+                gots.push(got);
             } else if want != got {
                 failures.push(format!(
                     "{topic}/{name}: want\n{}\ngot\n{}",
@@ -244,7 +246,21 @@ pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> 
             }
         }
         if bless {
-            std::fs::write(&file, vector_toml::splice(&text, &sections)).unwrap();
+            let blessed = vector_toml::splice(&text, &sections);
+            // The rewrite must keep every input and read back as what was written.
+            let before = vector_toml::cases(&text, &topic);
+            let after = vector_toml::cases(&blessed, &topic);
+            assert_eq!(before.len(), after.len(), "{topic}: blessing lost cases");
+            for ((old, new), got) in before.iter().zip(&after).zip(&gots) {
+                let inputs = |case: &Value| {
+                    let mut case = case.clone();
+                    case.as_object_mut().unwrap().remove("expect");
+                    case
+                };
+                assert_eq!(inputs(old), inputs(new), "{topic}: blessing changed the inputs of {}", old["name"]);
+                assert_eq!(&new["expect"], got, "{topic}: {} does not read back as blessed", old["name"]);
+            }
+            std::fs::write(&file, blessed).unwrap();
         }
     }
     assert!(count >= 60, "the vector files lost cases: {count}");

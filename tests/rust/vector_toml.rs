@@ -33,6 +33,10 @@ pub fn cases(text: &str, file: &str) -> Vec<Value> {
                     .collect(),
                 None => vec![case.get("skills").cloned().unwrap_or_else(|| json!([]))],
             };
+            assert!(
+                !(case.get("sources").is_some() && case.get("skills").is_some()),
+                "{file}: a case names skill sets or lists its skills, not both"
+            );
             case["sources"] = Value::Array(sources);
             case
         })
@@ -69,7 +73,8 @@ pub fn expect_section(expect: &Value) -> String {
 }
 
 /// `text` with the expectation section of case `i` replaced by (or, if it has none, given)
-/// `sections[i]`. An expectation is the last part of its case.
+/// `sections[i]`. An expectation is the last part of its case; comment lines after it
+/// (introducing the next case) are kept.
 pub fn splice(text: &str, sections: &[String]) -> String {
     let mut starts: Vec<usize> = Vec::new();
     let mut offset = 0;
@@ -84,18 +89,32 @@ pub fn splice(text: &str, sections: &[String]) -> String {
     for (i, start) in starts.iter().enumerate() {
         let end = starts.get(i + 1).copied().unwrap_or(text.len());
         let case = &text[*start..end];
-        let mut keep = case.len();
-        let mut at = 0;
-        for line in case.split_inclusive('\n') {
-            if line.starts_with("[case.expect") || line.starts_with("[[case.expect") {
-                keep = at;
+        let lines: Vec<&str> = case.split_inclusive('\n').collect();
+        // Trailing comments and blank lines belong to what follows. (A line of a
+        // multi-line string ends with its closing quotes, so it is not taken for one.)
+        let mut tail = lines.len();
+        while tail > 0 {
+            let line = lines[tail - 1].trim_end();
+            let comment = line.starts_with('#') && !line.ends_with("'''") && !line.ends_with(r#"""""#);
+            if !(line.is_empty() || comment) {
                 break;
             }
-            at += line.len();
+            tail -= 1;
         }
-        out.push_str(case[..keep].trim_end());
+        let expect = lines[..tail]
+            .iter()
+            .position(|line| line.starts_with("[case.expect") || line.starts_with("[[case.expect"))
+            .unwrap_or(tail);
+        out.push_str(lines[..expect].concat().trim_end());
         out.push_str("\n\n");
         out.push_str(&sections[i]);
+        let trailing = lines[tail..].concat();
+        let trailing = trailing.trim();
+        if !trailing.is_empty() {
+            out.push('\n');
+            out.push_str(trailing);
+            out.push('\n');
+        }
         if i + 1 < starts.len() {
             out.push_str("\n\n");
         }

@@ -3,7 +3,6 @@
 
 use super::{visible, Category, Findings, MAX_EXCERPT_CHARS};
 use crate::text::{self, excerpt};
-use std::borrow::Cow;
 
 pub(super) fn is_tag(c: char) -> bool {
     ('\u{E0000}'..='\u{E007F}').contains(&c)
@@ -37,6 +36,13 @@ pub(super) fn invisible_characters(out: &mut Findings<'_>) {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
+        // Fastest path: eight bytes of printable ASCII at once (most of a SKILL.md).
+        if let Some(chunk) = bytes.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+            if printable_ascii(u64::from_le_bytes(chunk)) {
+                i += 8;
+                continue;
+            }
+        }
         let Some(&b) = bytes.get(i) else { break };
         // Fast path: printable ASCII, tabs and newlines, and the lead bytes of
         // characters none of which is invisible (everything but the leads below).
@@ -88,6 +94,18 @@ pub(super) fn invisible_characters(out: &mut Findings<'_>) {
             out.push(Category::HiddenText, offset, message, visible(line_around(text, offset)));
         }
     }
+}
+
+/// True when all eight bytes of `word` are printable ASCII (0x20 to 0x7E), none of which
+/// can be or begin an invisible character. Bit tricks on the whole word: a byte with its
+/// high bit set, one below 0x20, or 0x7F makes it false.
+fn printable_ascii(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Exact for words without high bits: a byte below `n` borrows into its own high bit.
+    let below = |n: u64| word.wrapping_sub(n * ONES) & !word & HIGH;
+    let del = word ^ (0x7F * ONES);
+    word & HIGH == 0 && below(0x20) == 0 && del.wrapping_sub(ONES) & !del & HIGH == 0
 }
 
 fn push_tag(decoded: &mut String, c: char) {
@@ -161,9 +179,13 @@ pub(super) fn homoglyph_name(out: &mut Findings<'_>, name: &str) {
     if name.is_ascii() {
         return;
     }
-    // Without a normaliser (a build that lacks one) the name is read as written, and
-    // `check_name` reports that it could not be checked.
-    let normalised = text::nfkc(name).unwrap_or(Cow::Borrowed(name));
+    let Some(normalised) = text::nfkc(name) else {
+        // A build without a normaliser cannot tell look-alikes after NFKC: it fails
+        // closed, with the finding the policy sets for look-alike names.
+        let message = format!("name \"{name}\" could not be normalised to compare it with ASCII (this build has no Unicode normalisation)");
+        out.push(Category::HomoglyphName, name_offset(out.text, name), message, excerpt(name, MAX_EXCERPT_CHARS));
+        return;
+    };
     let lookalikes: Vec<char> = normalised.chars().filter(|&c| latin_lookalike(c).is_some()).collect();
     if lookalikes.is_empty() {
         return;
@@ -194,4 +216,24 @@ fn name_offset(text: &str, name: &str) -> usize {
         offset += line.len();
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable_ascii;
+
+    /// The word test agrees with a byte-by-byte one for every byte value at every
+    /// position among printable neighbours.
+    #[test]
+    fn printable_ascii_is_exact() {
+        for neighbour in [b' ', b'a', b'~'] {
+            for position in 0..8 {
+                for byte in 0..=255u8 {
+                    let mut chunk = [neighbour; 8];
+                    chunk[position] = byte;
+                    assert_eq!(printable_ascii(u64::from_le_bytes(chunk)), (0x20..0x7F).contains(&byte), "{chunk:?}");
+                }
+            }
+        }
+    }
 }

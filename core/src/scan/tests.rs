@@ -43,7 +43,19 @@ fn control_characters_and_bidi_controls() {
     assert!(categories("tabs\tand\r\nnewlines\n").is_empty());
 }
 
+/// Without Unicode normalisation a name that is not ASCII cannot be compared with its
+/// look-alikes: the scan fails closed (the category's action: block by default).
 #[test]
+#[cfg(not(feature = "nfkc"))]
+fn names_that_need_normalising_are_findings_without_a_normaliser() {
+    let found = scan("---\nname: données\n---\n", Some("données"), &ScanPolicy::default());
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].category, found[0].action, found[0].line), (Category::HomoglyphName, Action::Block, 2));
+    assert!(scan("---\nname: pdf\n---\n", Some("pdf"), &ScanPolicy::default()).is_empty());
+}
+
+#[test]
+#[cfg(feature = "nfkc")]
 fn homoglyph_names() {
     let policy = ScanPolicy::default();
     let mixed = scan("---\nname: pdf-tооls\n---\n", Some("pdf-tооls"), &policy);

@@ -82,8 +82,11 @@ pub fn check_name(raw_name: &str, directory_name: Option<&str>) -> Vec<NameProbl
         );
     }
     if let Some(dir) = directory_name {
-        let normalised = text::nfkc(dir);
-        if normalised.as_deref() != Some(&*name) {
+        let Some(normalised) = text::nfkc(dir) else {
+            push("name_mismatch", format!("Directory name '{dir}' cannot be checked: {NO_NFKC}"));
+            return out;
+        };
+        if normalised != name {
             push("name_mismatch", format!("Directory name '{dir}' must match skill name '{name}'"));
         }
     }

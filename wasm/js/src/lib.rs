@@ -16,10 +16,20 @@ use wasm_bindgen::prelude::*;
 
 /// Runs when the module is instantiated. The core is built without its Unicode tables
 /// (~120 KB less to download): names are normalised to NFKC by the JavaScript engine's
-/// `String.prototype.normalize`, which every runtime has.
+/// `String.prototype.normalize`, once it shows it really normalises (an engine built
+/// without Intl, or a stub, returns text unchanged). If it does not, names that are not
+/// ASCII are reported as not checkable and fail the look-alike scan: never passed
+/// unchecked.
 #[wasm_bindgen(start)]
 fn start() {
-    skillwire::set_nfkc_normaliser(|text| String::from(js_sys::JsString::from(text).normalize("NFKC")));
+    let works = js_nfkc("\u{FF50}\u{FF44}\u{FF46}") == "pdf" && js_nfkc("e\u{301}") == "\u{E9}";
+    if works {
+        skillwire::set_nfkc_normaliser(js_nfkc);
+    }
+}
+
+fn js_nfkc(text: &str) -> String {
+    String::from(js_sys::JsString::from(text).normalize("NFKC"))
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
