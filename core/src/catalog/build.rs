@@ -31,89 +31,127 @@ impl Catalog {
     /// Builds a catalogue from entries already read (the no-IO entry point that
     /// every binding uses).
     pub fn build(inputs: Vec<CatalogInput>, options: &CatalogOptions) -> Catalog {
-        let limits = &options.limits;
-        let mut report = CatalogReport::default();
-        let mut winners: Vec<CatalogSkill> = Vec::new();
-        let mut shadowed: Vec<CatalogSkill> = Vec::new();
-        let mut by_key: HashMap<String, usize> = HashMap::new();
-        let mut count = 0usize;
+        let mut builder = Builder::new(options.clone());
         for input in inputs {
-            let text = match input.text {
-                Ok(text) => text,
-                Err(reason) => {
-                    report.skipped.push(SkippedSkill { location: input.location, reason, diagnostics: Vec::new() });
-                    continue;
-                }
-            };
-            if count >= limits.max_skills {
-                report.skipped.push(SkippedSkill {
-                    location: input.location,
-                    reason: format!("the catalogue already holds {} skills (the limit)", limits.max_skills),
+            builder.add(input);
+        }
+        builder.finish()
+    }
+}
+
+/// A catalogue built one entry at a time, in precedence order: each SKILL.md is loaded,
+/// scanned and read for its body's sections as it arrives, and its text is dropped, so a
+/// build holds one text at a time; the indexes are made once, by [`Builder::finish`].
+#[derive(Debug)]
+pub(crate) struct Builder {
+    options: CatalogOptions,
+    report: CatalogReport,
+    winners: Vec<CatalogSkill>,
+    shadowed: Vec<CatalogSkill>,
+    /// A winner's index in `winners`, by its name's mention key.
+    by_key: HashMap<String, usize>,
+    /// Skills loaded so far (held to `limits.max_skills`).
+    count: usize,
+}
+
+impl Builder {
+    pub(crate) fn new(options: CatalogOptions) -> Builder {
+        Builder {
+            options,
+            report: CatalogReport::default(),
+            winners: Vec::new(),
+            shadowed: Vec::new(),
+            by_key: HashMap::new(),
+            count: 0,
+        }
+    }
+
+    /// Loads, scans and merges one entry (after the ones added before it).
+    pub(crate) fn add(&mut self, input: CatalogInput) {
+        let text = match input.text {
+            Ok(text) => text,
+            Err(reason) => {
+                self.report.skipped.push(SkippedSkill { location: input.location, reason, diagnostics: Vec::new() });
+                return;
+            }
+        };
+        if self.count >= self.options.limits.max_skills {
+            self.report.skipped.push(SkippedSkill {
+                location: input.location,
+                reason: format!("the catalogue already holds {} skills (the limit)", self.options.limits.max_skills),
+                diagnostics: Vec::new(),
+            });
+            return;
+        }
+        let loaded = skill::load(&input.location, &text, &self.options.limits);
+        let Some(mut skill) = loaded.skill else {
+            let reason = loaded
+                .diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .map_or_else(|| "not loaded".to_owned(), |d| d.message.clone());
+            self.report.skipped.push(SkippedSkill {
+                location: input.location,
+                reason,
+                diagnostics: loaded.diagnostics,
+            });
+            return;
+        };
+        self.count += 1;
+        let body = crate::skill::frontmatter::body(&text).unwrap_or_default();
+        if self.options.rank.headings {
+            skill.headings = skill::body_headings(body);
+        }
+        skill.sections = skill::body_sections(body);
+        self.report.warnings.extend(
+            loaded
+                .diagnostics
+                .into_iter()
+                .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic }),
+        );
+        let missing = missing_requirements(&skill.requires, &self.options.available);
+        // A skill the scan cannot read is not listed: unscanned is not clean.
+        let findings = match scan::scan(&text, Some(&skill.name), &self.options.scan) {
+            Ok(findings) => findings,
+            Err(e) => {
+                self.report.skipped.push(SkippedSkill {
+                    location: skill.location,
+                    reason: e.to_string(),
                     diagnostics: Vec::new(),
                 });
-                continue;
+                return;
             }
-            let loaded = skill::load(&input.location, &text, limits);
-            let Some(mut skill) = loaded.skill else {
-                let reason = loaded
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.is_error())
-                    .map_or_else(|| "not loaded".to_owned(), |d| d.message.clone());
-                report.skipped.push(SkippedSkill { location: input.location, reason, diagnostics: loaded.diagnostics });
-                continue;
-            };
-            count += 1;
-            let body = crate::skill::frontmatter::body(&text).unwrap_or_default();
-            if options.rank.headings {
-                skill.headings = skill::body_headings(body);
+        };
+        if !findings.is_empty() {
+            self.report.flagged.push(FlaggedSkill {
+                name: skill.name.clone(),
+                location: skill.location.clone(),
+                blocked: scan::blocked(&findings),
+                findings: findings.clone(),
+            });
+        }
+        let entry = CatalogSkill { skill, source: input.source, missing, findings };
+        let key = mention_key(&entry.skill.name);
+        match self.by_key.get(&key).copied() {
+            None => {
+                self.by_key.insert(key, self.winners.len());
+                self.winners.push(entry);
             }
-            skill.sections = skill::body_sections(body);
-            report.warnings.extend(
-                loaded
-                    .diagnostics
-                    .into_iter()
-                    .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic }),
-            );
-            let missing = missing_requirements(&skill.requires, &options.available);
-            // A skill the scan cannot read is not listed: unscanned is not clean.
-            let findings = match scan::scan(&text, Some(&skill.name), &options.scan) {
-                Ok(findings) => findings,
-                Err(e) => {
-                    report.skipped.push(SkippedSkill {
-                        location: skill.location,
-                        reason: e.to_string(),
-                        diagnostics: Vec::new(),
-                    });
-                    continue;
-                }
-            };
-            if !findings.is_empty() {
-                report.flagged.push(FlaggedSkill {
-                    name: skill.name.clone(),
-                    location: skill.location.clone(),
-                    blocked: scan::blocked(&findings),
-                    findings: findings.clone(),
-                });
-            }
-            let entry = CatalogSkill { skill, source: input.source, missing, findings };
-            let key = mention_key(&entry.skill.name);
-            match by_key.get(&key).copied() {
-                None => {
-                    by_key.insert(key, winners.len());
-                    winners.push(entry);
-                }
-                Some(i) => {
-                    let Some(slot) = winners.get_mut(i) else {
-                        continue;
-                    };
-                    match options.precedence {
-                        Precedence::FirstWins => shadowed.push(entry),
-                        Precedence::LastWins => shadowed.push(std::mem::replace(slot, entry)),
-                    }
+            Some(i) => {
+                let Some(slot) = self.winners.get_mut(i) else {
+                    return;
+                };
+                match self.options.precedence {
+                    Precedence::FirstWins => self.shadowed.push(entry),
+                    Precedence::LastWins => self.shadowed.push(std::mem::replace(slot, entry)),
                 }
             }
         }
+    }
+
+    /// The catalogue: precedence settled, gates reported, the indexes built.
+    pub(crate) fn finish(self) -> Catalog {
+        let Builder { options, mut report, mut winners, shadowed, by_key, .. } = self;
         // Who shadows whom, while `by_key` still indexes `winners`.
         for s in &shadowed {
             let by = by_key
@@ -156,7 +194,7 @@ impl Catalog {
             index,
             ranking,
             rank: options.rank.clone(),
-            limits: limits.clone(),
+            limits: options.limits.clone(),
             scan: options.scan.clone(),
             not_user_invocable: options.not_user_invocable,
             scanned: ScanCache::default(),

@@ -19,6 +19,7 @@
 //!   entries from its end.
 
 mod build;
+pub(crate) use build::Builder;
 pub(crate) mod complete;
 mod options;
 mod report;

@@ -6,7 +6,7 @@
 //! the order of reads, what a failure becomes and how embeddings are checked are written
 //! once.
 
-use crate::catalog::{Catalog, CatalogInput, CatalogOptions, SkippedSkill};
+use crate::catalog::{Builder, Catalog, CatalogInput, CatalogOptions, SkippedSkill};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -47,15 +47,16 @@ pub enum Need {
 /// when a listing was asked for) is ignored, and the need is asked again.
 #[derive(Debug)]
 pub struct CatalogBuild {
-    options: CatalogOptions,
+    /// Takes each entry as soon as it and every entry listed before it have their text
+    /// (so one SKILL.md text is held at a time); `None` once the catalogue is built.
+    builder: Option<Builder>,
     sources: usize,
     embed: bool,
     /// The next source to list.
     next_source: usize,
-    /// Listed entries in list order (an entry listed without text gets it when read).
-    inputs: Vec<CatalogInput>,
-    /// Indices into `inputs` of the entries still to read, in order.
-    to_read: VecDeque<usize>,
+    /// Listed entries not yet given to the builder, in list order: the first one waits
+    /// for its read (`None`), or all of them have their text.
+    pending: VecDeque<Pending>,
     /// Sources whose listing failed.
     failures: Vec<SkippedSkill>,
     asked: Option<Need>,
@@ -65,17 +66,25 @@ pub struct CatalogBuild {
     embedding_error: Option<String>,
 }
 
+/// A listed entry on its way to the builder.
+#[derive(Debug)]
+struct Pending {
+    source: usize,
+    location: String,
+    /// The SKILL.md text or why it could not be read; `None` until it is read.
+    text: Option<Result<String, String>>,
+}
+
 impl CatalogBuild {
     /// A build over `sources` sources (indices `0..sources`, in precedence order); with
     /// `embed`, the skills are embedded once the catalogue is built.
     pub fn new(sources: usize, options: CatalogOptions, embed: bool) -> Self {
         CatalogBuild {
-            options,
+            builder: Some(Builder::new(options)),
             sources,
             embed,
             next_source: 0,
-            inputs: Vec::new(),
-            to_read: VecDeque::new(),
+            pending: VecDeque::new(),
             failures: Vec::new(),
             asked: None,
             catalog: None,
@@ -94,10 +103,16 @@ impl CatalogBuild {
     }
 
     fn compute_next(&mut self) -> Need {
-        if let Some(&index) = self.to_read.front() {
-            if let Some(input) = self.inputs.get(index) {
-                return Need::Read { source: input.source, location: input.location.clone() };
+        // Entries whose text is in go to the builder, in list order.
+        while self.pending.front().is_some_and(|p| p.text.is_some()) {
+            if let (Some(Pending { source, location, text: Some(text) }), Some(builder)) =
+                (self.pending.pop_front(), self.builder.as_mut())
+            {
+                builder.add(CatalogInput { source, location, text });
             }
+        }
+        if let Some(Pending { source, location, text: None }) = self.pending.front() {
+            return Need::Read { source: *source, location: location.clone() };
         }
         if self.next_source < self.sources {
             return Need::List { source: self.next_source };
@@ -115,7 +130,7 @@ impl CatalogBuild {
     }
 
     fn build(&mut self) -> Catalog {
-        let mut catalog = Catalog::build(std::mem::take(&mut self.inputs), &self.options);
+        let mut catalog = self.builder.take().map(Builder::finish).unwrap_or_default();
         catalog.report_failures_first(std::mem::take(&mut self.failures));
         catalog
     }
@@ -129,11 +144,7 @@ impl CatalogBuild {
         match entries {
             Ok(entries) => {
                 for entry in entries {
-                    if entry.text.is_none() {
-                        self.to_read.push_back(self.inputs.len());
-                    }
-                    let text = entry.text.ok_or_else(|| "the entry was not read".to_owned());
-                    self.inputs.push(CatalogInput { source, location: entry.location, text });
+                    self.pending.push_back(Pending { source, location: entry.location, text: entry.text.map(Ok) });
                 }
             }
             Err(e) => self.failures.push(SkippedSkill {
@@ -149,10 +160,8 @@ impl CatalogBuild {
     pub fn read(&mut self, text: Result<String, String>) {
         let Some(Need::Read { .. }) = self.asked else { return };
         self.asked = None;
-        if let Some(index) = self.to_read.pop_front() {
-            if let Some(input) = self.inputs.get_mut(index) {
-                input.text = text;
-            }
+        if let Some(Pending { text: slot @ None, .. }) = self.pending.front_mut() {
+            *slot = Some(text);
         }
     }
 
@@ -240,6 +249,31 @@ mod tests {
         assert_eq!(names, ["pdf", "sql-review"]);
         assert_eq!(catalog.report().skipped[0].reason, "source 1 could not list its skills: offline");
         assert_eq!(embedding_error, None);
+    }
+
+    /// A text goes to the builder as soon as every entry listed before it has its own:
+    /// the build never holds the texts of a whole folder (peak memory is one file).
+    #[test]
+    fn texts_are_given_to_the_builder_as_they_come_in_list_order() {
+        let go = "---\nname: go\ndescription: Go help.\n---\nUse gofmt.\n";
+        let mut build = CatalogBuild::new(1, CatalogOptions::default(), false);
+        build.need();
+        build.listed(Ok(vec![
+            entry("a/pdf/SKILL.md", None),
+            entry("a/sql/SKILL.md", Some(SQL)),
+            entry("a/go/SKILL.md", None),
+        ]));
+        assert_eq!(build.need(), Need::Read { source: 0, location: "a/pdf/SKILL.md".to_owned() });
+        assert_eq!(build.pending.len(), 3, "the inline text waits for the entry listed before it");
+        build.read(Ok(PDF.to_owned()));
+        assert_eq!(build.need(), Need::Read { source: 0, location: "a/go/SKILL.md".to_owned() });
+        assert_eq!(build.pending.len(), 1, "pdf and sql went to the builder");
+        assert!(build.pending.iter().all(|p| p.text.is_none()));
+        build.read(Ok(go.to_owned()));
+        assert_eq!(build.need(), Need::Done);
+        assert!(build.pending.is_empty());
+        let names: Vec<String> = build.finish().0.skills().iter().map(|s| s.skill.name.clone()).collect();
+        assert_eq!(names, ["go", "pdf", "sql-review"]);
     }
 
     #[test]
