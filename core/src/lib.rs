@@ -45,6 +45,7 @@ mod catalog;
 mod engine;
 mod error;
 mod eval;
+mod order;
 mod scan;
 mod select;
 mod skill;

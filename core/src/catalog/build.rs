@@ -7,6 +7,7 @@ use super::{
 };
 use crate::engine::source::SkillSource;
 use crate::engine::CatalogBuild;
+use crate::order;
 use crate::scan::{self, ScanCache};
 use crate::select::rank::RankIndex;
 use crate::select::rules::{mention_key, MatchIndex};
@@ -167,7 +168,9 @@ impl Builder {
             Precedence::FirstWins => source,
             Precedence::LastWins => sources - source,
         };
-        winners.sort_by(|a, b| rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name)));
+        order::sort_by(&mut winners, |a, b| {
+            rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name))
+        });
         for s in winners.iter().filter(|s| s.gated()) {
             report.gated.push(GatedSkill {
                 name: s.skill.name.clone(),

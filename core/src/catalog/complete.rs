@@ -16,6 +16,7 @@
 //! [`COMPLETION_DESCRIPTION_CHARS`] characters, cut at a word and marked with `…`.
 
 use crate::catalog::Catalog;
+use crate::order;
 use crate::text::shorten_at_word;
 use serde::Serialize;
 
@@ -113,7 +114,7 @@ impl Catalog {
             };
             ranked.push((rank, &entry.skill.name, &entry.skill.description));
         }
-        ranked.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        order::sort_by(&mut ranked, |a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
         ranked
             .into_iter()
             .take(limit)

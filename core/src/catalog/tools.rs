@@ -16,6 +16,7 @@
 //! [`Catalog::tool_definitions`] writes the list in a provider's JSON shape.
 
 use crate::catalog::Catalog;
+use crate::order;
 use crate::select::rules::mention_key;
 use crate::text::shorten_at_word;
 use serde::{Deserialize, Serialize};
@@ -179,7 +180,7 @@ impl Catalog {
             .filter(|e| self.automatic(e))
             .filter(|e| !excluded.contains(&mention_key(&e.skill.name)))
             .collect();
-        offered.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));
+        order::sort_by(&mut offered, |a, b| a.skill.name.cmp(&b.skill.name));
         // Names that need no change are kept first, so a suffix never lands on them.
         let exact = |name: &str| sanitise(name) == name && TOOL_PREFIX.len() + name.len() <= MAX_TOOL_NAME_BYTES;
         let mut taken: HashSet<String> =

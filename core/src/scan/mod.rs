@@ -41,6 +41,7 @@ use hidden::{homoglyph_name, invisible_characters, invisible_kind, is_bidi_contr
 use phrases::phrases;
 
 use crate::error::Error;
+use crate::order;
 use serde::{Deserialize, Serialize};
 
 /// Most findings one scan reports; the scan stops there.
@@ -263,7 +264,7 @@ pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Result<Vec<F
     {
         phrases(&mut out)?;
     }
-    out.list.sort_by_key(|f| (f.line, f.column));
+    order::sort_by_key(&mut out.list, |f| (f.line, f.column));
     out.list.truncate(MAX_FINDINGS);
     Ok(out.list)
 }

@@ -8,6 +8,7 @@
 //! `docs/conformance.md` with their reasons, and the conformance vectors under
 //! `tests/vectors/` pin every message byte for byte.
 
+use crate::order;
 use crate::scan::{self, Finding, ScanPolicy};
 use crate::skill;
 use crate::skill::diag::{Diagnostic, Severity};
@@ -147,7 +148,7 @@ fn validate_fields(fields: &[(String, Node)], directory_name: Option<&str>, exte
         .map(|(k, _)| k.as_str())
         .filter(|k| !(STANDARD_FIELDS.contains(k) || (extensions && EXTENSION_FIELDS.contains(k))))
         .collect();
-    unexpected.sort_unstable();
+    order::sort_by(&mut unexpected, Ord::cmp);
     unexpected.dedup();
     if !unexpected.is_empty() {
         let allowed: Vec<String> = STANDARD_FIELDS.iter().map(|f| format!("'{f}'")).collect();

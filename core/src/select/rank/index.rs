@@ -6,6 +6,7 @@ use super::{
     DESCRIPTION_WEIGHT, HEADING_WEIGHT, K1, MAX_QUERY_WORDS, NAME_WEIGHT, PAIR_WEIGHT, REFERENCE_UNSEEN_IDF,
     SECTION_WEIGHT, TAG_WEIGHT, UNSEEN_COVERAGE,
 };
+use crate::order;
 use crate::select::triggers::{triggers, Triggers};
 use crate::select::words::{for_each_lowercase_word, hash_word, stem, stop_words, Link, WordHash};
 use crate::skill::Skill;
@@ -127,7 +128,7 @@ impl RankIndex {
                     }
                 }
             }
-            tf.sort_by_key(|&(term, _)| term);
+            order::sort_by_key(&mut tf, |&(term, _)| term);
             let mut merged: Vec<(u32, f64)> = Vec::with_capacity(tf.len());
             for (term, weight) in tf {
                 match merged.last_mut() {
@@ -162,7 +163,7 @@ impl RankIndex {
             }
         }
         for term in &mut terms {
-            term.postings.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            order::sort_by(&mut term.postings, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
         let mut index = RankIndex {
             surface,
