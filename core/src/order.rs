@@ -1,5 +1,5 @@
-//! One sort for the core's sorts off the per-turn path (building a catalogue, tools,
-//! completions, scan findings, lint). std's sort is generic: each element type and
+//! One sort for the core's sorts off the hot per-turn path (building a catalogue, tools,
+//! completions, lint, and a scan's few findings). std's sort is generic: each element type and
 //! comparator gets its own copy of the sorting code, 4–8 KB of WebAssembly apiece (the npm
 //! build carried 16 of them, 12% of its code). Built for WebAssembly, the sorts here go
 //! through one copy that orders positions with a comparator behind a reference and then

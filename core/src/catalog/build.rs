@@ -29,8 +29,9 @@ impl Catalog {
         CatalogBuild::new(sources.len(), options.clone(), false).run(sources).0
     }
 
-    /// Builds a catalogue from entries already read (the no-IO entry point that
-    /// every binding uses).
+    /// Builds a catalogue from entries already read, in precedence order (no IO; hosts
+    /// that list and read through callbacks use [`CatalogBuild`], which feeds the same
+    /// builder one entry at a time).
     pub fn build(inputs: Vec<CatalogInput>, options: &CatalogOptions) -> Catalog {
         let mut builder = Builder::new(options.clone());
         for input in inputs {
