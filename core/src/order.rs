@@ -31,14 +31,13 @@ fn sort_by_positions<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Orde
         (Some(a), Some(b)) => compare(a, b),
         _ => Ordering::Equal,
     });
-    // `order[k]` is the position of the item that goes to `k`.
-    let mut placed = vec![false; items.len()];
+    // `order[k]` is the position of the item that goes to `k`; a placed position is
+    // marked by pointing at itself.
     for start in 0..items.len() {
         let mut at = start;
-        while let Some(done @ false) = placed.get_mut(at) {
-            *done = true;
-            let Some(&from) = order.get(at) else { break };
-            if from == start {
+        while let Some(slot) = order.get_mut(at) {
+            let from = std::mem::replace(slot, at);
+            if from == at || from == start {
                 break;
             }
             items.swap(at, from);

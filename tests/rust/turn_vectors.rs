@@ -227,12 +227,13 @@ pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> 
     for file in files() {
         let text = std::fs::read_to_string(&file).unwrap();
         let topic = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let cases = vector_toml::cases(&text, &topic);
         let mut sections = Vec::new();
         let mut gots = Vec::new();
-        for case in vector_toml::cases(&text, &topic) {
+        for case in &cases {
             count += 1;
             let name = case["name"].as_str().unwrap().to_owned();
-            let got = vector_toml::compact(&run_case(&case, make));
+            let got = vector_toml::compact(&run_case(case, make));
             let want = vector_toml::compact(case.get("expect").unwrap_or(&json!({})));
             if bless {
                 sections.push(vector_toml::expect_section(&got));
@@ -248,10 +249,9 @@ pub fn run_all(bless: bool, make: &mut dyn FnMut(Vec<VectorSource>, Options) -> 
         if bless {
             let blessed = vector_toml::splice(&text, &sections);
             // The rewrite must keep every input and read back as what was written.
-            let before = vector_toml::cases(&text, &topic);
             let after = vector_toml::cases(&blessed, &topic);
-            assert_eq!(before.len(), after.len(), "{topic}: blessing lost cases");
-            for ((old, new), got) in before.iter().zip(&after).zip(&gots) {
+            assert_eq!(cases.len(), after.len(), "{topic}: blessing lost cases");
+            for ((old, new), got) in cases.iter().zip(&after).zip(&gots) {
                 let inputs = |case: &Value| {
                     let mut case = case.clone();
                     case.as_object_mut().unwrap().remove("expect");

@@ -105,9 +105,8 @@ impl CatalogBuild {
     fn compute_next(&mut self) -> Need {
         // Entries whose text is in go to the builder, in list order.
         while self.pending.front().is_some_and(|p| p.text.is_some()) {
-            if let (Some(Pending { source, location, text: Some(text) }), Some(builder)) =
-                (self.pending.pop_front(), self.builder.as_mut())
-            {
+            let Some(Pending { source, location, text: Some(text) }) = self.pending.pop_front() else { break };
+            if let Some(builder) = self.builder.as_mut() {
                 builder.add(CatalogInput { source, location, text });
             }
         }
