@@ -78,6 +78,9 @@ pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
     SKILL_FILE_NAMES.iter().map(|name| dir.join(name)).find(|p| p.is_file())
 }
 
+/// Searches `dir` (a canonical path inside `root`) and its subfolders. Each folder is
+/// read once: entries that are not links are placed from their parent's canonical path
+/// and the type the listing reports, so only links cost a resolution.
 fn walk(
     root: &Path,
     dir: &Path,
@@ -88,27 +91,37 @@ fn walk(
     if !visited.insert(dir.to_path_buf()) {
         return Ok(());
     }
-    if let Some(file) = skill_file_in(dir) {
-        match fs::canonicalize(&file) {
-            Ok(real) if real.starts_with(root) => out.push(real),
-            _ => {}
-        }
-    }
-    if depth >= MAX_DEPTH {
-        return Ok(());
-    }
+    let mut skill_files: [Option<PathBuf>; SKILL_FILE_NAMES.len()] = Default::default();
     let mut children = Vec::new();
     for entry in fs::read_dir(dir)? {
         let Ok(entry) = entry else { continue };
+        let Ok(kind) = entry.file_type() else { continue };
         let name = entry.file_name();
-        if SKIPPED_DIRS.iter().any(|s| name == *s) {
-            continue;
+        let path = dir.join(&name);
+        // A link counts for what it leads to, and only while that stays inside the root.
+        let (path, is_file, is_dir) = if kind.is_symlink() {
+            let Ok(real) = fs::canonicalize(&path) else { continue };
+            let Ok(meta) = fs::metadata(&real) else { continue };
+            if !real.starts_with(root) {
+                continue;
+            }
+            (real, meta.is_file(), meta.is_dir())
+        } else {
+            (path, kind.is_file(), kind.is_dir())
+        };
+        if is_file {
+            if let Some(slot) = SKILL_FILE_NAMES.iter().position(|n| name == *n) {
+                if let Some(slot) = skill_files.get_mut(slot) {
+                    *slot = Some(path);
+                }
+            }
+        } else if is_dir && depth < MAX_DEPTH && !SKIPPED_DIRS.iter().any(|s| name == *s) {
+            children.push(path);
         }
-        // Resolve links; keep only folders that stay inside the root.
-        let Ok(real) = fs::canonicalize(entry.path()) else { continue };
-        if real.is_dir() && real.starts_with(root) {
-            children.push(real);
-        }
+    }
+    // Within a folder `SKILL.md` is preferred over `skill.md`.
+    if let Some(file) = skill_files.into_iter().flatten().next() {
+        out.push(file);
     }
     children.sort();
     for child in children {
@@ -128,7 +141,8 @@ pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, String> 
     if size > max_bytes as u64 {
         return Err(too_large(size));
     }
-    let mut bytes = Vec::new();
+    // Sized from the metadata: one read for a file that did not change since.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(max_bytes).min(max_bytes).saturating_add(1));
     file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(failed)?;
     if bytes.len() > max_bytes {
         return Err(too_large(bytes.len() as u64));

@@ -206,12 +206,21 @@ fn discovery_searches_hidden_folders_skips_git_and_survives_link_loops() {
         let outside = temp_dir("outside");
         write(&outside.join("e/SKILL.md"), skill("e").as_bytes());
         std::os::unix::fs::symlink(&outside, root.join("out")).unwrap();
+        // A SKILL.md that is a link out of the root is not listed; a link to a folder
+        // inside it lists that skill once.
+        write(&outside.join("f/SKILL.md"), skill("f").as_bytes());
+        std::fs::create_dir_all(root.join("g")).unwrap();
+        std::os::unix::fs::symlink(outside.join("f/SKILL.md"), root.join("g/SKILL.md")).unwrap();
+        std::os::unix::fs::symlink(root.join(".curated/a"), root.join("alias-of-a")).unwrap();
     }
+    // `SKILL.md` is preferred over `skill.md` in one folder.
+    write(&root.join("h/SKILL.md"), skill("h").as_bytes());
+    write(&root.join("h/skill.md"), skill("h-lower").as_bytes());
     let o = skillwire(&["catalog", "--skills", root.to_str().unwrap(), "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let names: Vec<&str> = v.as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-    assert_eq!(names, vec!["a", "b"]);
+    assert_eq!(names, vec!["a", "b", "h"]);
 }
 
 #[test]
