@@ -110,6 +110,7 @@ macro_rules! enums {
 enums! {
     Precedence = Precedence { FirstWins, LastWins }
     NotUserInvocable = NotUserInvocable { Hidden, MentionOnly }
+    ScanBodies = ScanBodies { AtBuild, WhenRead }
     InjectFormat = InjectFormat { Bracket, Xml, Markdown }
     CatalogFormat = CatalogFormat { AgentSkills, SkillsRef, Markdown, Json }
     Action = ScanAction { Allow, Warn, Block }
@@ -194,6 +195,7 @@ impl Cross<wit::Options> for core::Options {
             limits: Some(catalog.limits.cross()),
             scan: Some(catalog.scan.cross()),
             not_user_invocable: Some(catalog.not_user_invocable.cross()),
+            scan_bodies: Some(catalog.scan_bodies.cross()),
         }
     }
 }
@@ -208,6 +210,7 @@ impl Cross<core::Options> for wit::Options {
                 rank: self.rank.cross(),
                 scan: self.scan.cross().unwrap_or_default(),
                 not_user_invocable: self.not_user_invocable.cross().unwrap_or_default(),
+                scan_bodies: self.scan_bodies.cross().unwrap_or_default(),
             },
             render: core::RenderOptions {
                 format: self.format.cross(),

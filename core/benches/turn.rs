@@ -10,7 +10,7 @@
 //! per-turn work that does not depend on reading bodies (rules and ranking).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::disallowed_methods)]
 
-use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions, TurnContext};
+use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions, ScanBodies, TurnContext};
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -73,6 +73,15 @@ const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
 fn catalogue_build(bencher: divan::Bencher, size: usize) {
     let inputs = inputs(size);
     bencher.with_inputs(|| inputs.clone()).bench_values(|i| Catalog::build(i, &CatalogOptions::default()));
+}
+
+/// The same builds with `scan_bodies: when-read`: frontmatter scanned at build, each body
+/// as a turn reads it.
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_build_scan_bodies_when_read(bencher: divan::Bencher, size: usize) {
+    let inputs = inputs(size);
+    let options = CatalogOptions { scan_bodies: ScanBodies::WhenRead, ..CatalogOptions::default() };
+    bencher.with_inputs(|| inputs.clone()).bench_values(|i| Catalog::build(i, &options));
 }
 
 #[divan::bench(consts = [100, 1_000, 4_000], args = SIZES)]

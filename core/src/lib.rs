@@ -59,7 +59,7 @@ pub use catalog::tools::{
 };
 pub use catalog::{
     Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, FlaggedSkill, GatedSkill,
-    LocatedWarning, NotUserInvocable, Precedence, Relevant, ShadowedSkill, SkippedSkill, MAX_RELEVANT,
+    LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies, ShadowedSkill, SkippedSkill, MAX_RELEVANT,
 };
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};

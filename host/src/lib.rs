@@ -11,6 +11,11 @@
 //!   links cannot loop. Within a folder `SKILL.md` is preferred over `skill.md`.
 //!
 //! Locations are absolute, canonical paths of the SKILL.md files, sorted.
+//!
+//! Listing starts a thread that reads the listed files ahead, in list order, a few at a
+//! time ([`PREFETCH_FILES`]): a catalogue build reads every file in that order, so its
+//! reads overlap with the build's work instead of adding to it. A read out of that order
+//! (a turn's) stops the read-ahead and reads the file itself.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod backend;
@@ -23,6 +28,8 @@ use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::{Arc, Mutex};
 
 /// How many folders below a root the search goes.
 pub const MAX_DEPTH: usize = 8;
@@ -33,11 +40,26 @@ const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 /// Folders never searched.
 const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
 
+/// Most files read ahead of the build and not yet taken (see the module docs).
+pub const PREFETCH_FILES: usize = 128;
+
+/// Texts read ahead, each with its index in the listed files.
+type ReadAhead = Receiver<(usize, Result<String, String>)>;
+
 /// Skills on the local filesystem.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FsSource {
-    files: Vec<PathBuf>,
+    files: Arc<[PathBuf]>,
     max_bytes: usize,
+    /// Texts read ahead since the last listing, with their index in `files`.
+    ahead: Mutex<Option<ReadAhead>>,
+}
+
+impl Clone for FsSource {
+    /// The same files; a clone reads nothing ahead until it is listed.
+    fn clone(&self) -> Self {
+        FsSource { files: Arc::clone(&self.files), max_bytes: self.max_bytes, ahead: Mutex::new(None) }
+    }
 }
 
 impl FsSource {
@@ -56,7 +78,11 @@ impl FsSource {
         }
         files.sort();
         files.dedup();
-        Ok(FsSource { files, max_bytes: skillwire::Limits::default().max_skill_md_bytes })
+        Ok(FsSource {
+            files: files.into(),
+            max_bytes: skillwire::Limits::default().max_skill_md_bytes,
+            ahead: Mutex::new(None),
+        })
     }
 
     /// The same source, refusing SKILL.md files over `max_bytes` without reading them
@@ -70,6 +96,36 @@ impl FsSource {
     /// The SKILL.md files found.
     pub fn files(&self) -> &[PathBuf] {
         &self.files
+    }
+
+    /// Starts reading every file ahead, in order, into a bounded queue (replacing an
+    /// earlier read-ahead, whose thread then stops). Without a thread, nothing is read ahead.
+    fn read_ahead(&self) {
+        let (sender, receiver) = sync_channel(PREFETCH_FILES);
+        let (files, max_bytes) = (Arc::clone(&self.files), self.max_bytes);
+        let reader = std::thread::Builder::new().name("skillwire-read-ahead".to_owned()).spawn(move || {
+            for (index, file) in files.iter().enumerate() {
+                // The receiver is gone: the build is over or read out of order.
+                if sender.send((index, read_skill_file(file, max_bytes))).is_err() {
+                    break;
+                }
+            }
+        });
+        if let Ok(mut ahead) = self.ahead.lock() {
+            *ahead = reader.is_ok().then_some(receiver);
+        }
+    }
+
+    /// File `index`'s text if the read-ahead holds it next; otherwise the read-ahead stops.
+    fn take_read_ahead(&self, index: usize) -> Option<Result<String, String>> {
+        let mut ahead = self.ahead.lock().ok()?;
+        match ahead.as_ref().map(Receiver::recv) {
+            Some(Ok((read, text))) if read == index => Some(text),
+            _ => {
+                *ahead = None;
+                None
+            }
+        }
     }
 }
 
@@ -153,6 +209,7 @@ pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, String> 
 
 impl SkillSource for FsSource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        self.read_ahead();
         Ok(self.files.iter().map(|p| SkillEntry { location: p.to_string_lossy().into_owned(), text: None }).collect())
     }
 
@@ -161,10 +218,14 @@ impl SkillSource for FsSource {
         // Only the files this source listed can be read through it. They are sorted:
         // a lookup costs the logarithm of their number (a catalogue of n skills reads
         // n files while it is built).
-        if self.files.binary_search_by(|f| f.as_path().cmp(path)).is_err() {
+        let Ok(index) = self.files.binary_search_by(|f| f.as_path().cmp(path)) else {
             return Err(SourceError(format!("{location}: not a skill of this source")));
+        };
+        match self.take_read_ahead(index) {
+            Some(text) => text,
+            None => read_skill_file(path, self.max_bytes),
         }
-        read_skill_file(path, self.max_bytes).map_err(SourceError)
+        .map_err(SourceError)
     }
 }
 
@@ -197,6 +258,15 @@ mod tests {
         assert!(refused.0.ends_with("not a skill of this source"), "{}", refused.0);
         let between = fs::canonicalize(&dir).unwrap().join("c/SKILL.md");
         assert!(source.read(&between.to_string_lossy()).is_err());
+        // Read ahead in list order or not, and through a clone, every read gets its own file.
+        for order in [[0, 1, 2], [2, 0, 1], [1, 1, 0]] {
+            let source = if order[0] == 1 { source.clone() } else { FsSource::discover(&dir).unwrap() };
+            let listed = source.list().unwrap();
+            for i in order {
+                let name = ["b", "d", "f"][i];
+                assert!(source.read(&listed[i].location).unwrap().contains(&format!("Body of {name}")));
+            }
+        }
         let _ = fs::remove_dir_all(&dir);
         let _ = fs::remove_dir_all(&outside);
     }

@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
     lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, EvalReport, InjectFormat,
     LabelledMessage, Limits, LintOptions, LintReport, Matches, NotUserInvocable, Options, Precedence, RankOptions,
-    RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SkillSource, SkillStats, ToolOptions, TurnContext,
+    RenderOptions, ReplyShape, ScanBodies, ScanPolicy, SelectOptions, SkillSource, SkillStats, ToolOptions,
+    TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine, WasmError};
 use skillwire_host::{read_skill_file, skill_file_in, Backend, FsSource};
@@ -14,7 +15,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use values::{CatalogFormatArg, InjectFormatArg, NotUserInvocableArg, PrecedenceArg, ProviderArg};
+use values::{CatalogFormatArg, InjectFormatArg, NotUserInvocableArg, PrecedenceArg, ProviderArg, ScanBodiesArg};
 
 mod values;
 
@@ -292,6 +293,12 @@ struct SkillArgs {
     /// injects it).
     #[arg(long, value_enum, default_value_t = NotUserInvocableArg::from(NotUserInvocable::default()))]
     not_user_invocable: NotUserInvocableArg,
+    /// When the safety scan reads skills' bodies: `at-build` (every body while the skills
+    /// load; a blocked body is never listed) or `when-read` (each body as a turn reads it:
+    /// faster loads of large folders; a skill whose body is blocked is listed until then,
+    /// never injected). Frontmatter is always scanned at load.
+    #[arg(long, value_enum, default_value_t = ScanBodiesArg::from(ScanBodies::default()))]
+    scan_bodies: ScanBodiesArg,
     /// Report skipped, shadowed and gated skills and warnings on standard error.
     #[arg(long, short)]
     verbose: bool,
@@ -916,6 +923,7 @@ fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<
         rank,
         scan: scan_policy(&args.scan)?,
         not_user_invocable: args.not_user_invocable.into(),
+        scan_bodies: args.scan_bodies.into(),
     };
     Ok((sources, Options { catalog, render }))
 }

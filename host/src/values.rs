@@ -3,7 +3,7 @@
 //! defaults (`Arg::from(Core::default())`) and no match is written twice.
 
 use clap::ValueEnum;
-use skillwire::{CatalogFormat, InjectFormat, NotUserInvocable, Precedence, Provider};
+use skillwire::{CatalogFormat, InjectFormat, NotUserInvocable, Precedence, Provider, ScanBodies};
 
 /// A clap value enum mirroring a core enum variant for variant.
 macro_rules! values {
@@ -48,6 +48,8 @@ values! {
     }
     /// `--not-user-invocable`.
     NotUserInvocableArg = NotUserInvocable { Hidden, MentionOnly }
+    /// `--scan-bodies`.
+    ScanBodiesArg = ScanBodies { AtBuild, WhenRead }
     /// `--precedence`.
     PrecedenceArg = Precedence { FirstWins, LastWins }
 }

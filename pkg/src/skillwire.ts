@@ -334,6 +334,7 @@ function coreOptions(o: Options): CoreOptions {
       available: o.available,
       rank: rankOptions(o.rank),
       not_user_invocable: o.notUserInvocable,
+      scan_bodies: o.scanBodies,
       limits: snakeKeys(o.limits),
       scan: snakeKeys(o.scan),
     }),

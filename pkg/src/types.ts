@@ -26,6 +26,8 @@ export type Precedence = 'first-wins' | 'last-wins';
  * `@mention` injects it, as skillwire 0.1 read it).
  */
 export type NotUserInvocable = 'hidden' | 'mention-only';
+/** When the safety scan reads skills' bodies (`Options.scanBodies`). */
+export type ScanBodies = 'at-build' | 'when-read';
 export type InjectFormat = 'bracket' | 'xml' | 'markdown';
 export type CatalogFormat = 'agent-skills' | 'skills-ref' | 'markdown' | 'json';
 export type Reason = 'mention' | 'description' | 'tag' | 'name' | 'rank' | 'selected';
@@ -126,6 +128,13 @@ export interface Options<S extends SkillSource = SkillSource> {
   available?: string[];
   /** How `user-invocable: false` is read (default `hidden`). */
   notUserInvocable?: NotUserInvocable;
+  /**
+   * When the safety scan reads skills' bodies (default `at-build`: every body while the
+   * catalogue is built, so a blocked body is never listed). `when-read`: each body only as
+   * a turn reads it — faster builds of large catalogues; a skill whose body is blocked is
+   * listed until then, and never injected. Frontmatter is always scanned at build.
+   */
+  scanBodies?: ScanBodies;
   /** Relevance ranking beyond the substring rules: on/off (default on), or tuned. */
   rank?: boolean | RankOptions;
   /**
@@ -159,7 +168,7 @@ export interface Options<S extends SkillSource = SkillSource> {
 /** The core's defaults in this package's shapes (`Skillwire.defaults()`). */
 export interface Defaults {
   /** What the constructor and `create` use for every option left out. */
-  options: Required<Pick<Options, 'precedence' | 'available' | 'notUserInvocable' | 'budget' | 'format' | 'baseDir' | 'minTruncatedBytes'>> & {
+  options: Required<Pick<Options, 'precedence' | 'available' | 'notUserInvocable' | 'scanBodies' | 'budget' | 'format' | 'baseDir' | 'minTruncatedBytes'>> & {
     rank: Required<RankOptions>;
     limits: Required<Limits>;
     scan: Required<ScanPolicy>;

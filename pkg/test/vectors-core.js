@@ -78,6 +78,7 @@ export function jsOptions(o = {}) {
     available: c.available,
     rank: camelKeys(c.rank),
     notUserInvocable: c.not_user_invocable,
+    scanBodies: c.scan_bodies,
     scan: camelKeys(c.scan),
     limits: camelKeys(c.limits),
     budget: r.budget,

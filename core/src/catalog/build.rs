@@ -1,9 +1,10 @@
 //! Building a catalogue: listing the sources, loading each SKILL.md leniently, scanning
 //! it, merging skills by name, gating them, and indexing the winners once.
 
+use super::prepare::{prepare, prepare_batch, Prepared, BATCH};
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
-    GatedSkill, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
+    GatedSkill, Precedence, ShadowedSkill, SkippedSkill,
 };
 use crate::engine::source::SkillSource;
 use crate::engine::CatalogBuild;
@@ -11,7 +12,7 @@ use crate::order;
 use crate::scan::{self, ScanCache};
 use crate::select::rank::RankIndex;
 use crate::select::rules::{mention_key, MatchIndex};
-use crate::skill::{self, Skill};
+use crate::skill::Skill;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -42,8 +43,10 @@ impl Catalog {
 }
 
 /// A catalogue built one entry at a time, in precedence order: each SKILL.md is loaded,
-/// scanned and read for its body's sections as it arrives, and its text is dropped, so a
-/// build holds one text at a time; the indexes are made once, by [`Builder::finish`].
+/// scanned and read for its body's sections, and its text dropped, so a build holds at
+/// most [`BATCH`] texts (natively, entries wait until a batch is prepared on several
+/// threads; on wasm32 each is prepared as it arrives); the indexes are made once, by
+/// [`Builder::finish`].
 #[derive(Debug)]
 pub(crate) struct Builder {
     options: CatalogOptions,
@@ -54,6 +57,8 @@ pub(crate) struct Builder {
     by_key: HashMap<String, usize>,
     /// Skills loaded so far (held to `limits.max_skills`).
     count: usize,
+    /// Entries not prepared yet, in order.
+    waiting: Vec<CatalogInput>,
 }
 
 impl Builder {
@@ -65,74 +70,62 @@ impl Builder {
             shadowed: Vec::new(),
             by_key: HashMap::new(),
             count: 0,
+            waiting: Vec::new(),
         }
     }
 
-    /// Loads, scans and merges one entry (after the ones added before it).
+    /// Adds one entry, after the ones added before it.
     pub(crate) fn add(&mut self, input: CatalogInput) {
-        let text = match input.text {
-            Ok(text) => text,
-            Err(reason) => {
-                self.report.skipped.push(SkippedSkill { location: input.location, reason, diagnostics: Vec::new() });
-                return;
-            }
-        };
+        if cfg!(target_arch = "wasm32") {
+            let prepared = prepare(&input, &self.options);
+            return self.take(prepared);
+        }
+        self.waiting.push(input);
+        if self.waiting.len() >= BATCH {
+            self.prepare_waiting();
+        }
+    }
+
+    fn prepare_waiting(&mut self) {
+        let waiting = std::mem::take(&mut self.waiting);
+        for prepared in prepare_batch(&waiting, &self.options) {
+            self.take(prepared);
+        }
+    }
+
+    /// Counts, reports and merges one prepared entry.
+    fn take(&mut self, prepared: Prepared) {
+        if let Prepared::Unread { location, reason } = prepared {
+            self.report.skipped.push(SkippedSkill { location, reason, diagnostics: Vec::new() });
+            return;
+        }
         if self.count >= self.options.limits.max_skills {
             self.report.skipped.push(SkippedSkill {
-                location: input.location,
+                location: prepared.location().to_owned(),
                 reason: format!("the catalogue already holds {} skills (the limit)", self.options.limits.max_skills),
                 diagnostics: Vec::new(),
             });
             return;
         }
-        let loaded = skill::load(&input.location, &text, &self.options.limits);
-        let Some(mut skill) = loaded.skill else {
-            let reason = loaded
-                .diagnostics
-                .iter()
-                .find(|d| d.is_error())
-                .map_or_else(|| "not loaded".to_owned(), |d| d.message.clone());
-            self.report.skipped.push(SkippedSkill {
-                location: input.location,
-                reason,
-                diagnostics: loaded.diagnostics,
-            });
-            return;
+        let (warnings, scanned) = match prepared {
+            Prepared::Loaded { warnings, scanned } => (warnings, scanned),
+            Prepared::NotLoaded(skipped) => return self.report.skipped.push(skipped),
+            Prepared::Unread { .. } => return,
         };
         self.count += 1;
-        let body = crate::skill::frontmatter::body(&text).unwrap_or_default();
-        if self.options.rank.headings {
-            skill.headings = skill::body_headings(body);
-        }
-        skill.sections = skill::body_sections(body);
-        self.report.warnings.extend(
-            loaded
-                .diagnostics
-                .into_iter()
-                .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic }),
-        );
-        let missing = missing_requirements(&skill.requires, &self.options.available);
-        // A skill the scan cannot read is not listed: unscanned is not clean.
-        let findings = match scan::scan(&text, Some(&skill.name), &self.options.scan) {
-            Ok(findings) => findings,
-            Err(e) => {
-                self.report.skipped.push(SkippedSkill {
-                    location: skill.location,
-                    reason: e.to_string(),
-                    diagnostics: Vec::new(),
-                });
-                return;
-            }
+        self.report.warnings.extend(warnings);
+        let entry = match scanned {
+            Ok(entry) => *entry,
+            Err(skipped) => return self.report.skipped.push(skipped),
         };
-        if !findings.is_empty() {
+        if !entry.findings.is_empty() {
             self.report.flagged.push(FlaggedSkill {
-                name: skill.name.clone(),
-                location: skill.location.clone(),
-                blocked: scan::blocked(&findings),
-                findings: findings.clone(),
+                name: entry.skill.name.clone(),
+                location: entry.skill.location.clone(),
+                blocked: scan::blocked(&entry.findings),
+                findings: entry.findings.clone(),
             });
         }
-        let entry = CatalogSkill { skill, source: input.source, missing, findings };
         let key = mention_key(&entry.skill.name);
         match self.by_key.get(&key).copied() {
             None => {
@@ -152,7 +145,8 @@ impl Builder {
     }
 
     /// The catalogue: precedence settled, gates reported, the indexes built.
-    pub(crate) fn finish(self) -> Catalog {
+    pub(crate) fn finish(mut self) -> Catalog {
+        self.prepare_waiting();
         let Builder { options, mut report, mut winners, shadowed, by_key, .. } = self;
         // Who shadows whom, while `by_key` still indexes `winners`.
         for s in &shadowed {
@@ -208,7 +202,7 @@ impl Builder {
 }
 
 /// The requirements in `requires` that `available` does not meet.
-fn missing_requirements(requires: &[String], available: &[String]) -> Vec<String> {
+pub(super) fn missing_requirements(requires: &[String], available: &[String]) -> Vec<String> {
     let has = |name: &str| available.iter().any(|a| a.trim().eq_ignore_ascii_case(name));
     requires
         .iter()

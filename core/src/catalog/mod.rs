@@ -22,11 +22,12 @@ mod build;
 pub(crate) use build::Builder;
 pub(crate) mod complete;
 mod options;
+mod prepare;
 mod report;
 pub(crate) mod text;
 pub(crate) mod tools;
 
-pub use options::{CatalogInput, CatalogOptions, CatalogSkill, NotUserInvocable, Precedence};
+pub use options::{CatalogInput, CatalogOptions, CatalogSkill, NotUserInvocable, Precedence, ScanBodies};
 pub use report::{
     CatalogReport, EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, Relevant, ShadowedSkill, SkippedSkill,
     MAX_RELEVANT,

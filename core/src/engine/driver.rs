@@ -48,7 +48,7 @@ pub enum Need {
 #[derive(Debug)]
 pub struct CatalogBuild {
     /// Takes each entry as soon as it and every entry listed before it have their text
-    /// (so one SKILL.md text is held at a time); `None` once the catalogue is built.
+    /// (so the build holds at most one batch of texts); `None` once the catalogue is built.
     builder: Option<Builder>,
     sources: usize,
     embed: bool,

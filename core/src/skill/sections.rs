@@ -28,7 +28,7 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
     // The section being read: its heading level and whether it is for the skill.
     let mut open: Option<(usize, bool)> = None;
     let mut fence = false;
-    for line in body.lines() {
+    for line in lines(body) {
         // Outside a section only headings and fences matter: most lines are neither.
         if open.is_none() && !line.starts_with(['#', ' ', '\t', '`', '~']) {
             continue;
@@ -85,7 +85,7 @@ pub const MAX_HEADING_BYTES: usize = 200;
 pub(crate) fn body_headings(body: &str) -> Vec<String> {
     let mut headings = Vec::new();
     let mut fence: Option<&str> = None;
-    for line in body.lines() {
+    for line in lines(body) {
         let trimmed = line.trim_start();
         if let Some(marker) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
             fence = match fence {
@@ -111,4 +111,34 @@ pub(crate) fn body_headings(body: &str) -> Vec<String> {
         }
     }
     headings
+}
+
+/// The lines of `text` as [`str::lines`] gives them, found with `memchr` (SIMD where the
+/// target has it): a body is read whole at build, and most of its lines are skipped.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        let (line, next) = match ends.next() {
+            // A line ending is `\n` or `\r\n`.
+            Some(end) => (text.get(start..end).map(|l| l.strip_suffix('\r').unwrap_or(l)), end + 1),
+            None => (text.get(start..), text.len()),
+        };
+        start = next;
+        line
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The same lines as `str::lines`, line endings and a last line without one included.
+    #[test]
+    fn lines_agree_with_str_lines() {
+        for text in ["", "a", "a\r", "a\n", "a\r\nb", "a\n\n\nb\r\n", "\n", "\r\n", "a\rb\n", "é\nü\r\n\r\nx"] {
+            assert_eq!(super::lines(text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>(), "{text:?}");
+        }
+    }
 }

@@ -1,0 +1,109 @@
+//! Preparing a catalogue entry: loading its SKILL.md, reading its body's sections and
+//! scanning it — the work of a build that depends on one entry alone — and preparing a
+//! batch of entries on several threads where the target has them.
+
+use super::{CatalogInput, CatalogOptions, CatalogSkill, LocatedWarning, ScanBodies, SkippedSkill};
+use crate::scan;
+use crate::skill;
+
+/// Entries a native build prepares together once they are waiting; builds of fewer never
+/// start a thread.
+pub(crate) const BATCH: usize = 64;
+
+/// Most threads one batch is prepared on.
+const MAX_THREADS: usize = 8;
+
+/// One entry, prepared without knowing the others.
+#[derive(Debug)]
+pub(crate) enum Prepared {
+    /// The host could not give its text: why.
+    Unread { location: String, reason: String },
+    /// Its SKILL.md did not load.
+    NotLoaded(SkippedSkill),
+    /// It loaded, with these warnings; and it was scanned (or the scan could not run).
+    Loaded { warnings: Vec<LocatedWarning>, scanned: Result<Box<CatalogSkill>, SkippedSkill> },
+}
+
+impl Prepared {
+    /// The entry's location.
+    pub(crate) fn location(&self) -> &str {
+        match self {
+            Prepared::Unread { location, .. } => location,
+            Prepared::NotLoaded(skipped) => &skipped.location,
+            Prepared::Loaded { scanned: Ok(entry), .. } => &entry.skill.location,
+            Prepared::Loaded { scanned: Err(skipped), .. } => &skipped.location,
+        }
+    }
+}
+
+/// Loads, reads and scans one entry.
+pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepared {
+    let text = match &input.text {
+        Ok(text) => text.as_str(),
+        Err(reason) => return Prepared::Unread { location: input.location.clone(), reason: reason.clone() },
+    };
+    let loaded = skill::load(&input.location, text, &options.limits);
+    let Some(mut skill) = loaded.skill else {
+        let reason = (loaded.diagnostics.iter())
+            .find(|d| d.is_error())
+            .map_or_else(|| "not loaded".to_owned(), |d| d.message.clone());
+        let location = input.location.clone();
+        return Prepared::NotLoaded(SkippedSkill { location, reason, diagnostics: loaded.diagnostics });
+    };
+    let body = skill::frontmatter::body(text).unwrap_or_default();
+    if options.rank.headings {
+        skill.headings = skill::body_headings(body);
+    }
+    skill.sections = skill::body_sections(body);
+    let warnings = (loaded.diagnostics.into_iter())
+        .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic })
+        .collect();
+    let missing = super::build::missing_requirements(&skill.requires, &options.available);
+    let scanned = match options.scan_bodies {
+        ScanBodies::AtBuild => text,
+        // The frontmatter alone: it ends where the body starts.
+        ScanBodies::WhenRead => text.get(..text.len() - body.len()).unwrap_or(text),
+    };
+    // A skill the scan cannot read is not listed: unscanned is not clean.
+    let scanned = match scan::scan(scanned, Some(&skill.name), &options.scan) {
+        Ok(findings) => Ok(Box::new(CatalogSkill { skill, source: input.source, missing, findings })),
+        Err(e) => Err(SkippedSkill { location: skill.location, reason: e.to_string(), diagnostics: Vec::new() }),
+    };
+    Prepared::Loaded { warnings, scanned }
+}
+
+/// Prepares `inputs`, in order: split between threads when the target has several
+/// (scoped: all joined before this returns), on this thread otherwise or when a thread
+/// cannot be started.
+pub(crate) fn prepare_batch(inputs: &[CatalogInput], options: &CatalogOptions) -> Vec<Prepared> {
+    let on_this_thread = |part: &[CatalogInput]| part.iter().map(|i| prepare(i, options)).collect::<Vec<_>>();
+    let threads = threads().min(inputs.len());
+    if threads <= 1 {
+        return on_this_thread(inputs);
+    }
+    let parts: Vec<&[CatalogInput]> = inputs.chunks(inputs.len().div_ceil(threads)).collect();
+    std::thread::scope(|scope| {
+        // This thread prepares the first part while the others are prepared elsewhere.
+        let (first, rest) = parts.split_first().map_or((&[][..], &[][..]), |(f, r)| (*f, r));
+        let workers: Vec<_> = (rest.iter())
+            .map(|&part| (part, std::thread::Builder::new().spawn_scoped(scope, move || on_this_thread(part))))
+            .collect();
+        let mut out = on_this_thread(first);
+        for (part, worker) in workers {
+            match worker.map(|w| w.join()) {
+                Ok(Ok(prepared)) => out.extend(prepared),
+                // No thread, or it stopped: the part is prepared here.
+                _ => out.extend(on_this_thread(part)),
+            }
+        }
+        out
+    })
+}
+
+/// Threads a batch may use: the machine's parallelism, one on wasm32.
+fn threads() -> usize {
+    if cfg!(target_arch = "wasm32") {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, usize::from).min(MAX_THREADS)
+}
