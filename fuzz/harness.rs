@@ -182,3 +182,33 @@ fn selection_and_tools(
     names.dedup();
     assert_eq!(names.len(), tools.len());
 }
+
+/// Any bytes as the path of a skill's file: the check never panics; what it accepts is
+/// relative, normalised (checking it again gives it back), free of `..`, `\`, `:` and
+/// control characters; an engine reads a file only by the path it accepted, and a source
+/// is never asked for another.
+pub fn file_paths(data: &[u8]) {
+    let path = String::from_utf8_lossy(data);
+    let limit = Limits::default().max_file_path_bytes;
+    if let Ok(normal) = skillwire::normalise_file_path(&path, limit) {
+        assert!(!normal.is_empty() && !normal.starts_with('/'), "{normal:?}");
+        assert!(normal.split('/').all(|s| !s.is_empty() && s != "." && s != ".."), "{normal:?}");
+        assert!(!normal.contains(['\\', ':']) && !normal.chars().any(char::is_control), "{normal:?}");
+        assert_eq!(skillwire::normalise_file_path(&normal, limit), Ok(normal.clone()));
+    }
+    let mut source = skillwire::MemorySource::new();
+    source.insert("s/a/SKILL.md", "---\nname: a\ndescription: A skill.\n---\nBody.\n");
+    source.insert_file("s/a/SKILL.md", "references/x.md", "x");
+    let engine = skillwire::Engine::new(vec![source], Options::default());
+    match engine.read_file("a", &path) {
+        Ok(content) => {
+            let normal = skillwire::normalise_file_path(&path, limit).expect("a read file had an accepted path");
+            assert_eq!(content.path, normal);
+            assert!(normal == "references/x.md" || normal == "SKILL.md", "{normal:?}");
+        }
+        Err(skillwire::FileError::InvalidPath { .. }) => {
+            assert!(skillwire::normalise_file_path(&path, limit).is_err());
+        }
+        Err(_) => {}
+    }
+}

@@ -28,7 +28,7 @@ macro_rules! same {
         }
     )*};
 }
-same!(String, bool, f32, f64, u8, u32);
+same!(String, bool, f32, f64, u8, u32, u64);
 
 impl Cross<u32> for usize {
     fn cross(self) -> u32 {
@@ -124,12 +124,14 @@ enums! {
     ReplyShape = ReplyShape { Object, List, Names, Unreadable }
     Provider = Provider { OpenAi = Openai, Anthropic }
     Severity = Severity { Error, Warning }
+    FileKind = FileKind { Skill, Reference, Script, Asset }
+    PathProblem = PathProblem { Empty, TooLong, TooDeep, Absolute, Parent, Backslash, ControlCharacter, Colon }
 }
 
 records! {
     core::Limits = Limits {
         max_skill_md_bytes, max_frontmatter_bytes, max_yaml_depth, max_yaml_aliases, max_message_bytes, max_skills,
-        max_name_bytes, max_description_bytes,
+        max_name_bytes, max_description_bytes, max_file_bytes, max_skill_files, max_file_path_bytes,
     }
     core::RankOptions = RankOptions {
         enabled, max_ranked, min_score, min_ratio, min_coverage, semantic_weight, min_similarity, headings,
@@ -139,6 +141,10 @@ records! {
     }
     core::Finding = Finding { category, action, message, line, column, excerpt }
     core::SkillEntry = SkillEntry { location, text }
+    core::ListedFile = ListedFile { path, size }
+    core::SkillFile = SkillFile { path, size, kind, media_type }
+    core::SkillFiles = SkillFiles { skill, files, left_out }
+    core::FileContent = FileContent { skill, path, kind, media_type, size, digest, findings, body }
     core::TurnContext = TurnContext { recent, embedding, selected }
     core::EmbeddingText = EmbeddingText { skill, text }
     core::Match = SkillMatch { skill, reason, position, score }
@@ -246,6 +252,54 @@ impl Cross<core::Error> for wit::Error {
             wit::Error::InvalidEmbedding((of, problem)) => core::Error::InvalidEmbedding { of, problem },
             wit::Error::StaleTurn => core::Error::StaleTurn,
             wit::Error::Unavailable((part, problem)) => core::Error::Unavailable { part, problem },
+        }
+    }
+}
+
+impl Cross<wit::FileBody> for core::FileBody {
+    fn cross(self) -> wit::FileBody {
+        match self {
+            core::FileBody::Text(text) => wit::FileBody::Text(text),
+            core::FileBody::Binary(bytes) => wit::FileBody::Binary(bytes),
+        }
+    }
+}
+
+impl Cross<core::FileBody> for wit::FileBody {
+    fn cross(self) -> core::FileBody {
+        match self {
+            wit::FileBody::Text(text) => core::FileBody::Text(text),
+            wit::FileBody::Binary(bytes) => core::FileBody::Binary(bytes),
+        }
+    }
+}
+
+impl Cross<wit::FileError> for core::FileError {
+    fn cross(self) -> wit::FileError {
+        match self {
+            core::FileError::UnknownSkill { skill } => wit::FileError::UnknownSkill(skill),
+            core::FileError::BlockedSkill { skill } => wit::FileError::BlockedSkill(skill),
+            core::FileError::InvalidPath { path, problem } => wit::FileError::InvalidPath((path, problem.cross())),
+            core::FileError::TooLarge { path, bytes, limit } => wit::FileError::TooLarge((path, bytes, limit.cross())),
+            core::FileError::Unavailable { path, problem } => wit::FileError::Unavailable((path, problem)),
+            core::FileError::Blocked { path, findings } => wit::FileError::Blocked((path, findings.cross())),
+        }
+    }
+}
+
+impl Cross<core::FileError> for wit::FileError {
+    fn cross(self) -> core::FileError {
+        match self {
+            wit::FileError::UnknownSkill(skill) => core::FileError::UnknownSkill { skill },
+            wit::FileError::BlockedSkill(skill) => core::FileError::BlockedSkill { skill },
+            wit::FileError::InvalidPath((path, problem)) => {
+                core::FileError::InvalidPath { path, problem: problem.cross() }
+            }
+            wit::FileError::TooLarge((path, bytes, limit)) => {
+                core::FileError::TooLarge { path, bytes, limit: limit.cross() }
+            }
+            wit::FileError::Unavailable((path, problem)) => core::FileError::Unavailable { path, problem },
+            wit::FileError::Blocked((path, findings)) => core::FileError::Blocked { path, findings: findings.cross() },
         }
     }
 }

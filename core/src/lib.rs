@@ -45,6 +45,7 @@ mod catalog;
 mod engine;
 mod error;
 mod eval;
+mod files;
 mod order;
 mod scan;
 mod select;
@@ -61,12 +62,16 @@ pub use catalog::{
     Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, FlaggedSkill, GatedSkill,
     LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies, ShadowedSkill, SkippedSkill, MAX_RELEVANT,
 };
-pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError};
+pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};
 pub use error::Error;
 pub use eval::{
     read_labelled_lines, read_trigger_evals, Competing, Count, EvalInputError, EvalReport, LabelledMessage, Miss,
     Outcome, RecallAt, SkillFigures,
+};
+pub use files::{
+    file_kind, media_type, normalise_file_path, sha256_digest, FileBody, FileContent, FileError, FileKind, FileRequest,
+    ListedFile, PathProblem, SkillFile, SkillFiles, MAX_PATH_SEGMENTS, MAX_SEGMENT_BYTES,
 };
 pub use scan::{blocked, scan, Action, Category, Finding, ScanPolicy, MAX_FINDINGS};
 pub use select::llm::{LeftOut, LeftOutReason, ReplyShape, SelectOptions, SelectPrompt, Selection, SkillStats};

@@ -26,4 +26,5 @@ fn saved_fuzz_inputs_pass() {
     assert!(replay("parse_and_lint", harness::parse_and_lint) > 0);
     assert!(replay("build_catalogue", harness::build_catalogue) > 0);
     assert!(replay("turn", harness::turn) > 0);
+    assert!(replay("file_paths", harness::file_paths) > 0);
 }

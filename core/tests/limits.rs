@@ -140,3 +140,47 @@ fn description_bytes() {
     assert_eq!(past.skill.unwrap().description, "0123456789");
     assert_eq!(past.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["description_truncated"]);
 }
+
+/// An engine over one skill `pdf` with `files` in its folder.
+fn engine_with_files(limits: Limits, files: &[(&str, usize)]) -> skillwire::Engine<skillwire::MemorySource> {
+    let mut source = skillwire::MemorySource::new();
+    source.insert("s/pdf/SKILL.md", skill_md("pdf", "", "Body.\n"));
+    for &(path, bytes) in files {
+        source.insert_file("s/pdf/SKILL.md", path, vec![b'a'; bytes]);
+    }
+    let options = skillwire::Options { catalog: CatalogOptions { limits, ..Default::default() }, ..Default::default() };
+    skillwire::Engine::new(vec![source], options)
+}
+
+#[test]
+fn file_bytes() {
+    let engine =
+        engine_with_files(Limits { max_file_bytes: 10, ..Limits::default() }, &[("at.txt", 10), ("past.txt", 11)]);
+    assert_eq!(engine.read_file("pdf", "at.txt").unwrap().size, 10);
+    let past = engine.read_file("pdf", "past.txt").unwrap_err();
+    assert_eq!(past, skillwire::FileError::TooLarge { path: "past.txt".to_owned(), bytes: 11, limit: 10 });
+}
+
+#[test]
+fn skill_files() {
+    // SKILL.md is listed too: three files in all.
+    let limits = Limits { max_skill_files: 3, ..Limits::default() };
+    let at = engine_with_files(limits.clone(), &[("a.txt", 1), ("b.txt", 1)]).files("pdf").unwrap();
+    assert_eq!((at.files.len(), at.left_out), (3, 0));
+    let past = engine_with_files(limits, &[("a.txt", 1), ("b.txt", 1), ("c.txt", 1)]).files("pdf").unwrap();
+    assert_eq!((past.files.len(), past.left_out), (3, 1));
+}
+
+#[test]
+fn file_path_bytes() {
+    let at = "a".repeat(10);
+    let past = "a".repeat(11);
+    let engine = engine_with_files(Limits { max_file_path_bytes: 10, ..Limits::default() }, &[(&at, 1), (&past, 1)]);
+    assert_eq!(engine.read_file("pdf", &at).unwrap().path, at);
+    assert_eq!(
+        engine.read_file("pdf", &past).unwrap_err(),
+        skillwire::FileError::InvalidPath { path: past.clone(), problem: skillwire::PathProblem::TooLong }
+    );
+    // A listed path past the limit is left out.
+    assert_eq!(engine.files("pdf").unwrap().left_out, 1);
+}

@@ -5,9 +5,9 @@
 
 use crate::wasm::WasmError;
 use skillwire::{
-    CatalogFormat, CatalogReport, CatalogText, Completion, EmbeddingText, Engine, Injection, Match, Provider,
-    SelectOptions, SelectPrompt, Selection, SkillSource, SkillStats, SkillTool, ToolDefinition, ToolOptions,
-    TurnContext,
+    CatalogFormat, CatalogReport, CatalogText, Completion, EmbeddingText, Engine, FileContent, Injection, Match,
+    Provider, SelectOptions, SelectPrompt, Selection, SkillFiles, SkillSource, SkillStats, SkillTool, ToolDefinition,
+    ToolOptions, TurnContext,
 };
 
 /// What a host asks of an engine. Natively every error is [`WasmError::Engine`]; in the
@@ -55,6 +55,10 @@ pub trait Backend {
         format: CatalogFormat,
         budget: Option<usize>,
     ) -> Result<CatalogText, WasmError>;
+    /// The files of skill `skill`'s folder ([`skillwire::Engine::files`]).
+    fn files(&mut self, skill: &str) -> Result<SkillFiles, WasmError>;
+    /// File `path` of skill `skill`'s folder ([`skillwire::Engine::read_file`]).
+    fn read_file(&mut self, skill: &str, path: &str) -> Result<FileContent, WasmError>;
 }
 
 impl<S: SkillSource> Backend for Engine<S> {
@@ -114,5 +118,11 @@ impl<S: SkillSource> Backend for Engine<S> {
         budget: Option<usize>,
     ) -> Result<CatalogText, WasmError> {
         Ok(Engine::catalog_for(self, message, context, featured, format, budget)?)
+    }
+    fn files(&mut self, skill: &str) -> Result<SkillFiles, WasmError> {
+        Engine::files(self, skill).map_err(WasmError::File)
+    }
+    fn read_file(&mut self, skill: &str, path: &str) -> Result<FileContent, WasmError> {
+        Engine::read_file(self, skill, path).map_err(WasmError::File)
     }
 }

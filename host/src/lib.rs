@@ -12,18 +12,20 @@
 //!
 //! Locations are absolute, canonical paths of the SKILL.md files, sorted.
 //!
-//! Listing starts a thread that reads the listed files ahead, in list order, a few at a
-//! time ([`PREFETCH_FILES`]): a catalogue build reads every file in that order, so its
-//! reads overlap with the build's work instead of adding to it. A read out of that order
-//! (a turn's) stops the read-ahead and reads the file itself.
+//! Listing starts a thread that reads the listed files ahead, in list order, at most
+//! [`PREFETCH_FILES`] ahead (so at most that many texts, and one being read, wait in
+//! memory): a catalogue build reads every file in that order, so its reads overlap with
+//! the build's work instead of adding to it. A read out of that order (a turn's) stops the
+//! read-ahead, without waiting for it, and reads the file itself.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod backend;
+pub mod files;
 pub mod wasm;
 
 pub use backend::Backend;
 
-use skillwire::{SkillEntry, SkillSource, SourceError};
+use skillwire::{ListedFile, SkillEntry, SkillSource, SourceError};
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read};
@@ -38,13 +40,20 @@ pub const MAX_DEPTH: usize = 8;
 const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 
 /// Folders never searched.
-const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
+pub(crate) const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
 
 /// Most files read ahead of the build and not yet taken (see the module docs).
-pub const PREFETCH_FILES: usize = 128;
+pub const PREFETCH_FILES: usize = 32;
 
 /// Texts read ahead, each with its index in the listed files.
 type ReadAhead = Receiver<(usize, Result<String, String>)>;
+
+/// A read-ahead and the index of the file it holds next.
+#[derive(Debug)]
+struct Ahead {
+    next: usize,
+    texts: ReadAhead,
+}
 
 /// Skills on the local filesystem.
 #[derive(Debug)]
@@ -52,7 +61,7 @@ pub struct FsSource {
     files: Arc<[PathBuf]>,
     max_bytes: usize,
     /// Texts read ahead since the last listing, with their index in `files`.
-    ahead: Mutex<Option<ReadAhead>>,
+    ahead: Mutex<Option<Ahead>>,
 }
 
 impl Clone for FsSource {
@@ -98,6 +107,17 @@ impl FsSource {
         &self.files
     }
 
+    /// The folder of the listed skill whose SKILL.md is at `location` (canonical, as
+    /// the listing is).
+    fn skill_dir(&self, location: &str) -> Result<&Path, SourceError> {
+        let path = Path::new(location);
+        match self.files.binary_search_by(|f| f.as_path().cmp(path)) {
+            Ok(index) => self.files.get(index).and_then(|f| f.parent()),
+            Err(_) => None,
+        }
+        .ok_or_else(|| SourceError(format!("{location}: not a skill of this source")))
+    }
+
     /// Starts reading every file ahead, in order, into a bounded queue (replacing an
     /// earlier read-ahead, whose thread then stops). Without a thread, nothing is read ahead.
     fn read_ahead(&self) {
@@ -112,17 +132,22 @@ impl FsSource {
             }
         });
         if let Ok(mut ahead) = self.ahead.lock() {
-            *ahead = reader.is_ok().then_some(receiver);
+            *ahead = reader.is_ok().then_some(Ahead { next: 0, texts: receiver });
         }
     }
 
-    /// File `index`'s text if the read-ahead holds it next; otherwise the read-ahead stops.
+    /// File `index`'s text if the read-ahead holds it next; otherwise the read-ahead stops
+    /// (without waiting for it).
     fn take_read_ahead(&self, index: usize) -> Option<Result<String, String>> {
-        let mut ahead = self.ahead.lock().ok()?;
-        match ahead.as_ref().map(Receiver::recv) {
-            Some(Ok((read, text))) if read == index => Some(text),
+        let mut slot = self.ahead.lock().ok()?;
+        let ahead = slot.as_mut().filter(|ahead| ahead.next == index);
+        match ahead.map(|ahead| (ahead.texts.recv(), &mut ahead.next)) {
+            Some((Ok((read, text)), next)) if read == index => {
+                *next += 1;
+                Some(text)
+            }
             _ => {
-                *ahead = None;
+                *slot = None;
                 None
             }
         }
@@ -175,9 +200,17 @@ fn walk(
             children.push(path);
         }
     }
-    // Within a folder `SKILL.md` is preferred over `skill.md`.
-    if let Some(file) = skill_files.into_iter().flatten().next() {
-        out.push(file);
+    // Within a folder `SKILL.md` is preferred over `skill.md`. On a filesystem that ignores
+    // case, `Skill.md` answers to those names too, as it always did.
+    match skill_files.into_iter().flatten().next() {
+        Some(file) => out.push(file),
+        None => {
+            if let Some(file) = skill_file_in(dir).and_then(|f| fs::canonicalize(f).ok()) {
+                if file.starts_with(root) {
+                    out.push(file);
+                }
+            }
+        }
     }
     children.sort();
     for child in children {
@@ -197,8 +230,10 @@ pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, String> 
     if size > max_bytes as u64 {
         return Err(too_large(size));
     }
-    // Sized from the metadata: one read for a file that did not change since.
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(max_bytes).min(max_bytes).saturating_add(1));
+    // Sized from the metadata (one read for a file that did not change since), but not
+    // trusted past 1 MiB: the buffer grows as bytes really arrive.
+    let mut bytes =
+        Vec::with_capacity(usize::try_from(size).unwrap_or(0).min(max_bytes).min(1 << 20).saturating_add(1));
     file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(failed)?;
     if bytes.len() > max_bytes {
         return Err(too_large(bytes.len() as u64));
@@ -226,6 +261,15 @@ impl SkillSource for FsSource {
             None => read_skill_file(path, self.max_bytes),
         }
         .map_err(SourceError)
+    }
+
+    fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
+        let dir = self.skill_dir(location)?;
+        files::list_skill_files(dir).map_err(|e| SourceError(format!("{}: {e}", dir.display())))
+    }
+
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        files::read_skill_resource(self.skill_dir(location)?, path, max_bytes).map_err(SourceError)
     }
 }
 

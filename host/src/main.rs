@@ -4,10 +4,10 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skillwire::{
-    lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, EvalReport, InjectFormat,
-    LabelledMessage, Limits, LintOptions, LintReport, Matches, NotUserInvocable, Options, Precedence, RankOptions,
-    RenderOptions, ReplyShape, ScanBodies, ScanPolicy, SelectOptions, SkillSource, SkillStats, ToolOptions,
-    TurnContext,
+    lint_with, Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, EvalReport, FileBody, FileError,
+    FileKind, InjectFormat, LabelledMessage, Limits, LintOptions, LintReport, Matches, NotUserInvocable, Options,
+    Precedence, RankOptions, RenderOptions, ReplyShape, ScanBodies, ScanPolicy, SelectOptions, SkillSource, SkillStats,
+    ToolOptions, TurnContext,
 };
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine, WasmError};
 use skillwire_host::{read_skill_file, skill_file_in, Backend, FsSource};
@@ -114,6 +114,37 @@ enum Command {
         /// most 100).
         #[arg(long, value_name = "N", default_value_t = skillwire::DEFAULT_FEATURED, requires = "for_message")]
         featured: usize,
+    },
+    /// List a skill's own files (SKILL.md, references, scripts, assets): path, size, kind,
+    /// media type. Reads no file unless --digests.
+    Files {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Also read each file for its SHA-256 digest (`sha256:…`; a file the engine
+        /// refuses says why instead).
+        #[arg(long)]
+        digests: bool,
+        /// Print {"skill", "files": [{"path", "size", "kind", "media_type"[, "digest"]}], "left_out"}.
+        #[arg(long)]
+        json: bool,
+        /// The skill's name.
+        name: String,
+    },
+    /// Print one of a skill's files: text as it is, bytes raw (never run: a script is
+    /// printed, and said to be one on standard error). Paths that could leave the skill's
+    /// folder are refused (exit 2); a file the safety scan blocks is refused with its
+    /// findings (exit 1).
+    Read {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Print {"skill", "path", "kind", "media_type", "size", "digest", "findings", "body": {"type": "text"|"binary", "value"}}
+        /// (a binary body's bytes are left out).
+        #[arg(long)]
+        json: bool,
+        /// The skill's name.
+        name: String,
+        /// The file's path in the skill's folder (`references/forms.md`).
+        path: String,
     },
     /// Offer skill names for what a user typed after `@`: prefix matches, then fuzzy ones.
     Complete {
@@ -295,7 +326,7 @@ struct SkillArgs {
     not_user_invocable: NotUserInvocableArg,
     /// When the safety scan reads skills' bodies: `at-build` (every body while the skills
     /// load; a blocked body is never listed) or `when-read` (each body as a turn reads it:
-    /// faster loads of large folders; a skill whose body is blocked is listed until then,
+    /// faster loads of large folders; a skill whose body is blocked stays listed,
     /// never injected). Frontmatter is always scanned at load.
     #[arg(long, value_enum, default_value_t = ScanBodiesArg::from(ScanBodies::default()))]
     scan_bodies: ScanBodiesArg,
@@ -358,6 +389,14 @@ impl From<WasmError> for InputError {
     }
 }
 
+/// A refused file request, for the user: which code, and why.
+fn file_refused(e: WasmError) -> InputError {
+    match e {
+        WasmError::File(e) => InputError(format!("{} ({})", e, e.code())),
+        e => e.into(),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -396,6 +435,77 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                 let lines: Vec<String> =
                     matches.iter().map(|m| format!("{}\t{}\t{}", m.skill, m.reason.as_str(), m.position)).collect();
                 out = lines.join("\n");
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Files { skills, digests, json, name } => {
+            let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
+            let files = engine.files(&name).map_err(file_refused)?;
+            let mut digest_of = Vec::new();
+            for file in files.files.iter().filter(|_| digests) {
+                digest_of.push(match engine.read_file(&files.skill, &file.path) {
+                    Ok(content) => content.digest,
+                    Err(e) => format!("({e})"),
+                });
+            }
+            if json {
+                let mut value = serde_json::to_value(&files).map_err(|e| InputError(e.to_string()))?;
+                if let Some(listed) = value.get_mut("files").and_then(serde_json::Value::as_array_mut) {
+                    for (file, digest) in listed.iter_mut().zip(&digest_of) {
+                        file["digest"] = serde_json::Value::from(digest.as_str());
+                    }
+                }
+                out = to_json(&value)?;
+            } else {
+                let lines: Vec<String> = (files.files.iter().enumerate())
+                    .map(|(i, f)| {
+                        let digest = digest_of.get(i).map(|d| format!("\t{d}")).unwrap_or_default();
+                        format!("{}\t{}\t{}\t{}{digest}", f.path, f.size, f.kind.as_str(), f.media_type)
+                    })
+                    .collect();
+                out = lines.join("\n");
+                if files.left_out > 0 {
+                    eprintln!(
+                        "skillwire: {} more files left out (over the limit, or outside the folder)",
+                        files.left_out
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Read { skills, json, name, path } => {
+            let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
+            let content = match engine.read_file(&name, &path) {
+                Ok(content) => content,
+                Err(WasmError::File(e @ FileError::Blocked { .. })) => {
+                    eprintln!("skillwire: {e}");
+                    if let FileError::Blocked { findings, .. } = &e {
+                        for f in findings {
+                            eprintln!("  {f}");
+                        }
+                    }
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(file_refused(e)),
+            };
+            if content.kind == FileKind::Script && !json {
+                eprintln!(
+                    "skillwire: {} is a script ({}); skillwire does not run it",
+                    content.path, content.media_type
+                );
+            }
+            for finding in content.findings.iter().filter(|_| !json) {
+                eprintln!("  {finding} ({})", content.path);
+            }
+            if json {
+                out = to_json(&content)?;
+            } else {
+                let bytes = match &content.body {
+                    FileBody::Text(text) => text.as_bytes(),
+                    FileBody::Binary(bytes) => bytes.as_slice(),
+                };
+                // The file as it is: no newline added.
+                let _ = std::io::stdout().lock().write_all(bytes);
             }
             ExitCode::SUCCESS
         }

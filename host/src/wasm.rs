@@ -29,9 +29,9 @@
 
 use crate::Backend;
 use skillwire::{
-    CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, EmbeddingText, Injection, LintOptions, LintReport,
-    Match, Options, Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillSource, SkillStats, SkillTool,
-    ToolDefinition, ToolOptions, TurnContext,
+    CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, EmbeddingText, FileContent, Injection,
+    LintOptions, LintReport, Match, Options, Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillFiles,
+    SkillSource, SkillStats, SkillTool, ToolDefinition, ToolOptions, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -87,6 +87,8 @@ pub enum WasmError {
     Setup(String),
     /// The engine refused the call (the same errors as the core's).
     Engine(skillwire::Error),
+    /// The engine refused to list or read a skill's file (the core's [`FileError`](skillwire::FileError)).
+    File(skillwire::FileError),
 }
 
 impl std::fmt::Display for WasmError {
@@ -97,6 +99,7 @@ impl std::fmt::Display for WasmError {
             WasmError::Trap(m) => write!(f, "the component trapped: {m}"),
             WasmError::Setup(m) => write!(f, "could not start the component: {m}"),
             WasmError::Engine(e) => e.fmt(f),
+            WasmError::File(e) => e.fmt(f),
         }
     }
 }
@@ -114,6 +117,9 @@ struct HostState {
     sources: Vec<Box<dyn SkillSource>>,
     limits: GuestLimiter,
     max_text_bytes: usize,
+    /// The options' `max_file_bytes` and `max_skill_files`.
+    max_file_bytes: usize,
+    max_skill_files: usize,
 }
 
 /// The memory cap ([`StoreLimits`]), noting how large the guest's memory has grown.
@@ -179,6 +185,25 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         }
         Ok(text)
     }
+
+    fn list_files(&mut self, source: u32, location: String) -> Result<Vec<wit::ListedFile>, String> {
+        let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
+        let mut files = source.list_files(&location).map_err(|e| e.0)?;
+        // The guest keeps at most `max_skill_files`; the host copies in no more than
+        // ten times that.
+        files.truncate(self.max_skill_files.saturating_mul(10));
+        Ok(files.cross())
+    }
+
+    fn read_file(&mut self, source: u32, location: String, path: String, max_bytes: u32) -> Result<Vec<u8>, String> {
+        let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
+        // The guest asks for at most its own limit; the host holds it to the options' too.
+        let max_bytes = usize::try_from(max_bytes).unwrap_or(usize::MAX).min(self.max_file_bytes);
+        let mut bytes = source.read_file(&location, &path, max_bytes).map_err(|e| e.0)?;
+        // One byte past the limit is enough for the guest to refuse the file.
+        bytes.truncate(max_bytes.saturating_add(1));
+        Ok(bytes)
+    }
 }
 
 /// The compiled component, shared by every engine of a process.
@@ -237,6 +262,8 @@ impl Runtime {
             sources,
             limits: GuestLimiter::new(limits),
             max_text_bytes: options.catalog.limits.max_skill_md_bytes,
+            max_file_bytes: options.catalog.limits.max_file_bytes,
+            max_skill_files: options.catalog.limits.max_skill_files,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -537,6 +564,22 @@ impl Backend for WasmEngine {
         let (turn, featured, format, budget) =
             (context.clone().cross(), featured.cross(), format.cross(), budget.cross());
         engine(self.call(|store, i, e| api!(i).call_catalog_for(store, e, message, &turn, featured, format, budget))?)
+    }
+
+    fn files(&mut self, skill: &str) -> Result<SkillFiles, WasmError> {
+        file(self.call(|store, i, e| api!(i).call_files(store, e, skill))?)
+    }
+
+    fn read_file(&mut self, skill: &str, path: &str) -> Result<FileContent, WasmError> {
+        file(self.call(|store, i, e| api!(i).call_read_file(store, e, skill, path))?)
+    }
+}
+
+/// A file the engine handed out: its value, or its refusal as a core file error.
+fn file<W: Cross<T>, T>(result: Result<W, wit::FileError>) -> Result<T, WasmError> {
+    match result {
+        Ok(value) => Ok(value.cross()),
+        Err(e) => Err(WasmError::File(e.cross())),
     }
 }
 

@@ -117,6 +117,12 @@ export interface Limits {
   maxNameBytes?: number;
   /** Longest description used, in bytes (16 KiB); longer ones are cut. */
   maxDescriptionBytes?: number;
+  /** Largest file of a skill's folder handed out, in bytes (1 MiB). */
+  maxFileBytes?: number;
+  /** Most files listed for one skill (1,000). */
+  maxSkillFiles?: number;
+  /** Longest path of a skill's file accepted, in bytes (1 KiB). */
+  maxFilePathBytes?: number;
 }
 
 export interface Options<S extends SkillSource = SkillSource> {
@@ -132,7 +138,8 @@ export interface Options<S extends SkillSource = SkillSource> {
    * When the safety scan reads skills' bodies (default `at-build`: every body while the
    * catalogue is built, so a blocked body is never listed). `when-read`: each body only as
    * a turn reads it — faster builds of large catalogues; a skill whose body is blocked is
-   * listed until then, and never injected. Frontmatter is always scanned at build.
+   * listed (until the catalogue is rebuilt), and never injected. Frontmatter is always
+   * scanned at build.
    */
   scanBodies?: ScanBodies;
   /** Relevance ranking beyond the substring rules: on/off (default on), or tuned. */

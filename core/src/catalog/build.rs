@@ -77,7 +77,7 @@ impl Builder {
     /// Adds one entry, after the ones added before it.
     pub(crate) fn add(&mut self, input: CatalogInput) {
         if cfg!(target_arch = "wasm32") {
-            let prepared = prepare(&input, &self.options);
+            let prepared = self.prepare_unless_full(input);
             return self.take(prepared);
         }
         self.waiting.push(input);
@@ -86,9 +86,27 @@ impl Builder {
         }
     }
 
+    /// Once the catalogue is full, an entry with text is not loaded nor scanned: it can
+    /// only be skipped (the count of loaded skills never goes down).
+    fn full(&self) -> bool {
+        self.count >= self.options.limits.max_skills
+    }
+
+    fn prepare_unless_full(&self, input: CatalogInput) -> Prepared {
+        match input.text {
+            Ok(_) if self.full() => Prepared::OverLimit { location: input.location },
+            _ => prepare(&input, &self.options),
+        }
+    }
+
     fn prepare_waiting(&mut self) {
         let waiting = std::mem::take(&mut self.waiting);
-        for prepared in prepare_batch(&waiting, &self.options) {
+        let prepared = if self.full() {
+            waiting.into_iter().map(|input| self.prepare_unless_full(input)).collect()
+        } else {
+            prepare_batch(&waiting, &self.options)
+        };
+        for prepared in prepared {
             self.take(prepared);
         }
     }
@@ -99,7 +117,7 @@ impl Builder {
             self.report.skipped.push(SkippedSkill { location, reason, diagnostics: Vec::new() });
             return;
         }
-        if self.count >= self.options.limits.max_skills {
+        if self.full() {
             self.report.skipped.push(SkippedSkill {
                 location: prepared.location().to_owned(),
                 reason: format!("the catalogue already holds {} skills (the limit)", self.options.limits.max_skills),
@@ -110,7 +128,8 @@ impl Builder {
         let (warnings, scanned) = match prepared {
             Prepared::Loaded { warnings, scanned } => (warnings, scanned),
             Prepared::NotLoaded(skipped) => return self.report.skipped.push(skipped),
-            Prepared::Unread { .. } => return,
+            // Not reached: an entry is left unprepared only once the catalogue is full.
+            Prepared::Unread { .. } | Prepared::OverLimit { .. } => return,
         };
         self.count += 1;
         self.report.warnings.extend(warnings);

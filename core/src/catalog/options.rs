@@ -46,10 +46,11 @@ pub enum ScanBodies {
     #[default]
     AtBuild,
     /// Only when a turn reads the body to inject it, so a build does not read past each
-    /// frontmatter for the scan (about 3× faster on the corpus). The trade: a skill whose
-    /// *body* the policy blocks is listed and ranked until a turn reads it; that turn says
-    /// `unsafe` and injects nothing, as for every turn after it. Its frontmatter is
-    /// scanned at build as always, so a blocked name or description is never listed.
+    /// frontmatter for the scan (about 1.5× faster on the corpus). The trade: a skill whose
+    /// *body* the policy blocks stays listed and ranked while the catalogue lasts (until it
+    /// is rebuilt); each turn that reads its body says `unsafe` and injects nothing. Its
+    /// frontmatter is scanned at build as always, so a blocked name or description is
+    /// never listed.
     WhenRead,
 }
 

@@ -5,9 +5,10 @@
 use super::{CatalogInput, CatalogOptions, CatalogSkill, LocatedWarning, ScanBodies, SkippedSkill};
 use crate::scan;
 use crate::skill;
+use std::sync::OnceLock;
 
-/// Entries a native build prepares together once they are waiting; builds of fewer never
-/// start a thread.
+/// Entries a native build prepares together once they are waiting; fewer (a small build,
+/// or the last entries of one) are prepared on the build's own thread.
 pub(crate) const BATCH: usize = 64;
 
 /// Most threads one batch is prepared on.
@@ -22,13 +23,15 @@ pub(crate) enum Prepared {
     NotLoaded(SkippedSkill),
     /// It loaded, with these warnings; and it was scanned (or the scan could not run).
     Loaded { warnings: Vec<LocatedWarning>, scanned: Result<Box<CatalogSkill>, SkippedSkill> },
+    /// Not prepared: it came with its text after the catalogue was full.
+    OverLimit { location: String },
 }
 
 impl Prepared {
     /// The entry's location.
     pub(crate) fn location(&self) -> &str {
         match self {
-            Prepared::Unread { location, .. } => location,
+            Prepared::Unread { location, .. } | Prepared::OverLimit { location } => location,
             Prepared::NotLoaded(skipped) => &skipped.location,
             Prepared::Loaded { scanned: Ok(entry), .. } => &entry.skill.location,
             Prepared::Loaded { scanned: Err(skipped), .. } => &skipped.location,
@@ -78,7 +81,7 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
 pub(crate) fn prepare_batch(inputs: &[CatalogInput], options: &CatalogOptions) -> Vec<Prepared> {
     let on_this_thread = |part: &[CatalogInput]| part.iter().map(|i| prepare(i, options)).collect::<Vec<_>>();
     let threads = threads().min(inputs.len());
-    if threads <= 1 {
+    if threads <= 1 || inputs.len() < BATCH {
         return on_this_thread(inputs);
     }
     let parts: Vec<&[CatalogInput]> = inputs.chunks(inputs.len().div_ceil(threads)).collect();
@@ -100,10 +103,12 @@ pub(crate) fn prepare_batch(inputs: &[CatalogInput], options: &CatalogOptions) -
     })
 }
 
-/// Threads a batch may use: the machine's parallelism, one on wasm32.
+/// Threads a batch may use: the machine's parallelism (asked once per process), one on
+/// wasm32.
 fn threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
     if cfg!(target_arch = "wasm32") {
         return 1;
     }
-    std::thread::available_parallelism().map_or(1, usize::from).min(MAX_THREADS)
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from).min(MAX_THREADS))
 }

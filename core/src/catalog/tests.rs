@@ -89,7 +89,7 @@ fn a_mention_is_not_evidence_for_other_skills() {
 }
 
 /// `scan_bodies: when-read` scans each frontmatter at build and each body as a turn reads
-/// it: a blocked body is listed until then, never injected; a blocked description is never
+/// it: a blocked body stays listed, never injected; a blocked description is never
 /// listed, whichever the setting.
 #[test]
 fn bodies_scanned_at_build_or_when_read() {

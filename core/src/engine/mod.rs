@@ -18,6 +18,7 @@ use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
 use crate::engine::source::{SkillSource, SourceError};
 use crate::error::Error;
+use crate::files::{FileContent, FileError, SkillFiles};
 use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
 use crate::turn::render::RenderOptions;
 use crate::turn::{Injection, Turn, TurnContext};
@@ -206,5 +207,28 @@ impl<S: SkillSource> Engine<S> {
         budget: Option<usize>,
     ) -> Result<CatalogText, Error> {
         self.catalog.catalog_for(message, &self.with_message_embedding(message, context), featured, format, budget)
+    }
+
+    /// The files of skill `skill`'s folder, from its source ([`Catalog::file_list`]).
+    pub fn files(&self, skill: &str) -> Result<SkillFiles, FileError> {
+        let request = self.catalog.files_request(skill)?;
+        let listed = match self.sources.get(request.source) {
+            Some(source) => source.list_files(&request.location).map_err(|SourceError(e)| e),
+            None => Err(format!("no source {}", request.source)),
+        };
+        self.catalog.file_list(&request, listed)
+    }
+
+    /// File `path` of skill `skill`'s folder, from its source: the path checked before
+    /// the source is asked, the text scanned, the digest added ([`Catalog::file_content`]).
+    pub fn read_file(&self, skill: &str, path: &str) -> Result<FileContent, FileError> {
+        let request = self.catalog.file_request(skill, path)?;
+        let read = match self.sources.get(request.source) {
+            Some(source) => {
+                source.read_file(&request.location, &request.path, request.max_bytes).map_err(|SourceError(e)| e)
+            }
+            None => Err(format!("no source {}", request.source)),
+        };
+        self.catalog.file_content(&request, read)
     }
 }

@@ -4,6 +4,13 @@
 //! reads one SKILL.md by location on demand. The core calls `list` when it builds the
 //! catalogue and `read` only for the skills a turn will inject. A failing `read` is a
 //! skipped skill with a reason, never a failed turn.
+//!
+//! A source may also list and read the other files of a skill's folder (`references/`,
+//! `scripts/`, `assets/`): [`SkillSource::list_files`] and [`SkillSource::read_file`],
+//! called only when a host or a model asks. Sources without them answer that they have
+//! no files.
+
+use crate::files::ListedFile;
 
 /// One skill a source offers: where it lives and, optionally, its SKILL.md text (a
 /// source that has the text at hand saves a `read`).
@@ -27,12 +34,32 @@ impl std::fmt::Display for SourceError {
 
 impl std::error::Error for SourceError {}
 
+/// What a source without files answers to [`SkillSource::list_files`] and
+/// [`SkillSource::read_file`].
+pub const NO_FILES: &str = "this source has no skill files";
+
 /// The host's skills.
 pub trait SkillSource {
     /// Every skill entry the source holds.
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError>;
     /// The SKILL.md text at `location`.
     fn read(&self, location: &str) -> Result<String, SourceError>;
+    /// The files in the folder of the skill whose SKILL.md is at `location` (the
+    /// SKILL.md among them): paths relative to that folder with `/` between segments,
+    /// and sizes. Only regular files inside the folder. By default: none ([`NO_FILES`]).
+    fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
+        let _ = location;
+        Err(SourceError(NO_FILES.to_owned()))
+    }
+    /// The bytes of file `path` of that skill. The core hands over `path` already
+    /// normalised and free of `..` ([`normalise_file_path`](crate::normalise_file_path));
+    /// the source refuses what only it can see (a link leading out of the folder, a
+    /// device) and stops reading past `max_bytes` (reading at most one byte more). By
+    /// default: none ([`NO_FILES`]).
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        let _ = (location, path, max_bytes);
+        Err(SourceError(NO_FILES.to_owned()))
+    }
 }
 
 impl<S: SkillSource + ?Sized> SkillSource for Box<S> {
@@ -41,6 +68,12 @@ impl<S: SkillSource + ?Sized> SkillSource for Box<S> {
     }
     fn read(&self, location: &str) -> Result<String, SourceError> {
         (**self).read(location)
+    }
+    fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
+        (**self).list_files(location)
+    }
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        (**self).read_file(location, path, max_bytes)
     }
 }
 
@@ -51,12 +84,21 @@ impl<S: SkillSource + ?Sized> SkillSource for &S {
     fn read(&self, location: &str) -> Result<String, SourceError> {
         (**self).read(location)
     }
+    fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
+        (**self).list_files(location)
+    }
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        (**self).read_file(location, path, max_bytes)
+    }
 }
 
-/// Skills held in memory as (location, SKILL.md text) pairs, listed in insertion order.
+/// Skills held in memory as (location, SKILL.md text) pairs, listed in insertion order,
+/// with the other files of their folders ([`MemorySource::insert_file`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemorySource {
     skills: Vec<(String, String)>,
+    /// (SKILL.md location, path in its folder, bytes).
+    files: Vec<(String, String, Vec<u8>)>,
 }
 
 impl MemorySource {
@@ -74,6 +116,31 @@ impl MemorySource {
             None => self.skills.push((location, text)),
         }
         self
+    }
+
+    /// Adds a file to the folder of the skill whose SKILL.md is at `location` (`path`
+    /// relative to that folder, `/` between segments); a later file at the same path
+    /// replaces the earlier one. The SKILL.md itself is listed from its text.
+    pub fn insert_file(
+        &mut self,
+        location: impl Into<String>,
+        path: impl Into<String>,
+        bytes: impl Into<Vec<u8>>,
+    ) -> &mut Self {
+        let (location, path, bytes) = (location.into(), path.into(), bytes.into());
+        match self.files.iter_mut().find(|(l, p, _)| *l == location && *p == path) {
+            Some(slot) => slot.2 = bytes,
+            None => self.files.push((location, path, bytes)),
+        }
+        self
+    }
+
+    /// The SKILL.md file name at the end of `location` (`SKILL.md` if it has none).
+    fn skill_file_name(location: &str) -> &str {
+        match location.rsplit(['/', '\\']).next() {
+            Some(name) if name.eq_ignore_ascii_case("skill.md") => name,
+            _ => "SKILL.md",
+        }
     }
 }
 
@@ -98,5 +165,27 @@ impl SkillSource for MemorySource {
             .find(|(l, _)| l == location)
             .map(|(_, t)| t.clone())
             .ok_or_else(|| SourceError(format!("no skill at {location}")))
+    }
+
+    fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
+        let text = self.read(location)?;
+        let skill_md = ListedFile { path: Self::skill_file_name(location).to_owned(), size: text.len() as u64 };
+        let others = (self.files.iter())
+            .filter(|(l, _, _)| l == location)
+            .map(|(_, path, bytes)| ListedFile { path: path.clone(), size: bytes.len() as u64 });
+        Ok(std::iter::once(skill_md).chain(others).collect())
+    }
+
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        let bytes = if path == Self::skill_file_name(location) {
+            self.read(location)?.into_bytes()
+        } else {
+            (self.files.iter())
+                .find(|(l, p, _)| l == location && p == path)
+                .map(|(_, _, bytes)| bytes.clone())
+                .ok_or_else(|| SourceError(format!("no file {path} in the skill at {location}")))?
+        };
+        // As a filesystem source would: at most one byte past the limit.
+        Ok(bytes.into_iter().take(max_bytes.saturating_add(1)).collect())
     }
 }

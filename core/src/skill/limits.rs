@@ -45,6 +45,14 @@ pub struct Limits {
     /// on a character boundary, with a warning (`description_truncated`). The
     /// standard's limit is 1,024 characters; longer ones load with a warning too.
     pub max_description_bytes: usize,
+    /// Largest file of a skill's folder handed out, in bytes (default 1 MiB): a larger one
+    /// is refused (`file_too_large`); sources stop reading one byte past it.
+    pub max_file_bytes: usize,
+    /// Most files listed for one skill (default 1,000); the rest are counted as left out.
+    pub max_skill_files: usize,
+    /// Longest path of a skill's file accepted, in bytes (default 1 KiB); a longer one is
+    /// refused (`invalid_path`, `too-long`).
+    pub max_file_path_bytes: usize,
 }
 
 impl Default for Limits {
@@ -58,6 +66,9 @@ impl Default for Limits {
             max_skills: 50_000,
             max_name_bytes: 256,
             max_description_bytes: 16 << 10,
+            max_file_bytes: 1 << 20,
+            max_skill_files: 1_000,
+            max_file_path_bytes: 1 << 10,
         }
     }
 }

@@ -34,6 +34,14 @@ impl core::SkillSource for HostSource {
     fn read(&self, location: &str) -> Result<String, core::SourceError> {
         host::read(self.0, location).map_err(core::SourceError)
     }
+
+    fn list_files(&self, location: &str) -> Result<Vec<core::ListedFile>, core::SourceError> {
+        host::list_files(self.0, location).map(Cross::cross).map_err(core::SourceError)
+    }
+
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, core::SourceError> {
+        host::read_file(self.0, location, path, max_bytes.cross()).map_err(core::SourceError)
+    }
 }
 
 struct Component;
@@ -139,6 +147,14 @@ impl GuestEngine for Engine {
         let engine = self.0.borrow();
         let text = engine.catalog_for(&message, &turn.cross(), featured.cross(), format.cross(), budget.cross());
         text.map(Cross::cross).map_err(Cross::cross)
+    }
+
+    fn files(&self, skill: String) -> Result<wit::SkillFiles, wit::FileError> {
+        self.0.borrow().files(&skill).map(Cross::cross).map_err(Cross::cross)
+    }
+
+    fn read_file(&self, skill: String, path: String) -> Result<wit::FileContent, wit::FileError> {
+        self.0.borrow().read_file(&skill, &path).map(Cross::cross).map_err(Cross::cross)
     }
 }
 

@@ -1,0 +1,154 @@
+//! A path to one of a skill's files, as a model or a host writes it: checked and
+//! normalised before any source sees it, so that it names a file inside the skill's
+//! folder and nothing else.
+
+use serde::Serialize;
+
+/// Most segments (folders and the file name) a file path may have.
+pub const MAX_PATH_SEGMENTS: usize = 32;
+/// Longest segment of a file path, in bytes (the common file-name limit).
+pub const MAX_SEGMENT_BYTES: usize = 255;
+
+/// Why a file path was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathProblem {
+    /// Nothing names a file (`""`, `.`, `/`-only).
+    Empty,
+    /// Longer than [`Limits::max_file_path_bytes`](crate::Limits).
+    TooLong,
+    /// More than [`MAX_PATH_SEGMENTS`] segments, or a segment over [`MAX_SEGMENT_BYTES`].
+    TooDeep,
+    /// Starts at the root (`/etc/passwd`) or names a drive (`C:`).
+    Absolute,
+    /// Goes up a folder (`..`).
+    Parent,
+    /// Uses `\`, which some systems read as a separator: paths are written with `/`.
+    Backslash,
+    /// Holds NUL or another control character.
+    ControlCharacter,
+    /// Holds `:` (a drive or an alternate data stream on Windows).
+    Colon,
+}
+
+impl PathProblem {
+    /// The problem's name as written in JSON (`parent`, `absolute`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PathProblem::Empty => "empty",
+            PathProblem::TooLong => "too-long",
+            PathProblem::TooDeep => "too-deep",
+            PathProblem::Absolute => "absolute",
+            PathProblem::Parent => "parent",
+            PathProblem::Backslash => "backslash",
+            PathProblem::ControlCharacter => "control-character",
+            PathProblem::Colon => "colon",
+        }
+    }
+
+    /// A sentence for a person (or a model).
+    pub fn describe(self) -> &'static str {
+        match self {
+            PathProblem::Empty => "the path names no file",
+            PathProblem::TooLong => "the path is too long",
+            PathProblem::TooDeep => "the path has too many or too long segments",
+            PathProblem::Absolute => "the path must be relative to the skill's folder",
+            PathProblem::Parent => "the path may not leave the skill's folder (`..`)",
+            PathProblem::Backslash => "the path must use `/` as its separator",
+            PathProblem::ControlCharacter => "the path holds a control character",
+            PathProblem::Colon => "the path may not hold `:`",
+        }
+    }
+}
+
+/// `path` relative to a skill's folder, normalised: `/` between segments, no `.` or
+/// empty segments (`./references//a.md` → `references/a.md`). Refused: absolute paths
+/// and drives, `..` anywhere, `\`, `:`, control characters (NUL included), more than
+/// `max_bytes` bytes, more than [`MAX_PATH_SEGMENTS`] segments or one over
+/// [`MAX_SEGMENT_BYTES`]. Symbolic links are the source's to refuse: only it can see them.
+pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathProblem> {
+    if path.len() > max_bytes {
+        return Err(PathProblem::TooLong);
+    }
+    if path.chars().any(char::is_control) {
+        return Err(PathProblem::ControlCharacter);
+    }
+    if path.contains('\\') {
+        return Err(PathProblem::Backslash);
+    }
+    if path.starts_with('/') {
+        return Err(PathProblem::Absolute);
+    }
+    if path.contains(':') {
+        // `C:` alone is a drive: say so.
+        let drive = path.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) && path.get(1..2) == Some(":");
+        return Err(if drive { PathProblem::Absolute } else { PathProblem::Colon });
+    }
+    let mut segments = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => return Err(PathProblem::Parent),
+            _ if segment.len() > MAX_SEGMENT_BYTES => return Err(PathProblem::TooDeep),
+            _ => segments.push(segment),
+        }
+    }
+    if segments.len() > MAX_PATH_SEGMENTS {
+        return Err(PathProblem::TooDeep);
+    }
+    if segments.is_empty() {
+        return Err(PathProblem::Empty);
+    }
+    Ok(segments.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_inside_the_folder_are_normalised() {
+        for (path, normal) in [
+            ("references/forms.md", "references/forms.md"),
+            ("./references//forms.md", "references/forms.md"),
+            ("scripts/fill.py/", "scripts/fill.py"),
+            ("a/./b/c.txt", "a/b/c.txt"),
+            ("~/notes.md", "~/notes.md"),
+            ("données/été.md", "données/été.md"),
+            ("..a/b..", "..a/b.."),
+        ] {
+            assert_eq!(normalise_file_path(path, 1024), Ok(normal.to_owned()), "{path}");
+        }
+    }
+
+    #[test]
+    fn paths_that_could_leave_the_folder_are_refused() {
+        let deep = "a/".repeat(MAX_PATH_SEGMENTS) + "b";
+        let wide = "a".repeat(MAX_SEGMENT_BYTES + 1);
+        for (path, problem) in [
+            ("", PathProblem::Empty),
+            (".", PathProblem::Empty),
+            ("./", PathProblem::Empty),
+            ("..", PathProblem::Parent),
+            ("../secret", PathProblem::Parent),
+            ("references/../../etc/passwd", PathProblem::Parent),
+            ("a/..", PathProblem::Parent),
+            ("/etc/passwd", PathProblem::Absolute),
+            ("//server/share", PathProblem::Absolute),
+            ("C:/Windows/win.ini", PathProblem::Absolute),
+            ("c:secret", PathProblem::Absolute),
+            ("notes.md:hidden", PathProblem::Colon),
+            ("file:///etc/passwd", PathProblem::Colon),
+            ("..\\secret", PathProblem::Backslash),
+            ("references\\forms.md", PathProblem::Backslash),
+            ("a\0b", PathProblem::ControlCharacter),
+            ("a\nb", PathProblem::ControlCharacter),
+            ("a\u{1b}[2Jb", PathProblem::ControlCharacter),
+            (deep.as_str(), PathProblem::TooDeep),
+            (wide.as_str(), PathProblem::TooDeep),
+        ] {
+            assert_eq!(normalise_file_path(path, 1024), Err(problem), "{path:?}");
+        }
+        assert_eq!(normalise_file_path(&"a".repeat(1025), 1024), Err(PathProblem::TooLong));
+    }
+}

@@ -1,0 +1,91 @@
+//! A skill folder's own files on the filesystem (`references/`, `scripts/`, `assets/`):
+//! listed and read for [`FsSource`](crate::FsSource), never outside the folder.
+//!
+//! Only regular files are listed and read. A symbolic link counts for what it leads to,
+//! and only while that stays inside the skill's folder; devices, pipes and sockets are
+//! neither listed nor read. Listing goes [`MAX_DEPTH`](crate::MAX_DEPTH) folders deep,
+//! skips `.git` and `node_modules`, and stops at [`MAX_LISTED_FILES`]. The check that a
+//! path stays inside happens when the path is resolved, before the file is opened (a link
+//! swapped in between those two moments is not caught).
+
+use skillwire::ListedFile;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Component, Path};
+
+/// Most files listed in one skill's folder (the core keeps fewer:
+/// `Limits::max_skill_files`); the walk stops there.
+pub const MAX_LISTED_FILES: usize = 10_000;
+
+/// The regular files under the skill folder `dir` (canonical), paths relative to it
+/// with `/` between segments, sorted.
+pub fn list_skill_files(dir: &Path) -> io::Result<Vec<ListedFile>> {
+    let mut out = Vec::new();
+    walk(dir, dir, "", 0, &mut out)?;
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+fn walk(root: &Path, dir: &Path, prefix: &str, depth: usize, out: &mut Vec<ListedFile>) -> io::Result<()> {
+    let mut entries: Vec<_> = fs::read_dir(dir)?.filter_map(Result::ok).collect();
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        if out.len() >= MAX_LISTED_FILES {
+            break;
+        }
+        // A name that is not UTF-8 cannot be asked for: it is not listed.
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
+        let Ok(kind) = entry.file_type() else { continue };
+        let meta = if kind.is_symlink() {
+            match fs::canonicalize(entry.path()) {
+                Ok(real) if real.starts_with(root) => fs::metadata(&real),
+                _ => continue,
+            }
+        } else {
+            entry.metadata()
+        };
+        let Ok(meta) = meta else { continue };
+        let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        if meta.is_file() {
+            out.push(ListedFile { path, size: meta.len() });
+        } else if meta.is_dir() && !kind.is_symlink() && depth < crate::MAX_DEPTH {
+            // Links to folders are not followed: the folder they lead to is listed where
+            // it is, so no file is listed twice and no loop can form.
+            if !crate::SKIPPED_DIRS.contains(&name.as_str()) {
+                let _ = walk(root, &entry.path(), &path, depth + 1, out);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bytes of file `path` in the skill folder `dir` (canonical): at most `max_bytes`
+/// and one more, so a caller can tell a file over the limit. Refused: a path the core
+/// would refuse ([`skillwire::normalise_file_path`]), one that resolves outside `dir`
+/// (through a link), and anything but a regular file.
+pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<Vec<u8>, String> {
+    let normal = skillwire::normalise_file_path(path, skillwire::Limits::default().max_file_path_bytes)
+        .map_err(|problem| format!("{path}: {}", problem.describe()))?;
+    let joined = dir.join(&normal);
+    // Belt and braces: the joined path has only plain segments below `dir`.
+    if joined.strip_prefix(dir).map_or(true, |rest| rest.components().any(|c| !matches!(c, Component::Normal(_)))) {
+        return Err(format!("{path}: outside the skill's folder"));
+    }
+    let real = fs::canonicalize(&joined).map_err(|e| format!("{normal}: {e}"))?;
+    if !real.starts_with(dir) {
+        return Err(format!("{normal}: leads outside the skill's folder"));
+    }
+    // Checked before opening: opening a named pipe would wait for a writer.
+    if !fs::metadata(&real).is_ok_and(|m| m.is_file()) {
+        return Err(format!("{normal}: not a regular file"));
+    }
+    let file = fs::File::open(&real).map_err(|e| format!("{normal}: {e}"))?;
+    let meta = file.metadata().map_err(|e| format!("{normal}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{normal}: not a regular file"));
+    }
+    let capacity = usize::try_from(meta.len()).unwrap_or(0).min(max_bytes).min(1 << 20).saturating_add(1);
+    let mut bytes = Vec::with_capacity(capacity);
+    file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(|e| format!("{normal}: {e}"))?;
+    Ok(bytes)
+}
