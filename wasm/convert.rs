@@ -145,6 +145,7 @@ records! {
     core::SkillFile = SkillFile { path, size, kind, media_type }
     core::SkillFiles = SkillFiles { skill, files, left_out }
     core::FileContent = FileContent { skill, path, kind, media_type, size, digest, findings, body }
+    core::ToolAnswer = ToolAnswer { content, is_error }
     core::TurnContext = TurnContext { recent, embedding, selected }
     core::EmbeddingText = EmbeddingText { skill, text }
     core::Match = SkillMatch { skill, reason, position, score }

@@ -6,8 +6,8 @@
 use crate::wasm::WasmError;
 use skillwire::{
     CatalogFormat, CatalogReport, CatalogText, Completion, EmbeddingText, Engine, FileContent, Injection, Match,
-    Provider, SelectOptions, SelectPrompt, Selection, SkillFiles, SkillSource, SkillStats, SkillTool, ToolDefinition,
-    ToolOptions, TurnContext,
+    Provider, SelectOptions, SelectPrompt, Selection, SkillFiles, SkillSource, SkillStats, SkillTool, ToolAnswer,
+    ToolDefinition, ToolOptions, TurnContext,
 };
 
 /// What a host asks of an engine. Natively every error is [`WasmError::Engine`]; in the
@@ -59,6 +59,8 @@ pub trait Backend {
     fn files(&mut self, skill: &str) -> Result<SkillFiles, WasmError>;
     /// File `path` of skill `skill`'s folder ([`skillwire::Engine::read_file`]).
     fn read_file(&mut self, skill: &str, path: &str) -> Result<FileContent, WasmError>;
+    /// Answers a model's call of the read-file tool ([`skillwire::Engine::answer_read_file`]).
+    fn answer_read_file(&mut self, arguments: &str) -> Result<ToolAnswer, WasmError>;
 }
 
 impl<S: SkillSource> Backend for Engine<S> {
@@ -124,5 +126,8 @@ impl<S: SkillSource> Backend for Engine<S> {
     }
     fn read_file(&mut self, skill: &str, path: &str) -> Result<FileContent, WasmError> {
         Engine::read_file(self, skill, path).map_err(WasmError::File)
+    }
+    fn answer_read_file(&mut self, arguments: &str) -> Result<ToolAnswer, WasmError> {
+        Ok(Engine::answer_read_file(self, arguments))
     }
 }

@@ -214,6 +214,10 @@ enum Command {
         /// Skills not to offer (comma-separated), e.g. the skill whose run is asking.
         #[arg(long, value_delimiter = ',', value_name = "A,B")]
         exclude: Vec<String>,
+        /// Add the tool that lets the model read an injected skill's files
+        /// (`read_skill_file`, input {"skill", "path"}; answer its calls with `read`).
+        #[arg(long, requires = "provider")]
+        read_file: bool,
     },
     /// Time turns on your own skills and messages: per-turn p50 and p99 and turns per second.
     Bench {
@@ -576,13 +580,27 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             }
             ExitCode::SUCCESS
         }
-        Command::Tools { skills, provider, exclude } => {
+        Command::Tools { skills, provider, exclude, read_file } => {
             let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
             let exclude = exclude.into_iter().map(|e| e.trim().to_owned()).filter(|e| !e.is_empty()).collect();
             let options = ToolOptions { exclude };
             out = match provider {
                 None => to_json(&engine.tools(&options)?)?,
-                Some(provider) => to_json(&engine.tool_definitions(provider.into(), &options)?)?,
+                Some(provider) => {
+                    // Each tool keeps its keys in the API's order.
+                    #[derive(serde::Serialize)]
+                    #[serde(untagged)]
+                    enum Tool {
+                        Skill(skillwire::ToolDefinition),
+                        ReadFile(skillwire::ReadFileTool),
+                    }
+                    let mut tools: Vec<Tool> =
+                        engine.tool_definitions(provider.into(), &options)?.into_iter().map(Tool::Skill).collect();
+                    if read_file {
+                        tools.push(Tool::ReadFile(skillwire::read_file_tool(provider.into())));
+                    }
+                    to_json(&tools)?
+                }
             };
             ExitCode::SUCCESS
         }

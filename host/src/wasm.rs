@@ -31,7 +31,7 @@ use crate::Backend;
 use skillwire::{
     CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, EmbeddingText, FileContent, Injection,
     LintOptions, LintReport, Match, Options, Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillFiles,
-    SkillSource, SkillStats, SkillTool, ToolDefinition, ToolOptions, TurnContext,
+    SkillSource, SkillStats, SkillTool, ToolAnswer, ToolDefinition, ToolOptions, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -572,6 +572,10 @@ impl Backend for WasmEngine {
 
     fn read_file(&mut self, skill: &str, path: &str) -> Result<FileContent, WasmError> {
         file(self.call(|store, i, e| api!(i).call_read_file(store, e, skill, path))?)
+    }
+
+    fn answer_read_file(&mut self, arguments: &str) -> Result<ToolAnswer, WasmError> {
+        Ok(self.call(|store, i, e| api!(i).call_answer_read_file(store, e, arguments))?.cross())
     }
 }
 

@@ -979,3 +979,16 @@ fn scan_bodies_when_read_lists_and_still_refuses_a_blocked_body() {
         }
     }
 }
+
+/// `tools --read-file` adds the read-file tool in the provider's shape.
+#[test]
+fn tools_can_offer_the_read_file_tool() {
+    let o = skillwire(&["tools", "--skills", "examples/skills", "--provider", "anthropic", "--read-file"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let last = v.as_array().unwrap().last().unwrap();
+    assert_eq!(last["name"], "read_skill_file");
+    assert_eq!(last["input_schema"]["required"], serde_json::json!(["skill", "path"]));
+    let o = skillwire(&["tools", "--skills", "examples/skills", "--read-file"]);
+    assert_eq!(o.status.code(), Some(2), "--read-file needs --provider");
+}

@@ -287,3 +287,33 @@ fn native_and_component_agree_on_the_corpus_and_the_examples() {
 fn the_component_exports_the_cores_defaults() {
     assert_eq!(runtime().defaults().unwrap(), skillwire::Defaults::default());
 }
+
+/// Every corpus skill's files, listed and read natively and in the component: the same
+/// listings, contents, digests and refusals; a model's call answered the same.
+#[test]
+fn native_and_component_agree_on_skill_files() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut native = Engine::new(vec![FsSource::discover(&dir).unwrap()], Options::default());
+    let mut wasm = WasmEngine::new(runtime(), corpus(&dir), Options::default(), CallLimits::default()).unwrap();
+    let names: Vec<String> = native.catalog().skills().iter().map(|s| s.skill.name.clone()).collect();
+    let (mut listed, mut read) = (0, 0);
+    for name in &names {
+        let (n, w) = (Backend::files(&mut native, name), wasm.files(name));
+        assert_eq!(format!("{n:?}"), format!("{w:?}"), "{name}");
+        let Ok(files) = n else { continue };
+        listed += files.files.len();
+        for file in &files.files {
+            let (n, w) = (Backend::read_file(&mut native, name, &file.path), wasm.read_file(name, &file.path));
+            assert_eq!(format!("{n:?}"), format!("{w:?}"), "{name} {}", file.path);
+            read += usize::from(n.is_ok());
+        }
+    }
+    assert!(listed > names.len() && read > names.len(), "{listed} listed, {read} read");
+    // The real packs' reference files, as a model asks for them.
+    let call = r#"{"skill": "mcp-builder", "path": "reference/evaluation.md"}"#;
+    let (n, w) = (Backend::answer_read_file(&mut native, call).unwrap(), wasm.answer_read_file(call).unwrap());
+    assert_eq!(n, w);
+    assert!(!n.is_error && n.content.len() > 1000, "{n:?}");
+    let escape = r#"{"skill": "mcp-builder", "path": "../skill-creator/SKILL.md"}"#;
+    assert!(wasm.answer_read_file(escape).unwrap().content.ends_with("(invalid_path)"));
+}

@@ -8,12 +8,14 @@
 // (sync) or awaits it (async). Options go in camelCase and are mapped to the core's
 // snake_case; every result comes back through `result()`, the one mapping to camelCase.
 
-import { Build, Catalog, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint } from '../dist/skillwire_wasm.js';
+import {
+  Build, Catalog, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint, readFileTool as wasmReadFileTool,
+} from '../dist/skillwire_wasm.js';
 import { isReady, loadAsync } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
-  Injection, LintOptions, LintReport, Matches, OpenAiTool, Options, SelectPrompt, SelectPromptOptions, Selection,
-  SkillSource, SkillTool, SyncSkillSource, ToolProvider, TurnContext,
+  FileContent, Finding, Injection, LintOptions, LintReport, Matches, OpenAiTool, Options, SelectPrompt, SelectPromptOptions,
+  Selection, SkillFiles, SkillSource, SkillTool, SyncSkillSource, ToolAnswer, ToolProvider, TurnContext,
 } from './types.js';
 
 export type * from './types.js';
@@ -21,10 +23,13 @@ export type * from './types.js';
 /** An error from skillwire, with a stable `code` (`message_too_large`, `async_source`, ...). */
 export class SkillwireError extends Error {
   readonly code: ErrorCode;
-  constructor(message: string, code: ErrorCode) {
+  /** With `file_blocked`: what the safety scan found in the file. */
+  readonly findings?: Finding[];
+  constructor(message: string, code: ErrorCode, findings?: Finding[]) {
     super(message);
     this.name = 'SkillwireError';
     this.code = code;
+    if (findings) this.findings = findings;
   }
 }
 
@@ -43,7 +48,9 @@ type Steps<T> = Generator<unknown, T, any>;
 
 function translate(e: unknown): unknown {
   if (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !(e instanceof SkillwireError)) {
-    return new SkillwireError(e.message, (e as Error & { code: string }).code);
+    const findings = (e as { findings?: unknown }).findings;
+    return new SkillwireError(e.message, (e as Error & { code: string }).code,
+      Array.isArray(findings) ? camelKeys(findings) as Finding[] : undefined);
   }
   return e;
 }
@@ -311,6 +318,63 @@ function* matchSteps(
   }
 }
 
+/** Where the core says to list or read a skill's files (handed back to it as it is). */
+interface FileRequest { source: number; location: string; path: string; max_bytes: number }
+
+function* filesSteps(catalog: Catalog, sources: SkillSource[], skill: string): Steps<SkillFiles> {
+  const request: FileRequest = call(() => catalog.filesRequest(skill));
+  const source = sources[request.source];
+  let listed: unknown;
+  let error: string | undefined;
+  // A source without `listFiles` has no files: the core says so.
+  if (typeof source?.listFiles === 'function') {
+    try {
+      listed = yield source.listFiles(request.location);
+      if (!Array.isArray(listed)) error = `listFiles() returned ${listed === null ? 'null' : typeof listed}, not an array`;
+    } catch (e) {
+      error = describe(e);
+    }
+  }
+  return result(() => catalog.fileList(request, listed, error));
+}
+
+function* readFileSteps(catalog: Catalog, sources: SkillSource[], skill: string, path: string): Steps<FileContent> {
+  const request: FileRequest = call(() => catalog.fileRequest(skill, path));
+  const { bytes, error } = yield* fetchFile(sources, request);
+  return result(() => catalog.fileContent(request, bytes, error));
+}
+
+function* answerReadFileSteps(catalog: Catalog, sources: SkillSource[], args: unknown): Steps<ToolAnswer> {
+  const text = typeof args === 'string' ? args : JSON.stringify(args ?? null);
+  const step: { request?: FileRequest; answer?: unknown } = call(() => catalog.readFileCall(text));
+  if (!step.request) return camelKeys(step.answer) as ToolAnswer;
+  const request = step.request;
+  const { bytes, error } = yield* fetchFile(sources, request);
+  return result(() => catalog.readFileAnswer(request, bytes, error));
+}
+
+/** What the source's `readFile` gave for `request`: bytes (at most the limit and one
+ * more), or why not; neither when it has no `readFile`. */
+function* fetchFile(sources: SkillSource[], request: FileRequest): Steps<{ bytes?: Uint8Array; error?: string }> {
+  const source = sources[request.source];
+  let bytes: Uint8Array | undefined;
+  let error: string | undefined;
+  if (typeof source?.readFile === 'function') {
+    try {
+      const got: unknown = yield source.readFile(request.location, request.path, request.max_bytes);
+      if (typeof got === 'string') bytes = new TextEncoder().encode(got);
+      else if (got instanceof Uint8Array) bytes = got;
+      else if (got instanceof ArrayBuffer) bytes = new Uint8Array(got);
+      else error = `readFile() returned ${got === null ? 'null' : typeof got}, not bytes or a string`;
+      // One byte past the limit is enough for the core to refuse it: no more is copied in.
+      if (bytes && bytes.length > request.max_bytes + 1) bytes = bytes.subarray(0, request.max_bytes + 1);
+    } catch (e) {
+      error = describe(e);
+    }
+  }
+  return { bytes, error };
+}
+
 /** `{maxSkillMdBytes: 1}` → `{max_skill_md_bytes: 1}`; undefined stays undefined. */
 function snakeKeys(object: object | undefined): Record<string, unknown> | undefined {
   return object && Object.fromEntries(
@@ -362,7 +426,7 @@ function camelName(key: string): string {
 /** `{max_skill_md_bytes: 1}` → `{maxSkillMdBytes: 1}`, in nested objects too. Arrays are
  * rewritten in place: the values are fresh from the core. */
 function camelKeys(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = camelKeys(value[i]);
     return value;
@@ -550,6 +614,59 @@ export class Skillwire {
   /** `catalogFor`, synchronously. */
   catalogForSync(message: string, options: CatalogForOptions = {}): CatalogText {
     return runSync(catalogForSteps(this.#live(), this.#turnEmbed, message, options, this.#limits));
+  }
+
+  /**
+   * The files of skill `skill`'s folder (`{skill, files: [{path, size, kind, mediaType}],
+   * leftOut}`), from its source's `listFiles(location)`: paths normalised and sorted, a
+   * path that could leave the folder left out. Throws `unknown_skill`, `blocked_skill`, or
+   * `file_unavailable` (the source failed, or has no `listFiles`).
+   */
+  async files(skill: string): Promise<SkillFiles> {
+    return runAsync(filesSteps(this.#live(), this.#sources, skill), this.#timeout);
+  }
+  /** `files` for synchronous sources. */
+  filesSync(skill: string): SkillFiles {
+    return runSync(filesSteps(this.#live(), this.#sources, skill));
+  }
+
+  /**
+   * File `path` of skill `skill`'s folder (`{skill, path, kind, mediaType, size, digest,
+   * findings, body: {type: 'text', value: string} | {type: 'binary', value: Uint8Array}}`),
+   * from its source's `readFile(location, path, maxBytes)`. The path is checked before
+   * the source is asked (`invalid_path`: absolute, `..`, `\\`, `:`, control characters);
+   * text is scanned like a body (`file_blocked`, with `findings`); `file_too_large` past
+   * `limits.maxFileBytes`. A `script` is returned as text, never run.
+   */
+  async readFile(skill: string, path: string): Promise<FileContent> {
+    return runAsync(readFileSteps(this.#live(), this.#sources, skill, path), this.#timeout);
+  }
+  /** `readFile` for synchronous sources. */
+  readFileSync(skill: string, path: string): FileContent {
+    return runSync(readFileSteps(this.#live(), this.#sources, skill, path));
+  }
+
+  /**
+   * The tool that lets a model open a file an injected skill points to, in `provider`'s
+   * shape: input `{skill, path}`. Answer its calls with `answerReadFile`.
+   */
+  static readFileTool(provider: ToolProvider): OpenAiTool | AnthropicTool {
+    requireReady('`Skillwire.readFileTool()`');
+    return call(() => wasmReadFileTool(provider));
+  }
+
+  /**
+   * Answers a model's call of `readFileTool` (`args`: the arguments it wrote, as JSON text
+   * or parsed): `{content, isError}` — the file's text, a line describing a binary file,
+   * or why it could not be read (a path leaving the folder, a blocked file, …). Return
+   * `content` as the tool's result.
+   */
+  async answerReadFile(args: unknown): Promise<ToolAnswer> {
+    return runAsync(answerReadFileSteps(this.#live(), this.#sources, args), this.#timeout);
+  }
+  /** `answerReadFile` for synchronous sources. */
+  answerReadFileSync(args: unknown): ToolAnswer {
+    return runSync(answerReadFileSteps(this.#live(), this.#sources, args));
   }
 
   /**

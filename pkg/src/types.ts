@@ -11,12 +11,77 @@ export type SkillEntry = string | { location: string; text?: string };
 export interface SkillSource {
   list(): SkillEntry[] | Promise<SkillEntry[]>;
   read(location: string): string | Promise<string>;
+  /**
+   * The regular files in the folder of the skill whose SKILL.md is at `location` (the
+   * SKILL.md among them): paths relative to the folder, `/` between segments. Optional:
+   * called only by `files`.
+   */
+  listFiles?(location: string): ListedFile[] | Promise<ListedFile[]>;
+  /**
+   * File `path` of that skill (already checked: relative, no `..`), at most `maxBytes`
+   * (one more tells the core it is over): bytes, or a string for text. Refuse what only
+   * you can see (a link leading out of the folder). Optional: called only by `readFile`.
+   */
+  readFile?(location: string, path: string, maxBytes: number): FileData | Promise<FileData>;
 }
 
 /** A source whose methods answer directly, for the synchronous API. */
 export interface SyncSkillSource {
   list(): SkillEntry[];
   read(location: string): string;
+  listFiles?(location: string): ListedFile[];
+  readFile?(location: string, path: string, maxBytes: number): FileData;
+}
+
+/** A file's contents as a source returns them. */
+export type FileData = Uint8Array | ArrayBuffer | string;
+
+/** A file a source lists in a skill's folder. */
+export interface ListedFile {
+  path: string;
+  size: number;
+}
+
+/** A file's role in its skill: a `script` is for the agent to run, never run by skillwire. */
+export type FileKind = 'skill' | 'reference' | 'script' | 'asset';
+
+/** One of a skill's files. */
+export interface SkillFile {
+  path: string;
+  size: number;
+  kind: FileKind;
+  mediaType: string;
+}
+
+/** A skill's files, sorted by path (`Skillwire.files`). */
+export interface SkillFiles {
+  skill: string;
+  files: SkillFile[];
+  /** Listed files left out: over `limits.maxSkillFiles`, or with a path that could leave the folder. */
+  leftOut: number;
+}
+
+/** The answer to a model's call of the read-file tool (`Skillwire.answerReadFile`). */
+export interface ToolAnswer {
+  /** The tool result's text. */
+  content: string;
+  /** True when the file could not be read (Anthropic's `is_error`). */
+  isError: boolean;
+}
+
+/** A file read from a skill's folder (`Skillwire.readFile`). */
+export interface FileContent {
+  skill: string;
+  /** Normalised, relative to the skill's folder. */
+  path: string;
+  kind: FileKind;
+  mediaType: string;
+  size: number;
+  /** `sha256:` and 64 lowercase hex digits. */
+  digest: string;
+  /** What the safety scan found in a text file that does not block it. */
+  findings: Finding[];
+  body: { type: 'text'; value: string } | { type: 'binary'; value: Uint8Array };
 }
 
 export type Precedence = 'first-wins' | 'last-wins';
@@ -352,4 +417,6 @@ export type WasmInput = string | URL | Request | Response | BufferSource | WebAs
 /** The codes a `SkillwireError` carries (a string: new codes may come). */
 export type ErrorCode =
   | 'message_too_large' | 'reply_too_large' | 'invalid_embedding' | 'stale_turn' | 'unavailable' | 'timeout'
-  | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value' | (string & {});
+  | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value'
+  | 'unknown_skill' | 'blocked_skill' | 'invalid_path' | 'file_too_large' | 'file_unavailable' | 'file_blocked'
+  | (string & {});

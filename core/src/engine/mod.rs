@@ -18,7 +18,7 @@ use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
 use crate::engine::source::{SkillSource, SourceError};
 use crate::error::Error;
-use crate::files::{FileContent, FileError, SkillFiles};
+use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
 use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
 use crate::turn::render::RenderOptions;
 use crate::turn::{Injection, Turn, TurnContext};
@@ -230,5 +230,16 @@ impl<S: SkillSource> Engine<S> {
             None => Err(format!("no source {}", request.source)),
         };
         self.catalog.file_content(&request, read)
+    }
+
+    /// Answers a model's call of the read-file tool ([`read_file_tool`](crate::read_file_tool)):
+    /// `arguments` is the JSON the model wrote (`{"skill", "path"}`, at most
+    /// [`Limits::max_message_bytes`](crate::Limits)); the answer is the file's text, a line
+    /// describing a binary file, or why it could not be read (`is_error`).
+    pub fn answer_read_file(&self, arguments: &str) -> ToolAnswer {
+        match read_file_arguments(arguments, self.catalog.limits().max_message_bytes) {
+            Ok(call) => read_file_answer(&call.skill, &call.path, &self.read_file(&call.skill, &call.path)),
+            Err(answer) => answer,
+        }
     }
 }

@@ -11,24 +11,31 @@
 //! blocked file is refused with its findings, like a body) and adds its SHA-256 digest.
 //! Listing is the same: [`Catalog::files_request`], the source's
 //! [`list_files`](crate::SkillSource::list_files), [`Catalog::file_list`].
-//! [`Engine`](crate::Engine) runs both over synchronous sources.
+//! [`Engine`](crate::Engine) runs both over synchronous sources. A model reaches the files
+//! through one tool ([`read_file_tool`], answered by
+//! [`Engine::answer_read_file`](crate::Engine::answer_read_file)).
 
 mod kind;
 mod path;
+mod tool;
 
 pub use kind::{file_kind, media_type, FileKind};
 pub use path::{normalise_file_path, PathProblem, MAX_PATH_SEGMENTS, MAX_SEGMENT_BYTES};
+pub use tool::{
+    read_file_answer, read_file_arguments, read_file_tool, Property, ReadFileArguments, ReadFileFunction,
+    ReadFileInput, ReadFileProperties, ReadFileTool, ToolAnswer, READ_FILE_TOOL,
+};
 
 use crate::catalog::Catalog;
 use crate::order;
 use crate::scan::{self, Finding};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 
 /// A file a source lists in a skill's folder: its path relative to the folder (`/`
 /// between segments) and its size in bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListedFile {
     /// The path, relative to the skill's folder.
     pub path: String,
@@ -93,8 +100,9 @@ pub struct FileContent {
     pub body: FileBody,
 }
 
-/// Which source to ask for a skill's file, and with which arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which source to ask for a skill's file, and with which arguments (hosts that cross
+/// it into another runtime and back pass it as they got it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileRequest {
     /// The skill's name, as the catalogue has it.
     pub skill: String,

@@ -159,3 +159,30 @@ fn sources_without_files_say_so() {
     assert_eq!(engine.files("pdf").unwrap_err(), no_files);
     assert_eq!(engine.read_file("pdf", "SKILL.md").unwrap_err().to_string(), format!("SKILL.md: {}", crate::NO_FILES));
 }
+
+/// A model's call of the read-file tool, answered end to end through the engine.
+#[test]
+fn the_read_file_tool_answers_a_models_call() {
+    let engine = Engine::new(vec![skills()], Options::default());
+    let answer = |args: &str| engine.answer_read_file(args);
+    assert_eq!(
+        answer(r#"{"skill": "pdf", "path": "references/forms.md"}"#),
+        ToolAnswer { content: "# Forms\nUse the AcroForm fields.\n".to_owned(), is_error: false }
+    );
+    let script = answer(r#"{"skill": "pdf", "path": "scripts/fill.py"}"#);
+    assert_eq!(
+        script.content,
+        "scripts/fill.py of skill pdf is a script (text/x-python); shown, not run:\n\nimport pypdf\n"
+    );
+    assert!(answer(r#"{"skill": "pdf", "path": "assets/logo.png"}"#)
+        .content
+        .contains("is a binary file (image/png, 7 bytes, sha256:"));
+    let escape = answer(r#"{"skill": "pdf", "path": "../../etc/passwd"}"#);
+    assert!(escape.is_error);
+    assert_eq!(
+        escape.content,
+        "Could not read ../../etc/passwd of skill pdf: \"../../etc/passwd\": the path may not leave the skill's folder (`..`) (invalid_path)"
+    );
+    assert!(answer(r#"{"skill": "pdf", "path": "references/trap.md"}"#).content.contains("(file_blocked)"));
+    assert!(answer("not json").is_error);
+}

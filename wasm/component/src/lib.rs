@@ -52,6 +52,11 @@ struct Engine(RefCell<core::Engine<HostSource>>);
 impl api::Guest for Component {
     type Engine = Engine;
 
+    fn read_file_tool(provider: wit::Provider) -> String {
+        // Serialising a JSON value cannot fail.
+        serde_json::to_string(&core::read_file_tool(provider.cross())).unwrap_or_default()
+    }
+
     fn defaults() -> wit::EngineDefaults {
         core::Defaults::default().cross()
     }
@@ -155,6 +160,10 @@ impl GuestEngine for Engine {
 
     fn read_file(&self, skill: String, path: String) -> Result<wit::FileContent, wit::FileError> {
         self.0.borrow().read_file(&skill, &path).map(Cross::cross).map_err(Cross::cross)
+    }
+
+    fn answer_read_file(&self, arguments: String) -> wit::ToolAnswer {
+        self.0.borrow().answer_read_file(&arguments).cross()
     }
 }
 

@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 use skillwire::{
-    CatalogFormat, LintOptions, Matches, Need, Options, Provider, RenderOptions, SelectOptions, SkillEntry, SkillStats,
-    ToolOptions, TurnContext,
+    CatalogFormat, FileBody, FileError, FileRequest, LintOptions, ListedFile, Matches, Need, Options, Provider,
+    RenderOptions, SelectOptions, SkillEntry, SkillStats, ToolOptions, TurnContext,
 };
 use wasm_bindgen::prelude::*;
 
@@ -54,6 +54,22 @@ fn error(code: &str, message: &str) -> JsValue {
 
 fn core_error(e: skillwire::Error) -> JsValue {
     error(e.code(), &e.to_string())
+}
+
+/// A refused file request as a JS `Error` with its `code`, and the scan's `findings` for
+/// a blocked file.
+fn file_error(e: FileError) -> JsValue {
+    let js = error(e.code(), &e.to_string());
+    if let FileError::Blocked { findings, .. } = &e {
+        if let Ok(findings) = to_js(findings) {
+            let _ = js_sys::Reflect::set(&js, &JsValue::from_str("findings"), &findings);
+        }
+    }
+    js
+}
+
+fn request_from_js(request: JsValue) -> Result<FileRequest, JsValue> {
+    serde_wasm_bindgen::from_value(request).map_err(|e| error("invalid_argument", &format!("request: {e}")))
 }
 
 /// One listed entry: its location, and its text when the source gave it, or why the
@@ -312,6 +328,112 @@ impl Catalog {
         let exclude: Vec<String> = from_js(exclude, "exclude")?;
         to_js(&self.catalog.tool_definitions(provider, &ToolOptions { exclude }))
     }
+}
+
+#[wasm_bindgen]
+impl Catalog {
+    /// Where to list skill `skill`'s files: `{skill, source, location, path, max_bytes}`
+    /// (hand it back to `fileList` as it is).
+    #[wasm_bindgen(js_name = filesRequest)]
+    pub fn files_request(&self, skill: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.catalog.files_request(skill).map_err(file_error)?)
+    }
+
+    /// Where to read file `path` of skill `skill`, the path checked and normalised.
+    #[wasm_bindgen(js_name = fileRequest)]
+    pub fn file_request(&self, skill: &str, path: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.catalog.file_request(skill, path).map_err(file_error)?)
+    }
+
+    /// The files the source listed for `request` (`[{path, size}]`), or `error` why not;
+    /// neither: the source has no files. `{skill, files, left_out}`.
+    #[wasm_bindgen(js_name = fileList)]
+    pub fn file_list(&self, request: JsValue, listed: JsValue, error: Option<String>) -> Result<JsValue, JsValue> {
+        let request = request_from_js(request)?;
+        let listed: Result<Vec<ListedFile>, String> = match error {
+            Some(e) => Err(e),
+            None if listed.is_undefined() || listed.is_null() => Err(skillwire::NO_FILES.to_owned()),
+            None => Ok(from_js(listed, "listed")?),
+        };
+        to_js(&self.catalog.file_list(&request, listed).map_err(file_error)?)
+    }
+
+    /// A model's call of the read-file tool (`arguments`: the JSON it wrote): `{request}` to
+    /// read through the source and hand to `readFileAnswer`, or `{answer: {content,
+    /// is_error}}` when the arguments, the skill or the path are refused.
+    #[wasm_bindgen(js_name = readFileCall)]
+    pub fn read_file_call(&self, arguments: &str) -> Result<JsValue, JsValue> {
+        let max = self.catalog.limits().max_message_bytes;
+        let step = match skillwire::read_file_arguments(arguments, max) {
+            Err(answer) => CallStep::Answer { answer },
+            Ok(call) => match self.catalog.file_request(&call.skill, &call.path) {
+                Ok(request) => CallStep::Read { request },
+                Err(e) => CallStep::Answer { answer: skillwire::read_file_answer(&call.skill, &call.path, &Err(e)) },
+            },
+        };
+        to_js(&step)
+    }
+
+    /// The answer to a read-file call from what the source read for its `request` (as
+    /// `fileContent` takes it): `{content, is_error}`.
+    #[wasm_bindgen(js_name = readFileAnswer)]
+    pub fn read_file_answer(
+        &self,
+        request: JsValue,
+        bytes: Option<Vec<u8>>,
+        error: Option<String>,
+    ) -> Result<JsValue, JsValue> {
+        let request = request_from_js(request)?;
+        let content = self.catalog.file_content(&request, read_outcome(bytes, error));
+        to_js(&skillwire::read_file_answer(&request.skill, &request.path, &content))
+    }
+
+    /// The file the source read for `request` (its bytes), or `error` why not; neither:
+    /// the source has no files. The core's `FileContent`, a binary body's `value` a
+    /// `Uint8Array`.
+    #[wasm_bindgen(js_name = fileContent)]
+    pub fn file_content(
+        &self,
+        request: JsValue,
+        bytes: Option<Vec<u8>>,
+        error: Option<String>,
+    ) -> Result<JsValue, JsValue> {
+        let request = request_from_js(request)?;
+        let content = self.catalog.file_content(&request, read_outcome(bytes, error)).map_err(file_error)?;
+        let value = to_js(&content)?;
+        if let FileBody::Binary(bytes) = &content.body {
+            let body = js_sys::Reflect::get(&value, &JsValue::from_str("body"))?;
+            js_sys::Reflect::set(&body, &JsValue::from_str("value"), &js_sys::Uint8Array::from(bytes.as_slice()))?;
+        }
+        Ok(value)
+    }
+}
+
+/// What a source's `readFile` gave: its bytes, or why not; neither: it has no files.
+fn read_outcome(bytes: Option<Vec<u8>>, error: Option<String>) -> Result<Vec<u8>, String> {
+    match (bytes, error) {
+        (_, Some(e)) => Err(e),
+        (Some(bytes), None) => Ok(bytes),
+        (None, None) => Err(skillwire::NO_FILES.to_owned()),
+    }
+}
+
+/// The first step of answering a read-file call.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum CallStep {
+    /// Read this through the source.
+    Read { request: FileRequest },
+    /// Nothing to read: the answer.
+    Answer { answer: skillwire::ToolAnswer },
+}
+
+/// The read-file tool in `provider`'s shape (`openai`, `anthropic`).
+#[wasm_bindgen(js_name = readFileTool)]
+pub fn read_file_tool(provider: JsValue) -> Result<JsValue, JsValue> {
+    let provider: Provider =
+        serde_wasm_bindgen::from_value(provider).map_err(|e| error("invalid_argument", &format!("provider: {e}")))?;
+    to_js(&skillwire::read_file_tool(provider))
 }
 
 /// A turn's `read`: the bodies the JS side fetched for its plan, found by source and
