@@ -141,3 +141,48 @@ fn tool_definitions(bencher: divan::Bencher, size: usize) {
     let options = skillwire::ToolOptions::default();
     bencher.bench(|| catalog.tool_definitions(skillwire::Provider::Anthropic, &options));
 }
+
+/// A skill's files through an engine (path check, source, scan, SHA-256): every file of
+/// every corpus skill folder read once, and the same folders listed. The source is in
+/// memory, so this is the core's cost per byte; `skillwire files`/`read` add the disk.
+#[divan::bench(sample_count = 10)]
+fn skill_files_corpus(bencher: divan::Bencher) {
+    let mut files = Vec::new();
+    corpus_files(&shared().join("corpus"), &mut files);
+    let mut source = skillwire::MemorySource::new();
+    let mut reads = Vec::new();
+    let mut bytes = 0;
+    for (i, skill_md) in files.iter().enumerate() {
+        let dir = skill_md.parent().unwrap();
+        let location = format!("s/{i}/SKILL.md");
+        source.insert(&location, std::fs::read_to_string(skill_md).unwrap());
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let children: Vec<PathBuf> = if path.is_dir() {
+                std::fs::read_dir(&path).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_file()).collect()
+            } else if name != "SKILL.md" {
+                vec![path]
+            } else {
+                Vec::new()
+            };
+            for file in children {
+                let relative = file.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                let content = std::fs::read(&file).unwrap();
+                bytes += content.len();
+                source.insert_file(&location, &relative, content);
+                reads.push((i, relative));
+            }
+        }
+    }
+    let engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
+    let names: Vec<String> = engine.catalog().skills().iter().map(|s| s.skill.name.clone()).collect();
+    let by_index =
+        |i: usize| engine.catalog().get_by_location(&format!("s/{i}/SKILL.md")).map(|s| s.skill.name.clone());
+    let reads: Vec<(String, String)> = reads.into_iter().filter_map(|(i, p)| Some((by_index(i)?, p))).collect();
+    bencher.counter(divan::counter::BytesCount::new(bytes)).bench_local(|| {
+        let listed: usize = names.iter().map(|n| engine.files(n).map_or(0, |f| f.files.len())).sum();
+        let read = reads.iter().filter(|(skill, path)| engine.read_file(skill, path).is_ok()).count();
+        (listed, read)
+    });
+}

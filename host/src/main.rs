@@ -741,7 +741,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             code
         }
         Command::Lint { paths, format, extensions, scan, limit } => {
-            let options = LintOptions { limits: limits(&limit)?, extensions, scan: scan_policy(&scan)? };
+            let options = LintOptions { limits: limits(&limit)?, extensions, scan: scan_policy(&scan)?, files: None };
             let linter = Linter::new(kind)?;
             let mut reports: Vec<LintReport> = Vec::new();
             for path in &paths {
@@ -1180,8 +1180,12 @@ fn lint_path(path: &Path, options: &LintOptions, linter: &Linter) -> Result<Vec<
         return Ok(reports);
     };
     let shown = if is_skill_file { dir.display().to_string() } else { display.clone() };
+    // The folder's files, so that links to files it does not hold are warned about.
+    let listed = std::fs::canonicalize(&dir).and_then(|dir| skillwire_host::files::list_skill_files(&dir));
+    let options =
+        LintOptions { files: listed.ok().map(|l| l.into_iter().map(|f| f.path).collect()), ..options.clone() };
     let mut report = match read_skill_file(&file, options.limits.max_skill_md_bytes) {
-        Ok(text) => linter.lint(&file.to_string_lossy(), &text, options)?,
+        Ok(text) => linter.lint(&file.to_string_lossy(), &text, &options)?,
         Err(e) => LintReport { errors: vec![e], ..failed_report() },
     };
     report.path = shown;

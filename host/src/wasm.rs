@@ -307,6 +307,7 @@ impl Runtime {
                 options.extensions,
                 Some(options.limits.clone().cross()),
                 Some(options.scan.clone().cross()),
+                options.files.as_deref(),
             )
             .map_err(trap)?;
         Ok(report.cross())

@@ -533,7 +533,7 @@ fn safety_scan_flags_every_hostile_fixture_and_nothing_in_the_corpus() {
                 fixtures += 1;
             }
         }
-        assert_eq!(fixtures, 15);
+        assert_eq!(fixtures, 16);
         // Every fixture meets the standard; at warn nothing blocks, with the defaults they do.
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(skillwire(&["--engine", engine, "lint", "tests/safety"]).status.code(), Some(1));
@@ -991,4 +991,29 @@ fn tools_can_offer_the_read_file_tool() {
     assert_eq!(last["input_schema"]["required"], serde_json::json!(["skill", "path"]));
     let o = skillwire(&["tools", "--skills", "examples/skills", "--read-file"]);
     assert_eq!(o.status.code(), Some(2), "--read-file needs --provider");
+}
+
+/// `lint` warns about links to files the skill's folder does not hold, or out of it; the
+/// skill stays valid. Both engines.
+#[test]
+fn lint_warns_about_links_that_lead_nowhere() {
+    let root = temp_dir("lint-links");
+    write(
+        &root.join("pdf/SKILL.md"),
+        b"---\nname: pdf\ndescription: Fill PDF forms.\n---\nSee [forms](references/forms.md), [none](references/none.md) and [up](../x.md).\n",
+    );
+    write(&root.join("pdf/references/forms.md"), b"# Forms\n");
+    for engine in ["native", "wasm"] {
+        let o = skillwire(&["--engine", engine, "lint", "--format", "json", root.join("pdf").to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let codes: Vec<(&str, u64)> = v[0]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| (w["code"].as_str().unwrap(), w["line"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(codes, [("missing_file", 5), ("link_outside", 5)], "{engine}");
+        assert_eq!(v[0]["valid"], true);
+    }
 }

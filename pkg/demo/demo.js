@@ -1,6 +1,7 @@
 // The chat demo: skills fetched from a folder served beside the page (its index.json
 // lists the SKILL.md paths), a message box, live decisions, the injected text, the
-// budget, and @-autocomplete of skill names. All skill logic runs in the package.
+// budget, @-autocomplete of skill names, and the injected skills' own files, opened as
+// the model's read-file tool would. All skill logic runs in the package.
 import { Skillwire } from '../lib/browser.js';
 
 const params = new URLSearchParams(location.search);
@@ -8,13 +9,20 @@ const folder = new URL(params.get('skills') ?? './skills/', location.href);
 const budget = Number(params.get('budget') ?? 8192);
 const $ = (id) => document.getElementById(id);
 
-// An async source: list from index.json, read with fetch.
+// An async source: list from index.json, read with fetch; a skill's files from the
+// files.json beside its SKILL.md (paths reach it already checked by the package).
 const source = {
   list: async () => (await fetch(new URL('index.json', folder))).json(),
   read: async (path) => {
     const response = await fetch(new URL(path, folder));
     if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
     return response.text();
+  },
+  listFiles: async (location) => (await fetch(new URL('files.json', new URL(location, folder)))).json(),
+  readFile: async (location, path) => {
+    const response = await fetch(new URL(path, new URL(location, folder)));
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
   },
 };
 
@@ -40,10 +48,38 @@ async function update() {
     return row;
   }));
   $('injected').textContent = turn.text;
+  await showFiles(turn.decisions.filter((d) => d.injectedBytes > 0).map((d) => d.skill), ticket);
   $('budget-meter').max = budget;
   $('budget-meter').value = turn.summary.injectedBytes;
   $('budget').textContent = `${turn.summary.injectedBytes} of ${budget} bytes`;
   document.body.dataset.turns = String(Number(document.body.dataset.turns ?? 0) + 1);
+}
+
+// The injected skills' own files, as the model could open them with the read-file tool.
+async function showFiles(skills, ticket) {
+  const items = [];
+  for (const skill of skills) {
+    const { files } = await sw.files(skill);
+    for (const file of files.filter((f) => f.kind !== 'skill')) {
+      const li = document.createElement('li');
+      li.dataset.skill = skill;
+      li.dataset.path = file.path;
+      const button = document.createElement('button');
+      button.textContent = `${skill}/${file.path}`;
+      button.addEventListener('click', () => openFile(skill, file.path));
+      li.append(button, ` ${file.kind}, ${file.size} bytes`);
+      items.push(li);
+    }
+  }
+  if (ticket !== pending) return;
+  $('files').replaceChildren(...items);
+}
+
+// What the model would get back from calling the read-file tool on that file.
+async function openFile(skill, path) {
+  const answer = await sw.answerReadFile({ skill, path });
+  $('file').textContent = answer.content;
+  $('file').dataset.error = String(answer.isError);
 }
 
 // @-autocomplete: the word being typed after an @ (not inside an e-mail address).

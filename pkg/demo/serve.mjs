@@ -1,8 +1,9 @@
 // A static server for the demo and its browser test, on 127.0.0.1 only.
 //   node pkg/demo/serve.mjs [port]   then open http://127.0.0.1:PORT/pkg/demo/
-// Serves the repository, with two additions: /pkg/demo/skills/ is examples/skills/,
-// and any folder's index.json lists the SKILL.md files below it (a static folder can't
-// be listed by a page). `extraFiles` maps URL paths to contents (used by the test).
+// Serves the repository, with three additions: /pkg/demo/skills/ is examples/skills/,
+// any folder's index.json lists the SKILL.md files below it, and any folder's files.json
+// lists every file below it with its size (a static folder can't be listed by a page).
+// `extraFiles` maps URL paths to contents (used by the test).
 import { createServer } from 'node:http';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { extname, join, normalize, relative, sep } from 'node:path';
@@ -31,6 +32,18 @@ async function skillFiles(dir, base = dir, depth = 0) {
   return out.sort();
 }
 
+/** Every regular file below `dir`: `[{path, size}]`, paths relative to it. */
+async function allFiles(dir, base = dir, depth = 0) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === '.git' || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && depth < 8) out.push(...await allFiles(path, base, depth + 1));
+    else if (entry.isFile()) out.push({ path: relative(base, path).split(sep).join('/'), size: (await stat(path)).size });
+  }
+  return out;
+}
+
 function fileFor(urlPath) {
   const mapped = urlPath.startsWith('/pkg/demo/skills/')
     ? '/examples/skills/' + urlPath.slice('/pkg/demo/skills/'.length)
@@ -55,6 +68,12 @@ export function serve({ port = 0, extraFiles = new Map() } = {}) {
         const onDisk = dir && (await stat(dir).catch(() => null))?.isDirectory() ? await skillFiles(dir) : [];
         res.writeHead(200, { 'content-type': types['.json'] });
         return res.end(JSON.stringify([...listed.filter((p) => p.toLowerCase().endsWith('skill.md')), ...onDisk]));
+      }
+      if (urlPath.endsWith('/files.json')) {
+        const dir = fileFor(urlPath.slice(0, -'files.json'.length));
+        const listed = dir && (await stat(dir).catch(() => null))?.isDirectory() ? await allFiles(dir) : [];
+        res.writeHead(200, { 'content-type': types['.json'] });
+        return res.end(JSON.stringify(listed));
       }
       let path = fileFor(urlPath.endsWith('/') ? urlPath + 'index.html' : urlPath);
       if (!path) throw Object.assign(new Error('outside the repository'), { code: 'ENOENT' });

@@ -774,12 +774,13 @@ if (typeof Symbol.dispose === 'symbol') {
  * Lints one SKILL.md text against the standard and scans it for safety
  * (`{path, valid, errors, warnings, findings?}`).
  */
-export function lint(location: string, text: string, { extensions = false, limits, scan }: LintOptions = {}): LintReport {
+export function lint(location: string, text: string, { extensions = false, limits, scan, files }: LintOptions = {}): LintReport {
   requireReady('`lint()`');
   const core = coreOptions({ limits, scan }).catalog;
   return result(() => wasmLint(location, text, {
     extensions,
     ...(core.limits ? { limits: core.limits } : {}),
     ...(core.scan ? { scan: core.scan } : {}),
+    ...(files ? { files } : {}),
   }));
 }

@@ -409,7 +409,13 @@ export interface LintReport {
   /** Safety findings (absent when there are none); `valid` is about the standard alone. */
   findings?: Finding[];
 }
-export interface LintOptions { extensions?: boolean; limits?: Limits; scan?: ScanPolicy }
+export interface LintOptions {
+  extensions?: boolean;
+  limits?: Limits;
+  scan?: ScanPolicy;
+  /** The skill folder's file paths: links to files it does not hold, or out of it, are warnings. */
+  files?: string[];
+}
 
 /** What `init` loads the WebAssembly module from. */
 export type WasmInput = string | URL | Request | Response | BufferSource | WebAssembly.Module;

@@ -89,6 +89,34 @@ test('the chat demo in Chromium', async (t) => {
       await page.screenshot({ path: new URL('../test-artifacts/demo.png', import.meta.url).pathname, fullPage: true });
     });
 
+    await t.test('an injected skill\'s files open as the read-file tool answers them', async () => {
+      await page.goto(`${server.url}/pkg/demo/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.fill('#message', '@sql-review check this query');
+      await page.waitForSelector('#files li[data-skill="sql-review"][data-path="references/checklist.md"]');
+      await page.click('#files li[data-path="references/checklist.md"] button');
+      await page.waitForFunction(() => document.getElementById('file').textContent.length > 0);
+      assert.match(await page.textContent('#file'), /^# SQL review checklist\n/);
+      assert.equal(await page.getAttribute('#file', 'data-error'), 'false');
+      // A path out of the skill's folder is refused before anything is fetched.
+      const refused = await page.evaluate(async () => {
+        const { Skillwire } = await import('/pkg/lib/browser.js');
+        const folder = new URL('/pkg/demo/skills/', location.href);
+        const fetched = [];
+        const source = {
+          list: async () => (await fetch(new URL('index.json', folder))).json(),
+          read: async (path) => (await fetch(new URL(path, folder))).text(),
+          readFile: async (location, path) => { fetched.push(path); return (await fetch(new URL(path, new URL(location, folder)))).text(); },
+        };
+        const sw = await Skillwire.create({ sources: [source] });
+        const answer = await sw.answerReadFile({ skill: 'sql-review', path: '../commit-message/SKILL.md' });
+        return { answer, fetched };
+      });
+      assert.equal(refused.answer.isError, true);
+      assert.match(refused.answer.content, /\(invalid_path\)$/);
+      assert.deepEqual(refused.fetched, []);
+    });
+
     await t.test('every turn vector runs inside the page', async () => {
       const failing = await page.evaluate(async (vectors) => {
         const { Skillwire } = await import('/pkg/lib/browser.js');

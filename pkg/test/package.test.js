@@ -389,4 +389,9 @@ test('a skill\'s files: listed and read through the source, sync and async, path
   assert.ok(escape.isError && escape.content.endsWith('(invalid_path)'), escape.content);
   assert.ok(sync.answerReadFileSync('{"skill": "pdf"}').isError);
   for (const sw of [sync, async_, bare, huge]) sw.free();
+  // lint, given the folder's files, warns about links that lead nowhere.
+  const linked = '---\nname: pdf\ndescription: Fill PDF forms.\n---\nSee [forms](references/forms.md) and [none](references/none.md).\n';
+  const report = lint('s/pdf/SKILL.md', linked, { files: ['SKILL.md', 'references/forms.md'] });
+  assert.deepEqual(report.warnings.map((w) => [w.code, w.line]), [['missing_file', 5]]);
+  assert.deepEqual(lint('s/pdf/SKILL.md', linked).warnings, []);
 });

@@ -16,10 +16,12 @@
 //! [`Engine::answer_read_file`](crate::Engine::answer_read_file)).
 
 mod kind;
+mod links;
 mod path;
 mod tool;
 
 pub use kind::{file_kind, media_type, FileKind};
+pub(crate) use links::link_warnings;
 pub use path::{normalise_file_path, PathProblem, MAX_PATH_SEGMENTS, MAX_SEGMENT_BYTES};
 pub use tool::{
     read_file_answer, read_file_arguments, read_file_tool, Property, ReadFileArguments, ReadFileFunction,

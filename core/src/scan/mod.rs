@@ -8,6 +8,8 @@
 //!   and other invisible formatting characters, control characters (NUL, ESC, …).
 //!   A zero-width joiner or non-joiner counts only between two ASCII letters or
 //!   digits, since elsewhere (emoji sequences, Persian, Indic scripts) it is ordinary.
+//!   And an HTML comment outside fenced code that speaks to the model: Markdown viewers
+//!   hide it from the person reviewing the skill.
 //! - [`Category::BidiControl`]: bidirectional embeddings, overrides and isolates,
 //!   which make text display in another order than the model reads it.
 //! - [`Category::HomoglyphName`]: a name that looks like ASCII but is not: Cyrillic,
@@ -33,10 +35,12 @@
 //! stops after [`MAX_FINDINGS`].
 mod cache;
 mod commands;
+mod comments;
 mod hidden;
 mod phrases;
 
 pub(crate) use cache::ScanCache;
+use comments::hidden_comments;
 use hidden::{homoglyph_name, invisible_characters, invisible_kind, is_bidi_control, is_tag};
 use phrases::phrases;
 
@@ -257,6 +261,9 @@ pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Result<Vec<F
     }
     if policy.looks_for(Category::HiddenText) || policy.looks_for(Category::BidiControl) {
         invisible_characters(&mut out);
+    }
+    if policy.looks_for(Category::HiddenText) {
+        hidden_comments(&mut out);
     }
     if [Category::InstructionOverride, Category::Exfiltration, Category::DestructiveCommand]
         .into_iter()

@@ -57,6 +57,10 @@ pub struct LintOptions {
     pub extensions: bool,
     /// What the safety scan looks for and what it blocks.
     pub scan: ScanPolicy,
+    /// The files of the skill's folder (paths relative to it, as a source lists them):
+    /// when given, a link to a file the folder does not hold (`missing_file`) or out of it
+    /// (`link_outside`) is a warning.
+    pub files: Option<Vec<String>>,
 }
 
 /// Lints one SKILL.md given by its location and text, as the reference validator
@@ -80,6 +84,9 @@ pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintRepor
     warnings.extend(
         loaded.diagnostics.into_iter().filter(|d| d.severity == Severity::Warning && !covered_by_errors(&d.code)),
     );
+    if let Some(files) = &options.files {
+        warnings.extend(crate::files::link_warnings(text, files));
+    }
     LintReport { path: location.to_owned(), valid: errors.is_empty(), errors, warnings, findings }
 }
 

@@ -19,5 +19,5 @@ pub(crate) mod yaml;
 
 pub use load::{load, Loaded};
 pub use sections::BodySections;
-pub(crate) use sections::{body_headings, body_sections};
+pub(crate) use sections::{body_headings, body_sections, Fences};
 pub use skill::Skill;

@@ -84,18 +84,9 @@ pub const MAX_HEADING_BYTES: usize = 200;
 /// blocks, trimmed of their marks.
 pub(crate) fn body_headings(body: &str) -> Vec<String> {
     let mut headings = Vec::new();
-    let mut fence: Option<&str> = None;
+    let mut fences = Fences::default();
     for line in lines(body) {
-        let trimmed = line.trim_start();
-        if let Some(marker) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
-            fence = match fence {
-                None => Some(marker),
-                Some(open) if open == marker => None,
-                open => open,
-            };
-            continue;
-        }
-        if fence.is_some() {
+        if fences.update(line) || fences.inside() {
             continue;
         }
         let level = line.bytes().take_while(|&b| b == b'#').count();
@@ -111,6 +102,31 @@ pub(crate) fn body_headings(body: &str) -> Vec<String> {
         }
     }
     headings
+}
+
+/// Fenced code blocks (```` ``` ```` or `~~~`, closed by the same marker), followed line
+/// by line: [`Fences::update`] takes each line in order and says whether it opens or closes
+/// a block; [`Fences::inside`] whether the lines after it are code.
+#[derive(Debug, Default)]
+pub(crate) struct Fences(Option<&'static str>);
+
+impl Fences {
+    /// Takes the next line; true when it is a fence line.
+    pub(crate) fn update(&mut self, line: &str) -> bool {
+        let trimmed = line.trim_start();
+        let Some(marker) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) else { return false };
+        self.0 = match self.0 {
+            None => Some(marker),
+            Some(open) if open == marker => None,
+            open => open,
+        };
+        true
+    }
+
+    /// True inside a fenced block.
+    pub(crate) fn inside(&self) -> bool {
+        self.0.is_some()
+    }
 }
 
 /// The lines of `text` as [`str::lines`] gives them, found with `memchr` (SIMD where the

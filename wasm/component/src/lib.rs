@@ -67,11 +67,13 @@ impl api::Guest for Component {
         extensions: bool,
         limits: Option<wit::Limits>,
         scan: Option<wit::ScanPolicy>,
+        files: Option<Vec<String>>,
     ) -> wit::LintReport {
         let options = core::LintOptions {
             limits: limits.cross().unwrap_or_default(),
             extensions,
             scan: scan.cross().unwrap_or_default(),
+            files,
         };
         core::lint_with(&location, &text, &options).cross()
     }

@@ -461,7 +461,7 @@ pub fn effective_limits(limits: JsValue) -> Result<JsValue, JsValue> {
     to_js(&limits)
 }
 
-/// Lints one SKILL.md text (`LintReport`); `options` is `{limits?, extensions?, scan?}`.
+/// Lints one SKILL.md text (`LintReport`); `options` is `{limits?, extensions?, scan?, files?}`.
 #[wasm_bindgen]
 pub fn lint(location: &str, text: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let options: LintOptions = from_js(options, "options")?;
