@@ -60,8 +60,23 @@ export function vectorSource(skills, async = false) {
       if (skill.read_error) return fail(skill.read_error);
       return answer(skill.read_text ?? skill.text);
     },
+    listFiles: (location) => {
+      const skill = skills.find((s) => s.location === location);
+      if (!skill) return fail('missing');
+      const files = Object.entries(skill.files ?? {}).map(([path, text]) => ({ path, size: utf8.encode(text).length }));
+      return answer([{ path: 'SKILL.md', size: utf8.encode(skill.text).length }, ...files]);
+    },
+    readFile: (location, path, maxBytes) => {
+      const skill = skills.find((s) => s.location === location);
+      if (!skill) return fail('missing');
+      const text = path === 'SKILL.md' ? skill.text : skill.files?.[path];
+      if (text === undefined) return fail(`no file ${path}`);
+      return answer(utf8.encode(text).subarray(0, maxBytes + 1));
+    },
   };
 }
+
+const utf8 = new TextEncoder();
 
 /** `{max_name_bytes: 1}` → `{maxNameBytes: 1}`; undefined stays undefined. */
 function camelKeys(object) {
@@ -139,6 +154,25 @@ export async function runCase(sw, c, async) {
       openai: sw.toolDefinitions('openai', { exclude: r.exclude }),
       anthropic: sw.toolDefinitions('anthropic', { exclude: r.exclude }),
     }));
+  }
+  if (c.files) {
+    out.files = [];
+    for (const skill of c.files) out.files.push(await answer(() => (async ? sw.files(skill) : sw.filesSync(skill))));
+  }
+  if (c.read_files) {
+    out.readFiles = [];
+    for (const r of c.read_files) {
+      const got = await answer(() => (async ? sw.readFile(r.skill, r.path) : sw.readFileSync(r.skill, r.path)));
+      // The vectors record a binary body by its size and digest, not its bytes.
+      if (got.body?.type === 'binary') delete got.body.value;
+      out.readFiles.push(got);
+    }
+  }
+  if (c.read_file_calls) {
+    out.readFileCalls = [];
+    for (const call of c.read_file_calls) {
+      out.readFileCalls.push(await answer(() => (async ? sw.answerReadFile(call) : sw.answerReadFileSync(call))));
+    }
   }
   if (c.embeddings) out.embeddings = await answer(() => sw.setEmbeddings(c.embeddings));
   if (c.message !== undefined) {

@@ -13,11 +13,12 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::{json, Value};
 use skillwire::{
-    CatalogFormat, Options, Provider, SelectOptions, SkillEntry, SkillSource, SkillStats, SourceError, ToolOptions,
-    TurnContext,
+    CatalogFormat, ListedFile, Options, Provider, SelectOptions, SkillEntry, SkillSource, SkillStats, SourceError,
+    ToolOptions, TurnContext,
 };
 use skillwire_host::wasm::WasmError;
 use skillwire_host::Backend;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// One skill of a vector: where it lives and its text.
@@ -31,6 +32,9 @@ pub struct VectorSkill {
     /// When set, listing gives `text` but reading gives this (the file changed since).
     #[serde(default)]
     read_text: Option<String>,
+    /// The other files of the skill's folder: path → contents (`\u0000` makes one binary).
+    #[serde(default)]
+    files: BTreeMap<String, String>,
 }
 
 /// A source made of a vector's skills.
@@ -41,12 +45,38 @@ impl SkillSource for VectorSource {
         Ok(self.0.iter().map(|s| SkillEntry { location: s.location.clone(), text: Some(s.text.clone()) }).collect())
     }
     fn read(&self, location: &str) -> Result<String, SourceError> {
-        let skill = self.0.iter().find(|s| s.location == location).ok_or_else(|| SourceError("missing".into()))?;
+        let skill = self.skill(location)?;
         match &skill.read_error {
             Some(e) => Err(SourceError(e.clone())),
             None => Ok(skill.read_text.clone().unwrap_or_else(|| skill.text.clone())),
         }
     }
+    fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
+        let skill = self.skill(location)?;
+        let skill_md = ListedFile { path: "SKILL.md".to_owned(), size: skill.text.len() as u64 };
+        let others = skill.files.iter().map(|(path, text)| ListedFile { path: path.clone(), size: text.len() as u64 });
+        Ok(std::iter::once(skill_md).chain(others).collect())
+    }
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        let skill = self.skill(location)?;
+        let text = match path {
+            "SKILL.md" => &skill.text,
+            _ => skill.files.get(path).ok_or_else(|| SourceError(format!("no file {path}")))?,
+        };
+        Ok(text.bytes().take(max_bytes.saturating_add(1)).collect())
+    }
+}
+
+impl VectorSource {
+    fn skill(&self, location: &str) -> Result<&VectorSkill, SourceError> {
+        self.0.iter().find(|s| s.location == location).ok_or_else(|| SourceError("missing".into()))
+    }
+}
+
+#[derive(Deserialize)]
+struct ReadFileRequest {
+    skill: String,
+    path: String,
 }
 
 #[derive(Deserialize)]
@@ -191,6 +221,19 @@ pub fn run_case(case: &Value, make: &mut dyn FnMut(Vec<VectorSource>, Options) -
             .collect();
         out.insert("tools".into(), Value::Array(answers));
     }
+    if let Some(skills) = case.get("files") {
+        let skills: Vec<String> = serde_json::from_value(skills.clone()).unwrap();
+        out.insert("files".into(), skills.iter().map(|skill| answer(runtime.files(skill))).collect());
+    }
+    if let Some(requests) = case.get("read_files") {
+        let requests: Vec<ReadFileRequest> = serde_json::from_value(requests.clone()).unwrap();
+        let answers = requests.iter().map(|r| answer(runtime.read_file(&r.skill, &r.path))).collect();
+        out.insert("read_files".into(), Value::Array(answers));
+    }
+    if let Some(calls) = case.get("read_file_calls") {
+        let calls: Vec<String> = serde_json::from_value(calls.clone()).unwrap();
+        out.insert("read_file_calls".into(), calls.iter().map(|c| answer(runtime.answer_read_file(c))).collect());
+    }
     if let Some(vectors) = case.get("embeddings") {
         let vectors: Vec<(String, Vec<f32>)> = serde_json::from_value(vectors.clone()).unwrap();
         out.insert("embeddings".into(), answer(runtime.set_embeddings(vectors)));
@@ -212,6 +255,7 @@ fn answer<T: Serialize>(result: Result<T, WasmError>) -> Value {
     match result {
         Ok(value) => json_of(value),
         Err(WasmError::Engine(e)) => json!({ "error": e.code(), "message": e.to_string() }),
+        Err(WasmError::File(e)) => json!({ "error": e.code(), "message": e.to_string() }),
         Err(e) => panic!("the call failed: {e}"),
     }
 }

@@ -238,7 +238,7 @@ impl<S: SkillSource> Engine<S> {
     /// describing a binary file, or why it could not be read (`is_error`).
     pub fn answer_read_file(&self, arguments: &str) -> ToolAnswer {
         match read_file_arguments(arguments, self.catalog.limits().max_message_bytes) {
-            Ok(call) => read_file_answer(&call.skill, &call.path, &self.read_file(&call.skill, &call.path)),
+            Ok(call) => read_file_answer(&self.read_file(&call.skill, &call.path)),
             Err(answer) => answer,
         }
     }

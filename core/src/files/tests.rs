@@ -181,7 +181,7 @@ fn the_read_file_tool_answers_a_models_call() {
     assert!(escape.is_error);
     assert_eq!(
         escape.content,
-        "Could not read ../../etc/passwd of skill pdf: \"../../etc/passwd\": the path may not leave the skill's folder (`..`) (invalid_path)"
+        "read_skill_file: \"../../etc/passwd\": the path may not leave the skill's folder (`..`) (invalid_path)"
     );
     assert!(answer(r#"{"skill": "pdf", "path": "references/trap.md"}"#).content.contains("(file_blocked)"));
     assert!(answer("not json").is_error);

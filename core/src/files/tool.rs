@@ -143,7 +143,7 @@ pub fn read_file_arguments(arguments: &str, max_bytes: usize) -> Result<ReadFile
 
 /// The answer to a call, from what reading the file gave: a text file's text (a script's
 /// said to be one, not run), a line describing a binary file, or why it could not be read.
-pub fn read_file_answer(skill: &str, path: &str, read: &Result<FileContent, FileError>) -> ToolAnswer {
+pub fn read_file_answer(read: &Result<FileContent, FileError>) -> ToolAnswer {
     match read {
         Ok(file) => {
             let content = match (&file.body, file.kind) {
@@ -159,10 +159,7 @@ pub fn read_file_answer(skill: &str, path: &str, read: &Result<FileContent, File
             };
             ToolAnswer { content, is_error: false }
         }
-        Err(e) => ToolAnswer {
-            content: format!("Could not read {path} of skill {skill}: {e} ({})", e.code()),
-            is_error: true,
-        },
+        Err(e) => ToolAnswer { content: format!("{READ_FILE_TOOL}: {e} ({})", e.code()), is_error: true },
     }
 }
 

@@ -368,7 +368,7 @@ impl Catalog {
             Err(answer) => CallStep::Answer { answer },
             Ok(call) => match self.catalog.file_request(&call.skill, &call.path) {
                 Ok(request) => CallStep::Read { request },
-                Err(e) => CallStep::Answer { answer: skillwire::read_file_answer(&call.skill, &call.path, &Err(e)) },
+                Err(e) => CallStep::Answer { answer: skillwire::read_file_answer(&Err(e)) },
             },
         };
         to_js(&step)
@@ -385,7 +385,7 @@ impl Catalog {
     ) -> Result<JsValue, JsValue> {
         let request = request_from_js(request)?;
         let content = self.catalog.file_content(&request, read_outcome(bytes, error));
-        to_js(&skillwire::read_file_answer(&request.skill, &request.path, &content))
+        to_js(&skillwire::read_file_answer(&content))
     }
 
     /// The file the source read for `request` (its bytes), or `error` why not; neither:
