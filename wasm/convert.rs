@@ -125,7 +125,7 @@ enums! {
     Provider = Provider { OpenAi = Openai, Anthropic }
     Severity = Severity { Error, Warning }
     FileKind = FileKind { Skill, Reference, Script, Asset }
-    PathProblem = PathProblem { Empty, TooLong, TooDeep, Absolute, Parent, Backslash, ControlCharacter, Colon }
+    PathProblem = PathProblem { Empty, TooLong, TooDeep, Absolute, Parent, Backslash, ControlCharacter, Colon, Percent }
 }
 
 records! {
@@ -198,6 +198,7 @@ impl Cross<wit::Options> for core::Options {
             budget: render.budget.cross(),
             base_dir: render.base_dir,
             min_truncated_bytes: render.min_truncated_bytes.cross(),
+            list_files: render.list_files,
             rank: catalog.rank.cross(),
             limits: Some(catalog.limits.cross()),
             scan: Some(catalog.scan.cross()),
@@ -224,6 +225,7 @@ impl Cross<core::Options> for wit::Options {
                 budget: self.budget.cross(),
                 base_dir: self.base_dir,
                 min_truncated_bytes: self.min_truncated_bytes.cross(),
+                list_files: self.list_files,
             },
         }
     }

@@ -70,10 +70,10 @@ pub use eval::{
     Outcome, RecallAt, SkillFigures,
 };
 pub use files::{
-    file_kind, media_type, normalise_file_path, read_file_answer, read_file_arguments, read_file_tool, sha256_digest,
-    FileBody, FileContent, FileError, FileKind, FileRequest, ListedFile, PathProblem, Property, ReadFileArguments,
-    ReadFileFunction, ReadFileInput, ReadFileProperties, ReadFileTool, SkillFile, SkillFiles, ToolAnswer,
-    MAX_PATH_SEGMENTS, MAX_SEGMENT_BYTES, READ_FILE_TOOL,
+    file_kind, files_line, media_type, normalise_file_path, read_file_answer, read_file_arguments, read_file_tool,
+    sha256_digest, FileBody, FileContent, FileError, FileKind, FileRequest, ListedFile, PathProblem, Property,
+    ReadFileArguments, ReadFileFunction, ReadFileInput, ReadFileProperties, ReadFileTool, SkillFile, SkillFiles,
+    ToolAnswer, MAX_FILES_IN_BLOCK, MAX_PATH_SEGMENTS, MAX_SEGMENT_BYTES, READ_FILE_TOOL,
 };
 pub use scan::{blocked, scan, Action, Category, Finding, ScanPolicy, MAX_FINDINGS};
 pub use select::llm::{LeftOut, LeftOutReason, ReplyShape, SelectOptions, SelectPrompt, Selection, SkillStats};

@@ -4,7 +4,9 @@
 //! Only regular files are listed and read. A symbolic link counts for what it leads to,
 //! and only while that stays inside the skill's folder; devices, pipes and sockets are
 //! neither listed nor read. Listing goes [`MAX_DEPTH`](crate::MAX_DEPTH) folders deep,
-//! skips `.git` and `node_modules`, and stops at [`MAX_LISTED_FILES`]. The check that a
+//! skips `.git` and `node_modules` and linked folders, and stops at [`MAX_LISTED_FILES`]
+//! files or [`MAX_VISITED_ENTRIES`] entries; a read is refused for what the listing would
+//! not hold. The check that a
 //! path stays inside happens when the path is resolved, before the file is opened (a link
 //! swapped in between those two moments is not caught).
 
@@ -17,20 +19,38 @@ use std::path::{Component, Path};
 /// `Limits::max_skill_files`); the walk stops there.
 pub const MAX_LISTED_FILES: usize = 10_000;
 
+/// Most folder entries (files and folders) the walk of one skill's folder visits.
+pub const MAX_VISITED_ENTRIES: usize = 100_000;
+
 /// The regular files under the skill folder `dir` (canonical), paths relative to it
 /// with `/` between segments, sorted.
 pub fn list_skill_files(dir: &Path) -> io::Result<Vec<ListedFile>> {
     let mut out = Vec::new();
-    walk(dir, dir, "", 0, &mut out)?;
+    let mut visited = 0;
+    walk(dir, dir, "", 0, &mut out, &mut visited)?;
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
 
-fn walk(root: &Path, dir: &Path, prefix: &str, depth: usize, out: &mut Vec<ListedFile>) -> io::Result<()> {
-    let mut entries: Vec<_> = fs::read_dir(dir)?.filter_map(Result::ok).collect();
+fn walk(
+    root: &Path,
+    dir: &Path,
+    prefix: &str,
+    depth: usize,
+    out: &mut Vec<ListedFile>,
+    visited: &mut usize,
+) -> io::Result<()> {
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir)?.filter_map(Result::ok) {
+        *visited += 1;
+        if *visited > MAX_VISITED_ENTRIES {
+            break;
+        }
+        entries.push(entry);
+    }
     entries.sort_by_key(fs::DirEntry::file_name);
     for entry in entries {
-        if out.len() >= MAX_LISTED_FILES {
+        if out.len() >= MAX_LISTED_FILES || *visited > MAX_VISITED_ENTRIES {
             break;
         }
         // A name that is not UTF-8 cannot be asked for: it is not listed.
@@ -52,7 +72,7 @@ fn walk(root: &Path, dir: &Path, prefix: &str, depth: usize, out: &mut Vec<Liste
             // Links to folders are not followed: the folder they lead to is listed where
             // it is, so no file is listed twice and no loop can form.
             if !crate::SKIPPED_DIRS.contains(&name.as_str()) {
-                let _ = walk(root, &entry.path(), &path, depth + 1, out);
+                let _ = walk(root, &entry.path(), &path, depth + 1, out, visited);
             }
         }
     }
@@ -66,6 +86,20 @@ fn walk(root: &Path, dir: &Path, prefix: &str, depth: usize, out: &mut Vec<Liste
 pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<Vec<u8>, String> {
     let normal = skillwire::normalise_file_path(path, skillwire::Limits::default().max_file_path_bytes)
         .map_err(|problem| format!("{path}: {}", problem.describe()))?;
+    // Only what the listing would hold: not below a skipped folder, not deeper than the
+    // walk goes, not through a linked folder (the walk does not follow those).
+    let folders: Vec<&str> = normal.split('/').collect();
+    let folders = folders.get(..folders.len().saturating_sub(1)).unwrap_or_default();
+    if folders.len() > crate::MAX_DEPTH || folders.iter().any(|f| crate::SKIPPED_DIRS.contains(f)) {
+        return Err(format!("{normal}: not a file this source lists"));
+    }
+    let mut below = dir.to_path_buf();
+    for folder in folders {
+        below.push(folder);
+        if fs::symlink_metadata(&below).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!("{normal}: through a linked folder, which this source does not list"));
+        }
+    }
     let joined = dir.join(&normal);
     // Belt and braces: the joined path has only plain segments below `dir`.
     if joined.strip_prefix(dir).map_or(true, |rest| rest.components().any(|c| !matches!(c, Component::Normal(_)))) {

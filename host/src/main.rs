@@ -70,6 +70,10 @@ enum Command {
         /// Replace {baseDir} in skill bodies with the skill's folder.
         #[arg(long)]
         base_dir: bool,
+        /// End each injected block with the skill's other files, for a model given the
+        /// read-file tool (`tools --read-file`).
+        #[arg(long)]
+        list_files: bool,
         /// Print the injection, every decision and a summary as JSON.
         #[arg(long)]
         json: bool,
@@ -416,9 +420,10 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
     let mut out = String::new();
     let kind = cli.engine;
     let code = match cli.command {
-        Command::Inject { skills, budget, format, base_dir, json, no_rank, recent, message } => {
+        Command::Inject { skills, budget, format, base_dir, list_files, json, no_rank, recent, message } => {
             let message = read_message(&message)?;
-            let render = RenderOptions { format: format.into(), budget, base_dir, ..RenderOptions::default() };
+            let render =
+                RenderOptions { format: format.into(), budget, base_dir, list_files, ..RenderOptions::default() };
             let mut engine = backend(kind, &skills, render, !no_rank)?;
             let recent = recent.into_iter().map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()).collect();
             let turn = engine.inject(&message, &TurnContext { recent, ..TurnContext::default() })?;

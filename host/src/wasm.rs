@@ -117,9 +117,8 @@ struct HostState {
     sources: Vec<Box<dyn SkillSource>>,
     limits: GuestLimiter,
     max_text_bytes: usize,
-    /// The options' `max_file_bytes` and `max_skill_files`.
+    /// The options' `max_file_bytes`.
     max_file_bytes: usize,
-    max_skill_files: usize,
 }
 
 /// The memory cap ([`StoreLimits`]), noting how large the guest's memory has grown.
@@ -188,11 +187,9 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
 
     fn list_files(&mut self, source: u32, location: String) -> Result<Vec<wit::ListedFile>, String> {
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
-        let mut files = source.list_files(&location).map_err(|e| e.0)?;
-        // The guest keeps at most `max_skill_files`; the host copies in no more than
-        // ten times that.
-        files.truncate(self.max_skill_files.saturating_mul(10));
-        Ok(files.cross())
+        // All of them, as every runtime hands them to the core (which keeps
+        // `max_skill_files` and counts the rest); the guest's memory cap bounds the copy.
+        Ok(source.list_files(&location).map_err(|e| e.0)?.cross())
     }
 
     fn read_file(&mut self, source: u32, location: String, path: String, max_bytes: u32) -> Result<Vec<u8>, String> {
@@ -263,7 +260,6 @@ impl Runtime {
             limits: GuestLimiter::new(limits),
             max_text_bytes: options.catalog.limits.max_skill_md_bytes,
             max_file_bytes: options.catalog.limits.max_file_bytes,
-            max_skill_files: options.catalog.limits.max_skill_files,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);

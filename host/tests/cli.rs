@@ -880,6 +880,8 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
     {
         std::os::unix::fs::symlink(root.join("outside.md"), skill.join("references/out.md")).unwrap();
         std::os::unix::fs::symlink(skill.join("references/forms.md"), skill.join("references/alias.md")).unwrap();
+        // A linked folder is neither listed nor read through.
+        std::os::unix::fs::symlink(skill.join("references"), skill.join("linked")).unwrap();
         listed.insert(2, "references/alias.md");
         // A named pipe is neither listed nor opened (opening it would wait for a writer).
         let made = Command::new("mkfifo").arg(skill.join("pipe")).status();
@@ -922,9 +924,14 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
             assert!(stderr(&o).contains(says), "{engine} {path}: {}", stderr(&o));
             assert!(o.stdout.is_empty(), "{engine} {path}");
         }
+        let o = run(&["read", "--skills", skills, "pdf", ".git/config"]);
+        assert!(stderr(&o).contains("not a file this source lists"), "{engine}: {}", stderr(&o));
         #[cfg(unix)]
-        for (path, says) in [("references/out.md", "leads outside the skill's folder"), ("pipe", "not a regular file")]
-        {
+        for (path, says) in [
+            ("references/out.md", "leads outside the skill's folder"),
+            ("pipe", "not a regular file"),
+            ("linked/forms.md", "through a linked folder"),
+        ] {
             let o = run(&["read", "--skills", skills, "pdf", path]);
             assert_eq!(o.status.code(), Some(2), "{engine} {path}");
             assert!(stderr(&o).contains(says) && stderr(&o).contains("file_unavailable"), "{engine}: {}", stderr(&o));

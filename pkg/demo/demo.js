@@ -20,7 +20,9 @@ const source = {
   },
   listFiles: async (location) => (await fetch(new URL('files.json', new URL(location, folder)))).json(),
   readFile: async (location, path) => {
-    const response = await fetch(new URL(path, new URL(location, folder)));
+    // Each segment encoded, so that a file name is never read as URL syntax.
+    const relative = path.split('/').map(encodeURIComponent).join('/');
+    const response = await fetch(new URL(relative, new URL(location, folder)));
     if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
   },

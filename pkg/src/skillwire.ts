@@ -224,14 +224,14 @@ function* buildSteps(sources: SkillSource[], options: CoreOptions, limits: CoreL
  * the rules and ranking find, so the message is not embedded. */
 function* turn(
   catalog: Catalog, sources: SkillSource[], embed: Embed | undefined, message: string,
-  given: TurnContext | undefined, limits: CoreLimits,
+  given: TurnContext | undefined, limits: CoreLimits, listFiles: boolean,
 ): Steps<Injection> {
   checkMessage(message, limits.max_message_bytes);
   const context = yield* turnContext(embed, message, given);
   const plan = call(() => catalog.turn(message, context));
   try {
     const reads = call(() => catalog.reads(plan)) as PlannedRead[];
-    const bodies = yield* readBodies(sources, reads, limits);
+    const bodies = yield* readBodies(sources, reads, limits, listFiles);
     return result<Injection>(() => catalog.render(plan, bodies));
   } finally {
     plan.free();
@@ -239,16 +239,30 @@ function* turn(
 }
 
 /** The SKILL.md texts of a turn's reads, each with its source and location: `{text}` or
- * `{error}` (two sources may use the same location). */
-function* readBodies(sources: SkillSource[], reads: PlannedRead[], limits: CoreLimits): Steps<(PlannedRead & Text)[]> {
-  const bodies: (PlannedRead & Text)[] = [];
+ * `{error}` (two sources may use the same location); with `listFiles`, each skill's
+ * folder listing too, from sources that have `listFiles` (a failing one lists nothing). */
+function* readBodies(
+  sources: SkillSource[], reads: PlannedRead[], limits: CoreLimits, listFiles: boolean,
+): Steps<(PlannedRead & Text & { files?: unknown })[]> {
+  const bodies: (PlannedRead & Text & { files?: unknown })[] = [];
   for (const { source, location } of reads) {
+    let body: PlannedRead & Text & { files?: unknown };
     try {
       const text = yield sources[source]!.read(location);
-      bodies.push({ source, location, ...sourceText(text, limits.max_skill_md_bytes) });
+      body = { source, location, ...sourceText(text, limits.max_skill_md_bytes) };
     } catch (e) {
-      bodies.push({ source, location, error: describe(e) });
+      body = { source, location, error: describe(e) };
     }
+    const lister = sources[source];
+    if (listFiles && 'text' in body && typeof lister?.listFiles === 'function') {
+      try {
+        const files: unknown = yield lister.listFiles(location);
+        if (Array.isArray(files)) body.files = files;
+      } catch {
+        // No listing: the block ends without one.
+      }
+    }
+    bodies.push(body);
   }
   return bodies;
 }
@@ -406,6 +420,7 @@ function coreOptions(o: Options): CoreOptions {
       format: o.format,
       budget: o.budget,
       base_dir: o.baseDir,
+      list_files: o.listFiles,
       min_truncated_bytes: o.minTruncatedBytes,
     }),
   };
@@ -577,11 +592,16 @@ export class Skillwire {
    * and ranking find.
    */
   async inject(message: string, context?: TurnContext): Promise<Injection> {
-    return runAsync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits), this.#timeout);
+    return runAsync(this.#turnSteps(message, context), this.#timeout);
   }
   /** `inject` for synchronous sources. */
   injectSync(message: string, context?: TurnContext): Injection {
-    return runSync(turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits));
+    return runSync(this.#turnSteps(message, context));
+  }
+
+  #turnSteps(message: string, context: TurnContext | undefined): Steps<Injection> {
+    const listFiles = this.#options.render.list_files === true;
+    return turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits, listFiles);
   }
 
   /** The skills a turn on `message` would inject (`{matches}`); reads no bodies. */

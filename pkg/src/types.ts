@@ -228,6 +228,11 @@ export interface Options<S extends SkillSource = SkillSource> {
   format?: InjectFormat;
   /** Replace `{baseDir}` in bodies with the skill's folder. */
   baseDir?: boolean;
+  /**
+   * End each injected block with the skill's other files (from the source's `listFiles`),
+   * for a model given `Skillwire.readFileTool` (default off).
+   */
+  listFiles?: boolean;
   /** A body is cut to fit only if at least this many bytes of it fit (default 64). */
   minTruncatedBytes?: number;
   limits?: Limits;
@@ -240,7 +245,7 @@ export interface Options<S extends SkillSource = SkillSource> {
 /** The core's defaults in this package's shapes (`Skillwire.defaults()`). */
 export interface Defaults {
   /** What the constructor and `create` use for every option left out. */
-  options: Required<Pick<Options, 'precedence' | 'available' | 'notUserInvocable' | 'scanBodies' | 'budget' | 'format' | 'baseDir' | 'minTruncatedBytes'>> & {
+  options: Required<Pick<Options, 'precedence' | 'available' | 'notUserInvocable' | 'scanBodies' | 'budget' | 'format' | 'baseDir' | 'listFiles' | 'minTruncatedBytes'>> & {
     rank: Required<RankOptions>;
     limits: Required<Limits>;
     scan: Required<ScanPolicy>;

@@ -99,6 +99,7 @@ export function jsOptions(o = {}) {
     budget: r.budget,
     format: r.format,
     baseDir: r.base_dir,
+    listFiles: r.list_files,
     minTruncatedBytes: r.min_truncated_bytes,
   };
 }

@@ -15,7 +15,7 @@ pub use driver::{CatalogBuild, Need};
 
 use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
 use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
-use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
+use crate::catalog::{Catalog, CatalogOptions, CatalogSkill, EmbeddingText};
 use crate::engine::source::{SkillSource, SourceError};
 use crate::error::Error;
 use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
@@ -148,10 +148,13 @@ impl<S: SkillSource> Engine<S> {
     /// Renders a planned turn with the engine's render options, reading the bodies from
     /// the sources ([`Catalog::render`]).
     pub fn render(&self, turn: &Turn) -> Result<Injection, Error> {
-        self.catalog.render(turn, &self.options.render, |entry| match self.sources.get(entry.source) {
-            Some(source) => source.read(&entry.skill.location).map_err(|SourceError(e)| e),
-            None => Err(format!("no source {}", entry.source)),
-        })
+        let source = |entry: &CatalogSkill| self.sources.get(entry.source).ok_or(format!("no source {}", entry.source));
+        self.catalog.render_with_files(
+            turn,
+            &self.options.render,
+            |entry| source(entry)?.read(&entry.skill.location).map_err(|SourceError(e)| e),
+            |entry| source(entry)?.list_files(&entry.skill.location).map_err(|SourceError(e)| e),
+        )
     }
 
     /// Runs a turn: plans it and renders it ([`Engine::turn`], [`Engine::render`]).

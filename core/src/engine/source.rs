@@ -128,6 +128,9 @@ impl MemorySource {
         bytes: impl Into<Vec<u8>>,
     ) -> &mut Self {
         let (location, path, bytes) = (location.into(), path.into(), bytes.into());
+        // Kept as the core will ask for it (`./a.md` is `a.md`); a path it would refuse is
+        // kept as given, listed, and never read.
+        let path = crate::files::normalise_file_path(&path, usize::MAX).unwrap_or(path);
         match self.files.iter_mut().find(|(l, p, _)| *l == location && *p == path) {
             Some(slot) => slot.2 = bytes,
             None => self.files.push((location, path, bytes)),

@@ -5,6 +5,7 @@
 use super::path::normalise_file_path;
 use crate::skill::diag::Diagnostic;
 use crate::skill::Fences;
+use std::collections::HashSet;
 
 /// Longest link target considered, in bytes.
 const MAX_TARGET_BYTES: usize = 1024;
@@ -50,12 +51,19 @@ fn link_targets(text: &str) -> Vec<(usize, usize, &str)> {
 /// counts when the folder holds a file.
 pub(crate) fn link_warnings(text: &str, files: &[String]) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
+    // Each file, and each folder holding one.
+    let mut held: HashSet<&str> = HashSet::new();
+    for file in files {
+        held.insert(file);
+        held.extend(file.match_indices('/').filter_map(|(i, _)| file.get(..i)));
+    }
     for (line, column, target) in link_targets(text) {
         let path = target.split(['#', '?']).next().unwrap_or_default();
         let external = path.is_empty() || path.starts_with('/') || has_scheme(path);
         if external || path.len() > MAX_TARGET_BYTES {
             continue;
         }
+        // A link is URL-encoded: spaces are the one encoding skill links use.
         let decoded = path.replace("%20", " ");
         let warning = match normalise_file_path(&decoded, MAX_TARGET_BYTES) {
             Err(problem) => Diagnostic::warning(
@@ -63,8 +71,7 @@ pub(crate) fn link_warnings(text: &str, files: &[String]) -> Vec<Diagnostic> {
                 format!("links to {target}, which is not a file of this skill: {}", problem.describe()),
             ),
             Ok(normal) => {
-                let folder = format!("{normal}/");
-                if files.iter().any(|f| *f == normal || f.starts_with(&folder)) {
+                if held.contains(normal.as_str()) {
                     continue;
                 }
                 Diagnostic::warning(

@@ -198,6 +198,35 @@ impl std::fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+/// Most paths [`files_line`] names.
+pub const MAX_FILES_IN_BLOCK: usize = 20;
+
+/// The line that ends an injected block with [`RenderOptions::list_files`](crate::RenderOptions):
+/// the skill's other files, for a model with the read-file tool. Paths normalised and
+/// sorted, the SKILL.md left out, at most [`MAX_FILES_IN_BLOCK`] named and the rest
+/// counted. Only paths of ASCII letters, digits, `.`, `_`, `-` and `/` are named: a file
+/// name is not a place for words aimed at the model. `None` when there is nothing to name.
+pub fn files_line(listed: &[ListedFile]) -> Option<String> {
+    let plain = |p: &str| p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/'));
+    let mut paths: Vec<String> = (listed.iter())
+        .filter_map(|f| normalise_file_path(&f.path, MAX_SEGMENT_BYTES * MAX_PATH_SEGMENTS).ok())
+        .filter(|p| file_kind(p) != FileKind::Skill)
+        .collect();
+    order::sort_by(&mut paths, |a, b| a.cmp(b));
+    paths.dedup();
+    let total = paths.len();
+    paths.retain(|p| plain(p));
+    paths.truncate(MAX_FILES_IN_BLOCK);
+    if paths.is_empty() {
+        return None;
+    }
+    let more = match total - paths.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    Some(format!("Files in this skill's folder ({READ_FILE_TOOL} opens them): {}{more}", paths.join(", ")))
+}
+
 /// `sha256:` and the SHA-256 of `bytes` in lowercase hex.
 pub fn sha256_digest(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);

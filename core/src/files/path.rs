@@ -29,6 +29,8 @@ pub enum PathProblem {
     ControlCharacter,
     /// Holds `:` (a drive or an alternate data stream on Windows).
     Colon,
+    /// Holds `%`: a source that reads through URLs would decode `%2e%2e` to `..`.
+    Percent,
 }
 
 impl PathProblem {
@@ -43,6 +45,7 @@ impl PathProblem {
             PathProblem::Backslash => "backslash",
             PathProblem::ControlCharacter => "control-character",
             PathProblem::Colon => "colon",
+            PathProblem::Percent => "percent",
         }
     }
 
@@ -57,13 +60,14 @@ impl PathProblem {
             PathProblem::Backslash => "the path must use `/` as its separator",
             PathProblem::ControlCharacter => "the path holds a control character",
             PathProblem::Colon => "the path may not hold `:`",
+            PathProblem::Percent => "the path may not hold `%` (percent-encoding)",
         }
     }
 }
 
 /// `path` relative to a skill's folder, normalised: `/` between segments, no `.` or
 /// empty segments (`./references//a.md` → `references/a.md`). Refused: absolute paths
-/// and drives, `..` anywhere, `\`, `:`, control characters (NUL included), more than
+/// and drives, `..` anywhere, `\`, `:`, `%`, control characters (NUL included), more than
 /// `max_bytes` bytes, more than [`MAX_PATH_SEGMENTS`] segments or one over
 /// [`MAX_SEGMENT_BYTES`]. Symbolic links are the source's to refuse: only it can see them.
 pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathProblem> {
@@ -78,6 +82,9 @@ pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathP
     }
     if path.starts_with('/') {
         return Err(PathProblem::Absolute);
+    }
+    if path.contains('%') {
+        return Err(PathProblem::Percent);
     }
     if path.contains(':') {
         // `C:` alone is a drive: say so.
@@ -139,6 +146,8 @@ mod tests {
             ("c:secret", PathProblem::Absolute),
             ("notes.md:hidden", PathProblem::Colon),
             ("file:///etc/passwd", PathProblem::Colon),
+            ("%2e%2e/secret", PathProblem::Percent),
+            ("references/..%2f..%2fsecret", PathProblem::Percent),
             ("..\\secret", PathProblem::Backslash),
             ("references\\forms.md", PathProblem::Backslash),
             ("a\0b", PathProblem::ControlCharacter),

@@ -24,6 +24,7 @@ pub use session::{Session, TurnContext};
 
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::error::Error;
+use crate::files::{files_line, ListedFile};
 use crate::scan::{self, Finding};
 use crate::select::rules::{Hit, Reason};
 use crate::skill::frontmatter;
@@ -124,8 +125,25 @@ impl Catalog {
     where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
     {
+        self.render_with_files(turn, options, read, |_| Ok(Vec::new()))
+    }
+
+    /// [`Catalog::render`], and with [`RenderOptions::list_files`] each block ends with the
+    /// skill's other files: `list` returns its folder's listing (the source's
+    /// `list_files`), called only for skills rendered; a failing listing lists nothing.
+    pub fn render_with_files<F, L>(
+        &self,
+        turn: &Turn,
+        options: &RenderOptions,
+        mut read: F,
+        mut list: L,
+    ) -> Result<Injection, Error>
+    where
+        F: FnMut(&CatalogSkill) -> Result<String, String>,
+        L: FnMut(&CatalogSkill) -> Result<Vec<ListedFile>, String>,
+    {
         self.check_turn(turn)?;
-        Ok(self.run(turn, options, read))
+        Ok(self.run(turn, options, &mut read, &mut list))
     }
 
     /// Plans and renders a turn in one call ([`Catalog::turn`], [`Catalog::render`]),
@@ -188,9 +206,10 @@ impl Catalog {
     }
 
     /// Renders the eligible candidates in order under the budget, with a decision each.
-    fn run<F>(&self, turn: &Turn, options: &RenderOptions, mut read: F) -> Injection
+    fn run<F, L>(&self, turn: &Turn, options: &RenderOptions, read: &mut F, list: &mut L) -> Injection
     where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
+        L: FnMut(&CatalogSkill) -> Result<Vec<ListedFile>, String>,
     {
         let mut blocks = Blocks::new(options);
         let mut decisions = Vec::new();
@@ -217,7 +236,7 @@ impl Catalog {
                 summary.matched += 1;
             }
             if skip.is_none() {
-                self.render_one(hit.skill, entry, &mut blocks, &mut decision, &mut read);
+                self.render_one(hit.skill, entry, &mut blocks, &mut decision, read, list);
                 summary.truncated_any |= decision.truncated;
             }
             decisions.push(decision);
@@ -229,15 +248,17 @@ impl Catalog {
         Injection { text, user_message, decisions, summary }
     }
 
-    fn render_one<F>(
+    fn render_one<F, L>(
         &self,
         index: usize,
         entry: &CatalogSkill,
         blocks: &mut Blocks<'_>,
         decision: &mut Decision,
         read: &mut F,
+        list: &mut L,
     ) where
         F: FnMut(&CatalogSkill) -> Result<String, String>,
+        L: FnMut(&CatalogSkill) -> Result<Vec<ListedFile>, String>,
     {
         let options = blocks.options();
         let frame = Frame::new(options.format, &entry.skill.name);
@@ -286,7 +307,13 @@ impl Catalog {
             }
         };
         let base_dir = options.base_dir.then(|| entry.skill.directory());
-        let body = prepare_body(body, options.format, base_dir);
+        // The listing goes through the same preparation as the body (a file name cannot
+        // forge a delimiter either).
+        let listed = options.list_files.then(|| list(entry).ok().and_then(|files| files_line(&files))).flatten();
+        let body = match listed {
+            Some(line) => prepare_body(&format!("{}\n\n{line}\n", body.trim_end()), options.format, base_dir),
+            None => prepare_body(body, options.format, base_dir),
+        };
         match blocks.place(&frame, &body) {
             Placed::Whole(bytes) => decision.injected_bytes = bytes,
             Placed::Truncated(bytes) => (decision.injected_bytes, decision.truncated) = (bytes, true),

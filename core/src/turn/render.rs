@@ -65,11 +65,21 @@ pub struct RenderOptions {
     /// A body is cut to fit only if at least this many of its bytes fit (default 64);
     /// otherwise the skill is skipped as `budget-exhausted`.
     pub min_truncated_bytes: usize,
+    /// End each block with the skill's other files, as its source lists them, so that a
+    /// model with the read-file tool knows what it may open (default off; see
+    /// [`files_line`](crate::files_line)).
+    pub list_files: bool,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        RenderOptions { format: InjectFormat::Bracket, budget: 8192, base_dir: false, min_truncated_bytes: 64 }
+        RenderOptions {
+            format: InjectFormat::Bracket,
+            budget: 8192,
+            base_dir: false,
+            min_truncated_bytes: 64,
+            list_files: false,
+        }
     }
 }
 

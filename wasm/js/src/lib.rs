@@ -83,7 +83,8 @@ struct EntryInput {
     error: Option<String>,
 }
 
-/// A body fetched for a turn: its source and location, and text or the error of reading it.
+/// A body fetched for a turn: its source and location, and text or the error of reading it;
+/// with `list_files`, the skill's folder listing when the source gave one.
 #[derive(Deserialize)]
 struct BodyInput {
     source: usize,
@@ -92,6 +93,8 @@ struct BodyInput {
     text: Option<String>,
     #[serde(default)]
     error: Option<String>,
+    #[serde(default)]
+    files: Option<Vec<ListedFile>>,
 }
 
 /// Where a skill lives, as `reads` reports it.
@@ -289,7 +292,12 @@ impl Catalog {
     /// error}]`): the core's `Injection`.
     pub fn render(&self, plan: &TurnPlan, bodies: JsValue) -> Result<JsValue, JsValue> {
         let bodies: Vec<BodyInput> = from_js(bodies, "bodies")?;
-        to_js(&self.catalog.render(&plan.0, &self.render, fetched(&bodies)).map_err(core_error)?)
+        let listed = |entry: &skillwire::CatalogSkill| match bodies.iter().find(|b| fetched_for(b, entry)) {
+            Some(BodyInput { files: Some(files), .. }) => Ok(files.clone()),
+            _ => Err("not listed".to_owned()),
+        };
+        let injection = self.catalog.render_with_files(&plan.0, &self.render, fetched(&bodies), listed);
+        to_js(&injection.map_err(core_error)?)
     }
 
     /// The selection prompt (`SelectPrompt`) for `message`; `stats` is
@@ -439,11 +447,16 @@ pub fn read_file_tool(provider: JsValue) -> Result<JsValue, JsValue> {
 /// A turn's `read`: the bodies the JS side fetched for its plan, found by source and
 /// location (a turn reads a few bodies: a scan is cheaper than a map).
 fn fetched(bodies: &[BodyInput]) -> impl FnMut(&skillwire::CatalogSkill) -> Result<String, String> + '_ {
-    |entry| match bodies.iter().find(|b| b.source == entry.source && b.location == entry.skill.location) {
+    |entry| match bodies.iter().find(|b| fetched_for(b, entry)) {
         Some(BodyInput { text: Some(text), .. }) => Ok(text.clone()),
         Some(BodyInput { error: Some(e), .. }) => Err(e.clone()),
         _ => Err("the body was not fetched".to_owned()),
     }
+}
+
+/// True when `body` was fetched for `entry` (by source and location).
+fn fetched_for(body: &BodyInput, entry: &skillwire::CatalogSkill) -> bool {
+    body.source == entry.source && body.location == entry.skill.location
 }
 
 /// The core's defaults (`Defaults`: engine options, selection options, default counts),
