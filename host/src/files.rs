@@ -6,9 +6,9 @@
 //! neither listed nor read. Listing goes [`MAX_DEPTH`](crate::MAX_DEPTH) folders deep,
 //! skips `.git` and `node_modules` and linked folders, and stops at [`MAX_LISTED_FILES`]
 //! files or [`MAX_VISITED_ENTRIES`] entries; a read is refused for what the listing would
-//! not hold. The check that a
-//! path stays inside happens when the path is resolved, before the file is opened (a link
-//! swapped in between those two moments is not caught).
+//! not hold. That a path stays inside is checked when it is resolved and again once the
+//! file is open (the same file must be found there), so a folder swapped for a link in
+//! between is caught; a named pipe swapped in at that moment would still make the open wait.
 
 use skillwire::ListedFile;
 use std::fs;
@@ -118,8 +118,54 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
     if !meta.is_file() {
         return Err(format!("{normal}: not a regular file"));
     }
+    // A folder swapped for a link between the check and the open would have opened another
+    // file: resolve the path again now that the file is open, and require the same file.
+    let again = fs::canonicalize(&joined).map_err(|e| format!("{normal}: {e}"))?;
+    if !again.starts_with(dir) || !same_file(&meta, &again) {
+        return Err(format!("{normal}: changed while it was opened"));
+    }
     let capacity = usize::try_from(meta.len()).unwrap_or(0).min(max_bytes).min(1 << 20).saturating_add(1);
     let mut bytes = Vec::with_capacity(capacity);
     file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(|e| format!("{normal}: {e}"))?;
     Ok(bytes)
+}
+
+/// True when `path` is the file `opened` describes (same device and inode); on systems
+/// without those, when it is still a regular file of the same size.
+fn same_file(opened: &fs::Metadata, path: &Path) -> bool {
+    let Ok(now) = fs::metadata(path) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        now.dev() == opened.dev() && now.ino() == opened.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        now.is_file() && now.len() == opened.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
+    use super::*;
+
+    /// The re-check after opening tells the opened file from another one at the same path.
+    #[test]
+    fn the_file_opened_is_told_from_a_file_swapped_in() {
+        let dir = std::env::temp_dir().join(format!("skillwire-same-file-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.md"), dir.join("b.md"));
+        fs::write(&a, "same size").unwrap();
+        fs::write(&b, "same size").unwrap();
+        let opened = fs::File::open(&a).unwrap().metadata().unwrap();
+        assert!(same_file(&opened, &a));
+        // On unix the inode tells two files of one size apart.
+        assert_eq!(same_file(&opened, &b), cfg!(not(unix)));
+        fs::remove_file(&a).unwrap();
+        fs::rename(&b, &a).unwrap();
+        assert_eq!(same_file(&opened, &a), cfg!(not(unix)), "a file swapped in at the same path");
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
