@@ -90,7 +90,10 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
     // walk goes, not through a linked folder (the walk does not follow those).
     let folders: Vec<&str> = normal.split('/').collect();
     let folders = folders.get(..folders.len().saturating_sub(1)).unwrap_or_default();
-    if folders.len() > crate::MAX_DEPTH || folders.iter().any(|f| crate::SKIPPED_DIRS.contains(f)) {
+    // Skipped folders compared as a filesystem that ignores case (and, on Windows, trailing
+    // dots and spaces) would name them.
+    let skipped = |f: &str| crate::SKIPPED_DIRS.iter().any(|s| f.trim_end_matches(['.', ' ']).eq_ignore_ascii_case(s));
+    if folders.len() > crate::MAX_DEPTH || folders.iter().any(|f| skipped(f)) {
         return Err(format!("{normal}: not a file this source lists"));
     }
     let mut below = dir.to_path_buf();

@@ -257,7 +257,10 @@ function* readBodies(
     if (listFiles && 'text' in body && typeof lister?.listFiles === 'function') {
       try {
         const files: unknown = yield lister.listFiles(location);
-        if (Array.isArray(files)) body.files = files;
+        // Entries the core can read ({path: string, size: number}); others are left out.
+        if (Array.isArray(files)) {
+          body.files = files.filter((f) => typeof f?.path === 'string' && Number.isFinite(f?.size) && f.size >= 0);
+        }
       } catch {
         // No listing: the block ends without one.
       }

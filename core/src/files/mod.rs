@@ -31,6 +31,7 @@ pub use tool::{
 use crate::catalog::Catalog;
 use crate::order;
 use crate::scan::{self, Finding};
+use crate::skill::limits::Limits;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
@@ -202,18 +203,19 @@ impl std::error::Error for FileError {}
 pub const MAX_FILES_IN_BLOCK: usize = 20;
 
 /// The line that ends an injected block with [`RenderOptions::list_files`](crate::RenderOptions):
-/// the skill's other files, for a model with the read-file tool. Paths normalised and
-/// sorted, the SKILL.md left out, at most [`MAX_FILES_IN_BLOCK`] named and the rest
-/// counted. Only paths of ASCII letters, digits, `.`, `_`, `-` and `/` are named: a file
+/// the skill's other files, for a model with the read-file tool — those
+/// [`Catalog::file_list`] would list (within `limits`), the SKILL.md left out, at most
+/// [`MAX_FILES_IN_BLOCK`] named and the rest counted. Only paths of ASCII letters, digits, `.`, `_`, `-` and `/` are named: a file
 /// name is not a place for words aimed at the model. `None` when there is nothing to name.
-pub fn files_line(listed: &[ListedFile]) -> Option<String> {
+pub fn files_line(listed: &[ListedFile], limits: &Limits) -> Option<String> {
     let plain = |p: &str| p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/'));
-    let mut paths: Vec<String> = (listed.iter())
-        .filter_map(|f| normalise_file_path(&f.path, MAX_SEGMENT_BYTES * MAX_PATH_SEGMENTS).ok())
-        .filter(|p| file_kind(p) != FileKind::Skill)
-        .collect();
+    // The files `Catalog::file_list` would list, the SKILL.md left out.
+    let mut paths: Vec<String> =
+        (listed.iter()).filter_map(|f| normalise_file_path(&f.path, limits.max_file_path_bytes).ok()).collect();
     order::sort_by(&mut paths, |a, b| a.cmp(b));
     paths.dedup();
+    paths.truncate(limits.max_skill_files);
+    paths.retain(|p| file_kind(p) != FileKind::Skill);
     let total = paths.len();
     paths.retain(|p| plain(p));
     paths.truncate(MAX_FILES_IN_BLOCK);

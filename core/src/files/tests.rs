@@ -191,13 +191,14 @@ fn the_read_file_tool_answers_a_models_call() {
 fn the_files_line_names_plain_paths_and_counts_the_rest() {
     let listed =
         |paths: &[&str]| paths.iter().map(|p| ListedFile { path: (*p).to_owned(), size: 1 }).collect::<Vec<_>>();
-    assert_eq!(files_line(&listed(&["SKILL.md"])), None);
+    let limits = Limits::default();
+    assert_eq!(files_line(&listed(&["SKILL.md"]), &limits), None);
     assert_eq!(
-        files_line(&listed(&["SKILL.md", "scripts/fill.py", "./references/forms.md", "../out.md", "a b.md"])),
+        files_line(&listed(&["SKILL.md", "scripts/fill.py", "./references/forms.md", "../out.md", "a b.md"]), &limits),
         Some("Files in this skill's folder (read_skill_file opens them): references/forms.md, scripts/fill.py and 1 more".to_owned())
     );
     let many: Vec<String> = (0..25).map(|i| format!("references/{i:02}.md")).collect();
     let many: Vec<&str> = many.iter().map(String::as_str).collect();
-    let line = files_line(&listed(&many)).unwrap();
+    let line = files_line(&listed(&many), &limits).unwrap();
     assert!(line.ends_with("references/19.md and 5 more"), "{line}");
 }

@@ -10,6 +10,9 @@ use crate::text::excerpt;
 
 /// Words that name an AI model as an addressee.
 const MODEL: [&str; 9] = ["assistant", "ai", "llm", "claude", "chatgpt", "gpt", "gemini", "copilot", "codex"];
+/// Words that name it only when it is called on (`Model:`, `note to the agent`): alone
+/// they are everyday words in a skill (`the data model`).
+const CALLED: [&str; 3] = ["model", "agent", "system"];
 
 pub(super) fn hidden_comments(out: &mut Findings<'_>) {
     let text = out.text;
@@ -22,26 +25,33 @@ pub(super) fn hidden_comments(out: &mut Findings<'_>) {
         let body_start = start + 4;
         let end = text.get(body_start..).and_then(|rest| rest.find("-->")).map_or(text.len(), |i| body_start + i);
         from = (end + 3).min(text.len());
-        let line_start = text.get(..start).and_then(|head| head.rfind('\n')).map_or(0, |i| i + 1);
+        // The comment's line starts after the last newline since what was tracked (looking
+        // back only that far keeps the pass linear).
+        let line_start = text.get(tracked..start).and_then(|gap| gap.rfind('\n')).map_or(tracked, |i| tracked + i + 1);
         if line_start > tracked {
             for line in text.get(tracked..line_start).unwrap_or_default().lines() {
                 fences.update(line);
             }
             tracked = line_start;
         }
+        let in_code = fences.inside();
+        // What a comment holds is not Markdown: a fence line inside it opens nothing.
+        if !in_code {
+            tracked = text.get(end..).and_then(|rest| rest.find('\n')).map_or(text.len(), |i| end + i + 1).max(tracked);
+        }
         if out.full() {
             return;
         }
         let body = text.get(body_start..end).unwrap_or_default();
-        if !fences.inside() && speaks_to_model(body) {
+        if !in_code && speaks_to_model(body) {
             let message = "an HTML comment, hidden when the Markdown is displayed, speaks to the model".to_owned();
             out.push(Category::HiddenText, start, message, excerpt(&visible(body.trim()), MAX_EXCERPT_CHARS));
         }
     }
 }
 
-/// True when `text` addresses the model: names it (assistant, AI, Claude, …) and either
-/// speaks to it in the second person or calls on it (`Assistant:`, `note for the AI`).
+/// True when `text` addresses the model: names it (assistant, AI, Claude, …) and speaks
+/// to it in the second person, or calls on it (`Assistant:`, `Model:`, `note for the AI`).
 /// `<!-- AI-generated, do not edit -->` names a model but speaks to the reader.
 fn speaks_to_model(text: &str) -> bool {
     let words: Vec<String> = text
@@ -49,20 +59,24 @@ fn speaks_to_model(text: &str) -> bool {
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
-    let model = |w: &String| MODEL.contains(&w.as_str());
-    if !words.iter().any(model) {
-        return false;
-    }
-    let second_person = words.iter().any(|w| matches!(w.as_str(), "you" | "your" | "yourself"));
+    let named = |w: &str| MODEL.contains(&w) || CALLED.contains(&w);
+    let second_person = words.iter().any(|w| matches!(w.as_str(), "you" | "your" | "yourself"))
+        && words.iter().any(|w| MODEL.contains(&w.as_str()));
+    // `Assistant:` — a name as a whole word, right before a colon.
     let lower = text.to_ascii_lowercase();
-    let called = MODEL.iter().any(|m| lower.contains(&format!("{m}:")))
-        || words.windows(3).any(|w| {
-            matches!(w, [a, b, c] if matches!(a.as_str(), "note" | "message" | "instructions")
-                && matches!(b.as_str(), "to" | "for") && MODEL.contains(&c.as_str()))
-        })
-        || words.windows(4).any(|w| {
-            matches!(w, [a, b, t, c] if matches!(a.as_str(), "note" | "message" | "instructions")
-                && matches!(b.as_str(), "to" | "for") && t == "the" && MODEL.contains(&c.as_str()))
-        });
-    second_person || called
+    let colon = lower.match_indices(':').any(|(i, _)| {
+        let head = lower.get(..i).unwrap_or_default().trim_end();
+        let word = head.rsplit(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default();
+        named(word)
+    });
+    // `note for the AI`, `message to the agent`.
+    let noted = words.windows(4).any(|w| match w {
+        [a, b, t, c] if t == "the" => note(a, b) && named(c),
+        _ => false,
+    }) || words.windows(3).any(|w| matches!(w, [a, b, c] if note(a, b) && named(c)));
+    second_person || colon || noted
+}
+
+fn note(a: &str, b: &str) -> bool {
+    matches!(a, "note" | "message" | "instructions") && matches!(b, "to" | "for")
 }

@@ -308,10 +308,17 @@ impl Catalog {
         };
         let base_dir = options.base_dir.then(|| entry.skill.directory());
         // The listing goes through the same preparation as the body (a file name cannot
-        // forge a delimiter either).
-        let listed = options.list_files.then(|| list(entry).ok().and_then(|files| files_line(&files))).flatten();
-        let body = match listed {
-            Some(line) => prepare_body(&format!("{}\n\n{line}\n", body.trim_end()), options.format, base_dir),
+        // forge a delimiter either), and only into a block that fits whole with it: the
+        // body is never cut, nor left out, for its sake.
+        let listed = match options.list_files {
+            true => list(entry).ok().and_then(|files| files_line(&files, self.limits())),
+            false => None,
+        };
+        let with_files = listed
+            .map(|line| prepare_body(&format!("{}\n\n{line}\n", body.trim_end()), options.format, base_dir))
+            .filter(|with| blocks.fits_whole(&frame, with));
+        let body = match with_files {
+            Some(with) => with,
             None => prepare_body(body, options.format, base_dir),
         };
         match blocks.place(&frame, &body) {

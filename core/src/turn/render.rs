@@ -121,6 +121,11 @@ impl<'o> Blocks<'o> {
         self.room() <= frame.open.len() + frame.close.len()
     }
 
+    /// True when `body` (prepared) fits whole in `frame`.
+    pub(crate) fn fits_whole(&self, frame: &Frame, body: &str) -> bool {
+        frame.open.len() + body.len() + frame.close.len() <= self.room()
+    }
+
     /// Adds `body` (prepared) in `frame`: whole when it fits, else cut on a character
     /// boundary when at least `min_truncated_bytes` of it (or all of a shorter body)
     /// fits, else not at all.

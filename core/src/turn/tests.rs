@@ -107,3 +107,26 @@ fn selected_skills_replace_the_rules_and_ranking() {
     let none = TurnContext { selected: Some(Vec::new()), ..TurnContext::default() };
     assert!(catalog.turn("merge PDF files", &none).unwrap().matches().is_empty());
 }
+
+/// The file list joins a block only when the whole block fits with it: it never cuts nor
+/// leaves out the body.
+#[test]
+fn the_file_list_only_joins_a_block_that_fits_with_it() {
+    let catalog = catalog();
+    let body = "---\nname: pdf_tools\ndescription: d\n---\nBody of pdf_tools.\n".to_owned();
+    let listed = vec![crate::ListedFile { path: "references/forms.md".to_owned(), size: 1 }];
+    let render = |budget: usize| {
+        let options = RenderOptions { budget, list_files: true, ..RenderOptions::default() };
+        let planned = catalog.turn("@pdf_tools", &TurnContext::default()).unwrap();
+        catalog.render_with_files(&planned, &options, |_| Ok(body.clone()), |_| Ok(listed.clone())).unwrap()
+    };
+    let roomy = render(8192);
+    assert!(
+        roomy.text.contains("\n\nFiles in this skill's folder (read_skill_file opens them): references/forms.md\n"),
+        "{}",
+        roomy.text
+    );
+    let tight = render(50);
+    assert_eq!(tight.text, "[SKILL:pdf_tools]\nBody of pdf_tools.\n[/SKILL]");
+    assert!(!tight.decisions[0].truncated);
+}
