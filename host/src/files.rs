@@ -12,7 +12,7 @@
 
 use skillwire::ListedFile;
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Component, Path};
 
 /// Most files listed in one skill's folder (the core keeps fewer:
@@ -127,10 +127,7 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
     if !again.starts_with(dir) || !same_file(&meta, &again) {
         return Err(format!("{normal}: changed while it was opened"));
     }
-    let capacity = usize::try_from(meta.len()).unwrap_or(0).min(max_bytes).min(1 << 20).saturating_add(1);
-    let mut bytes = Vec::with_capacity(capacity);
-    file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(|e| format!("{normal}: {e}"))?;
-    Ok(bytes)
+    crate::read_at_most(file, meta.len(), max_bytes).map_err(|e| format!("{normal}: {e}"))
 }
 
 /// True when `path` is the file `opened` describes (same device and inode); on systems

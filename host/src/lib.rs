@@ -230,16 +230,23 @@ pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, String> 
     if size > max_bytes as u64 {
         return Err(too_large(size));
     }
-    // Sized from the metadata (one read for a file that did not change since), but not
-    // trusted past 1 MiB: the buffer grows as bytes really arrive.
-    let mut bytes =
-        Vec::with_capacity(usize::try_from(size).unwrap_or(0).min(max_bytes).min(1 << 20).saturating_add(1));
-    file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(failed)?;
+    let bytes = read_at_most(file, size, max_bytes).map_err(failed)?;
     if bytes.len() > max_bytes {
         return Err(too_large(bytes.len() as u64));
     }
     String::from_utf8(bytes)
         .map_err(|e| format!("{}: not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
+/// The bytes of an open file of `size` bytes (by its metadata), at most `max_bytes` and
+/// one more, so that a caller can tell a file over the limit (or one that grew).
+pub(crate) fn read_at_most(file: fs::File, size: u64, max_bytes: usize) -> io::Result<Vec<u8>> {
+    // Sized from the metadata (one read for a file that did not change since), but not
+    // trusted past 1 MiB: the buffer grows as bytes really arrive.
+    let mut bytes =
+        Vec::with_capacity(usize::try_from(size).unwrap_or(0).min(max_bytes).min(1 << 20).saturating_add(1));
+    file.take((max_bytes as u64).saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 impl SkillSource for FsSource {

@@ -21,15 +21,9 @@ const types = {
   '.png': 'image/png',
 };
 
-async function skillFiles(dir, base = dir, depth = 0) {
-  const out = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === '.git' || entry.name === 'node_modules') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() && depth < 8) out.push(...await skillFiles(path, base, depth + 1));
-    else if (entry.isFile() && entry.name.toLowerCase() === 'skill.md') out.push(relative(base, path).split(sep).join('/'));
-  }
-  return out.sort();
+/** The SKILL.md files below `dir`, paths relative to it. */
+async function skillFiles(dir) {
+  return (await allFiles(dir)).map((f) => f.path).filter((p) => p.split('/').pop().toLowerCase() === 'skill.md').sort();
 }
 
 /** Every regular file below `dir`: `[{path, size}]`, paths relative to it. */

@@ -15,7 +15,7 @@ pub use driver::{CatalogBuild, Need};
 
 use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
 use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
-use crate::catalog::{Catalog, CatalogOptions, CatalogSkill, EmbeddingText};
+use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
 use crate::engine::source::{SkillSource, SourceError};
 use crate::error::Error;
 use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
@@ -122,6 +122,11 @@ impl<S: SkillSource> Engine<S> {
         }
     }
 
+    /// Source `index`, or why there is none.
+    fn source(&self, index: usize) -> Result<&S, String> {
+        self.sources.get(index).ok_or_else(|| format!("no source {index}"))
+    }
+
     /// Lists and loads the sources again (after skills changed).
     pub fn refresh(&mut self) {
         self.catalog = Catalog::from_sources(&self.sources, &self.options.catalog);
@@ -148,12 +153,11 @@ impl<S: SkillSource> Engine<S> {
     /// Renders a planned turn with the engine's render options, reading the bodies from
     /// the sources ([`Catalog::render`]).
     pub fn render(&self, turn: &Turn) -> Result<Injection, Error> {
-        let source = |entry: &CatalogSkill| self.sources.get(entry.source).ok_or(format!("no source {}", entry.source));
         self.catalog.render_with_files(
             turn,
             &self.options.render,
-            |entry| source(entry)?.read(&entry.skill.location).map_err(|SourceError(e)| e),
-            |entry| source(entry)?.list_files(&entry.skill.location).map_err(|SourceError(e)| e),
+            |entry| self.source(entry.source)?.read(&entry.skill.location).map_err(|SourceError(e)| e),
+            |entry| self.source(entry.source)?.list_files(&entry.skill.location).map_err(|SourceError(e)| e),
         )
     }
 
@@ -215,10 +219,8 @@ impl<S: SkillSource> Engine<S> {
     /// The files of skill `skill`'s folder, from its source ([`Catalog::file_list`]).
     pub fn files(&self, skill: &str) -> Result<SkillFiles, FileError> {
         let request = self.catalog.files_request(skill)?;
-        let listed = match self.sources.get(request.source) {
-            Some(source) => source.list_files(&request.location).map_err(|SourceError(e)| e),
-            None => Err(format!("no source {}", request.source)),
-        };
+        let listed = (self.source(request.source))
+            .and_then(|source| source.list_files(&request.location).map_err(|SourceError(e)| e));
         self.catalog.file_list(&request, listed)
     }
 
@@ -226,12 +228,9 @@ impl<S: SkillSource> Engine<S> {
     /// the source is asked, the text scanned, the digest added ([`Catalog::file_content`]).
     pub fn read_file(&self, skill: &str, path: &str) -> Result<FileContent, FileError> {
         let request = self.catalog.file_request(skill, path)?;
-        let read = match self.sources.get(request.source) {
-            Some(source) => {
-                source.read_file(&request.location, &request.path, request.max_bytes).map_err(|SourceError(e)| e)
-            }
-            None => Err(format!("no source {}", request.source)),
-        };
+        let read = self.source(request.source).and_then(|source| {
+            source.read_file(&request.location, &request.path, request.max_bytes).map_err(|SourceError(e)| e)
+        });
         self.catalog.file_content(&request, read)
     }
 
