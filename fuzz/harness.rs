@@ -192,7 +192,7 @@ pub fn file_paths(data: &[u8]) {
     let limit = Limits::default().max_file_path_bytes;
     if let Ok(normal) = skillwire::normalise_file_path(&path, limit) {
         assert!(!normal.is_empty() && !normal.starts_with('/'), "{normal:?}");
-        assert!(normal.split('/').all(|s| !s.is_empty() && s != "." && s != ".."), "{normal:?}");
+        assert!(normal.split('/').all(|s| !s.is_empty() && !s.ends_with(['.', ' '])), "{normal:?}");
         assert!(!normal.contains(['\\', ':']) && !normal.chars().any(char::is_control), "{normal:?}");
         assert_eq!(skillwire::normalise_file_path(&normal, limit), Ok(normal.clone()));
     }

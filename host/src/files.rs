@@ -8,7 +8,8 @@
 //! files or [`MAX_VISITED_ENTRIES`] entries; a read is refused for what the listing would
 //! not hold. That a path stays inside is checked when it is resolved and again once the
 //! file is open (the same file must be found there), so a folder swapped for a link in
-//! between is caught; a named pipe swapped in at that moment would still make the open wait.
+//! between is caught. Files are opened without waiting (`O_NONBLOCK` on unix), so a named
+//! pipe swapped in at that moment is refused rather than waited on.
 
 use skillwire::ListedFile;
 use std::fs;
@@ -116,7 +117,7 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
     if !fs::metadata(&real).is_ok_and(|m| m.is_file()) {
         return Err(format!("{normal}: not a regular file"));
     }
-    let file = fs::File::open(&real).map_err(|e| format!("{normal}: {e}"))?;
+    let file = open_without_waiting(&real).map_err(|e| format!("{normal}: {e}"))?;
     let meta = file.metadata().map_err(|e| format!("{normal}: {e}"))?;
     if !meta.is_file() {
         return Err(format!("{normal}: not a regular file"));
@@ -128,6 +129,20 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
         return Err(format!("{normal}: changed while it was opened"));
     }
     crate::read_at_most(file, meta.len(), max_bytes).map_err(|e| format!("{normal}: {e}"))
+}
+
+/// Opens `path` for reading. On unix with `O_NONBLOCK`: a named pipe opens at once (and is
+/// then refused as not a regular file) instead of waiting for a writer; for a regular
+/// file the flag changes nothing.
+pub(crate) fn open_without_waiting(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// True when `path` is the file `opened` describes (same device and inode); on systems
@@ -166,6 +181,21 @@ mod tests {
         fs::remove_file(&a).unwrap();
         fs::rename(&b, &a).unwrap();
         assert_eq!(same_file(&opened, &a), cfg!(not(unix)), "a file swapped in at the same path");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A named pipe where a file was checked opens without waiting for a writer, and is
+    /// then refused (the regular-file check after the open).
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_opens_without_waiting() {
+        let dir = std::env::temp_dir().join(format!("skillwire-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("pipe.md");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let opened = open_without_waiting(&fifo).unwrap();
+        assert!(!opened.metadata().unwrap().is_file());
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -221,11 +221,16 @@ fn walk(
 }
 
 /// Reads a SKILL.md as UTF-8 text, refusing one over `max_bytes` after reading at most
-/// one byte more (a file that grows while it is read is refused too).
+/// one byte more (a file that grows while it is read is refused too), and anything but a
+/// regular file (opened without waiting, so a named pipe is refused, not waited on).
 pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, String> {
     let failed = |e: io::Error| format!("{}: {e}", path.display());
-    let file = fs::File::open(path).map_err(failed)?;
-    let size = file.metadata().map_err(failed)?.len();
+    let file = files::open_without_waiting(path).map_err(failed)?;
+    let meta = file.metadata().map_err(failed)?;
+    if !meta.is_file() {
+        return Err(format!("{}: not a regular file", path.display()));
+    }
+    let size = meta.len();
     let too_large = |size: u64| format!("{}: SKILL.md is {size} bytes; the limit is {max_bytes}", path.display());
     if size > max_bytes as u64 {
         return Err(too_large(size));

@@ -917,6 +917,8 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
             ("/etc/passwd", 2, "invalid_path"),
             ("references\\..\\..\\outside.md", 2, "invalid_path"),
             ("references/none.md", 2, "file_unavailable"),
+            ("references/CON.md", 2, "invalid_path"),
+            ("references/forms.md.", 2, "invalid_path"),
             ("references/trap.md", 1, "block[instruction-override]"),
         ] {
             let o = run(&["read", "--skills", skills, "pdf", path]);
@@ -939,6 +941,26 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
         let o = run(&["files", "--skills", skills, "nope"]);
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("no skill named \"nope\" (unknown_skill)"), "{engine}: {}", stderr(&o));
+
+        // `lint --digests`: every listed file with its SHA-256 (`sha256sum` of the same
+        // bytes), a file the source refuses with why.
+        let o = run(&["lint", "--digests", "--format", "json", "--scan", "all=allow", skill.to_str().unwrap()]);
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let files = v[0]["files"].as_array().unwrap();
+        let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+        assert_eq!(paths, listed, "{engine}");
+        let forms = files.iter().find(|f| f["path"] == "references/forms.md").unwrap();
+        assert_eq!(forms["digest"], "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        let o = run(&["lint", "--digests", "--limit", "max_file_bytes=4", skill.to_str().unwrap()]);
+        let out = stdout(&o);
+        assert!(out.starts_with(&format!("Valid skill: {}\n", skill.display())), "{engine}: {out}");
+        assert!(
+            out.contains(
+                "  sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  3  references/forms.md\n"
+            ),
+            "{engine}: {out}"
+        );
+        assert!(out.contains("bytes or more; the limit is 4)  13  scripts/fill.py"), "{engine}: {out}");
     }
 }
 

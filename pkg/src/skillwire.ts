@@ -23,14 +23,29 @@ export type * from './types.js';
 /** An error from skillwire, with a stable `code` (`message_too_large`, `async_source`, ...). */
 export class SkillwireError extends Error {
   readonly code: ErrorCode;
+  /** With `unknown_skill`, `blocked_skill`: the skill's name. */
+  readonly skill?: string;
+  /** With the other file errors: the file's path (as given; empty when a listing failed). */
+  readonly path?: string;
+  /** With `invalid_path`: what is wrong with the path (`parent`, `absolute`, ...); with
+   * `file_unavailable`: the source's reason. */
+  readonly problem?: string;
+  /** With `file_too_large`: the file's size (or the bytes read past the limit), and the limit. */
+  readonly bytes?: number;
+  readonly limit?: number;
   /** With `file_blocked`: what the safety scan found in the file. */
   readonly findings?: Finding[];
-  constructor(message: string, code: ErrorCode, findings?: Finding[]) {
+  constructor(message: string, code: ErrorCode, details?: ErrorDetails) {
     super(message);
     this.name = 'SkillwireError';
     this.code = code;
-    if (findings) this.findings = findings;
+    if (details) Object.assign(this, details);
   }
+}
+
+/** The fields a file error carries beside its message and code. */
+export interface ErrorDetails {
+  skill?: string; path?: string; problem?: string; bytes?: number; limit?: number; findings?: Finding[];
 }
 
 /** The core's limits as the glue reads them (snake_case: straight from the core). */
@@ -48,9 +63,16 @@ type Steps<T> = Generator<unknown, T, any>;
 
 function translate(e: unknown): unknown {
   if (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !(e instanceof SkillwireError)) {
-    const findings = (e as { findings?: unknown }).findings;
-    return new SkillwireError(e.message, (e as Error & { code: string }).code,
-      Array.isArray(findings) ? camelKeys(findings) as Finding[] : undefined);
+    const raw = e as Error & { code: string } & Record<string, unknown>;
+    const details: ErrorDetails = {};
+    for (const key of ['skill', 'path', 'problem'] as const) {
+      if (typeof raw[key] === 'string') details[key] = raw[key] as string;
+    }
+    for (const key of ['bytes', 'limit'] as const) {
+      if (typeof raw[key] === 'number') details[key] = raw[key] as number;
+    }
+    if (Array.isArray(raw.findings)) details.findings = camelKeys(raw.findings) as Finding[];
+    return new SkillwireError(e.message, raw.code, details);
   }
   return e;
 }

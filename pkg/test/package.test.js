@@ -361,14 +361,19 @@ test('a skill\'s files: listed and read through the source, sync and async, path
     assert.ok(logo.body.value instanceof Uint8Array);
     assert.deepEqual([...logo.body.value], [0x89, 0x50, 0x4e, 0x47, 0, 1, 2]);
     const before = asked.length;
-    for (const path of ['../outside.md', '/etc/passwd', 'references\\forms.md', 'a\0b', '']) {
-      await assert.rejects(async () => read('pdf', path), (e) => e instanceof SkillwireError && e.code === 'invalid_path', path);
+    for (const [path, problem] of [['../outside.md', 'parent'], ['/etc/passwd', 'absolute'],
+      ['references\\forms.md', 'backslash'], ['a\0b', 'control-character'], ['', 'empty'],
+      ['references/nul.md', 'device-name'], ['forms.md.', 'trailing-dot']]) {
+      await assert.rejects(async () => read('pdf', path),
+        (e) => e instanceof SkillwireError && e.code === 'invalid_path' && e.path === path && e.problem === problem, path);
     }
     assert.equal(asked.length, before, 'a refused path never reaches the source');
     await assert.rejects(async () => read('pdf', 'references/trap.md'),
-      (e) => e.code === 'file_blocked' && e.findings.some((f) => f.category === 'instruction-override' && f.action === 'block'));
-    await assert.rejects(async () => read('pdf', 'references/none.md'), (e) => e.code === 'file_unavailable' && /no file/.test(e.message));
-    await assert.rejects(async () => read('nope', 'SKILL.md'), (e) => e.code === 'unknown_skill');
+      (e) => e.code === 'file_blocked' && e.path === 'references/trap.md'
+        && e.findings.some((f) => f.category === 'instruction-override' && f.action === 'block'));
+    await assert.rejects(async () => read('pdf', 'references/none.md'),
+      (e) => e.code === 'file_unavailable' && /no file/.test(e.message) && e.path === 'references/none.md' && /no file/.test(e.problem));
+    await assert.rejects(async () => read('nope', 'SKILL.md'), (e) => e.code === 'unknown_skill' && e.skill === 'nope');
   }
   // A source without files says so; a source answering with a huge file hands the core
   // no more than the limit and one byte.
@@ -378,7 +383,8 @@ test('a skill\'s files: listed and read through the source, sync and async, path
     limits: { maxFileBytes: 8 },
     sources: [{ ...source(false), readFile: () => new Uint8Array(1 << 20) }],
   });
-  assert.throws(() => huge.readFileSync('pdf', 'references/forms.md'), (e) => e.code === 'file_too_large' && /9 bytes; the limit is 8/.test(e.message));
+  assert.throws(() => huge.readFileSync('pdf', 'references/forms.md'), (e) => e.code === 'file_too_large' && /9 bytes; the limit is 8/.test(e.message)
+    && e.bytes === 9 && e.limit === 8 && e.path === 'references/forms.md' && JSON.stringify(e.bytes) === '9');
   // The tool a model calls, and its answers.
   assert.equal(Skillwire.readFileTool('openai').function.name, 'read_skill_file');
   assert.deepEqual(Skillwire.readFileTool('anthropic').input_schema.required, ['skill', 'path']);

@@ -31,6 +31,12 @@ pub enum PathProblem {
     Colon,
     /// Holds `%`: a source that reads through URLs would decode `%2e%2e` to `..`.
     Percent,
+    /// A segment is a device name on Windows (`CON`, `NUL`, `COM1`, `LPT1.txt`, …): opening
+    /// it there reaches the device, not a file in the folder.
+    DeviceName,
+    /// A segment ends with `.` or a space, which Windows drops (`secret.md.` opens
+    /// `secret.md`): two paths would name one file.
+    TrailingDot,
 }
 
 impl PathProblem {
@@ -46,6 +52,8 @@ impl PathProblem {
             PathProblem::ControlCharacter => "control-character",
             PathProblem::Colon => "colon",
             PathProblem::Percent => "percent",
+            PathProblem::DeviceName => "device-name",
+            PathProblem::TrailingDot => "trailing-dot",
         }
     }
 
@@ -61,6 +69,8 @@ impl PathProblem {
             PathProblem::ControlCharacter => "the path holds a control character",
             PathProblem::Colon => "the path may not hold `:`",
             PathProblem::Percent => "the path may not hold `%` (percent-encoding)",
+            PathProblem::DeviceName => "the path names a device (`CON`, `NUL`, `COM1`, …)",
+            PathProblem::TrailingDot => "a segment of the path ends with `.` or a space",
         }
     }
 }
@@ -69,7 +79,9 @@ impl PathProblem {
 /// empty segments (`./references//a.md` → `references/a.md`). Refused: absolute paths
 /// and drives, `..` anywhere, `\`, `:`, `%`, control characters (NUL included), more than
 /// `max_bytes` bytes, more than [`MAX_PATH_SEGMENTS`] segments or one over
-/// [`MAX_SEGMENT_BYTES`]. Symbolic links are the source's to refuse: only it can see them.
+/// [`MAX_SEGMENT_BYTES`], and what Windows reads as another file: device names and
+/// segments ending in `.` or a space. Symbolic links are the source's to refuse: only it
+/// can see them.
 pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathProblem> {
     if path.len() > max_bytes {
         return Err(PathProblem::TooLong);
@@ -97,6 +109,8 @@ pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathP
             "" | "." => {}
             ".." => return Err(PathProblem::Parent),
             _ if segment.len() > MAX_SEGMENT_BYTES => return Err(PathProblem::TooDeep),
+            _ if segment.ends_with(['.', ' ']) => return Err(PathProblem::TrailingDot),
+            _ if is_device_name(segment) => return Err(PathProblem::DeviceName),
             _ => segments.push(segment),
         }
     }
@@ -107,6 +121,22 @@ pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathP
         return Err(PathProblem::Empty);
     }
     Ok(segments.join("/"))
+}
+
+/// True for a name Windows opens as a device whatever the folder: `CON`, `PRN`, `AUX`,
+/// `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9` (and the superscript-digit forms), `CONIN$`,
+/// `CONOUT$`, in any case, alone or before an extension (`nul.txt`).
+fn is_device_name(segment: &str) -> bool {
+    let stem = segment.split('.').next().unwrap_or(segment).trim_end_matches(' ').to_ascii_uppercase();
+    match stem.as_str() {
+        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$" => true,
+        _ => match (stem.get(..3), stem.get(3..)) {
+            (Some("COM" | "LPT"), Some(digit)) => {
+                matches!(digit.as_bytes(), [b'0'..=b'9']) || matches!(digit, "¹" | "²" | "³")
+            }
+            _ => false,
+        },
+    }
 }
 
 #[cfg(test)]
@@ -122,7 +152,10 @@ mod tests {
             ("a/./b/c.txt", "a/b/c.txt"),
             ("~/notes.md", "~/notes.md"),
             ("données/été.md", "données/été.md"),
-            ("..a/b..", "..a/b.."),
+            ("..a/.b", "..a/.b"),
+            ("console.md", "console.md"),
+            ("references/com10.md", "references/com10.md"),
+            ("nullable/aux-notes.md", "nullable/aux-notes.md"),
         ] {
             assert_eq!(normalise_file_path(path, 1024), Ok(normal.to_owned()), "{path}");
         }
@@ -153,6 +186,17 @@ mod tests {
             ("a\0b", PathProblem::ControlCharacter),
             ("a\nb", PathProblem::ControlCharacter),
             ("a\u{1b}[2Jb", PathProblem::ControlCharacter),
+            ("b..", PathProblem::TrailingDot),
+            ("references/forms.md.", PathProblem::TrailingDot),
+            ("references /forms.md", PathProblem::TrailingDot),
+            ("...", PathProblem::TrailingDot),
+            ("CON", PathProblem::DeviceName),
+            ("references/nul.txt", PathProblem::DeviceName),
+            ("Com1.md", PathProblem::DeviceName),
+            ("lpt9", PathProblem::DeviceName),
+            ("COM¹.md", PathProblem::DeviceName),
+            ("conout$", PathProblem::DeviceName),
+            ("aux .md", PathProblem::DeviceName),
             (deep.as_str(), PathProblem::TooDeep),
             (wide.as_str(), PathProblem::TooDeep),
         ] {

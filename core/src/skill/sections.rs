@@ -104,28 +104,54 @@ pub(crate) fn body_headings(body: &str) -> Vec<String> {
     headings
 }
 
-/// Fenced code blocks (```` ``` ```` or `~~~`, closed by the same marker), followed line
-/// by line: [`Fences::update`] takes each line in order and says whether it opens or closes
-/// a block; [`Fences::inside`] whether the lines after it are code.
+/// Fenced code blocks, followed line by line as CommonMark reads them: a line starting
+/// with three or more `` ` `` or `~` opens one, and only a line of the same mark, at least
+/// as long and with nothing after it, closes it. [`Fences::update`] takes each line in
+/// order and says whether it is a fence line; [`Fences::inside`] whether the lines after
+/// it are code.
 #[derive(Debug, Default)]
-pub(crate) struct Fences(Option<&'static str>);
+pub(crate) struct Fences(Option<(u8, usize)>);
 
 impl Fences {
-    /// Takes the next line; true when it is a fence line.
+    /// Takes the next line; true when it is a fence line (one that opens or closes a
+    /// block, or a fence-like line inside one, which is code).
     pub(crate) fn update(&mut self, line: &str) -> bool {
         let trimmed = line.trim_start();
-        let Some(marker) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) else { return false };
-        self.0 = match self.0 {
-            None => Some(marker),
-            Some(open) if open == marker => None,
-            open => open,
-        };
+        let Some(mark) = trimmed.bytes().next().filter(|&b| b == b'`' || b == b'~') else { return false };
+        let run = trimmed.bytes().take_while(|&b| b == mark).count();
+        if run < 3 {
+            return false;
+        }
+        match self.0 {
+            None => self.0 = Some((mark, run)),
+            Some((open, length)) => {
+                let rest = trimmed.get(run..).unwrap_or_default();
+                if open == mark && run >= length && rest.trim().is_empty() {
+                    self.0 = None;
+                }
+            }
+        }
         true
     }
 
     /// True inside a fenced block.
     pub(crate) fn inside(&self) -> bool {
         self.0.is_some()
+    }
+
+    /// The line that closes the open block (its mark, as long as the opening run), or
+    /// `None` outside one.
+    pub(crate) fn closing_line(&self) -> Option<String> {
+        self.0.map(|(mark, length)| char::from(mark).to_string().repeat(length))
+    }
+
+    /// Where `text` leaves the fences: each of its lines taken in order.
+    pub(crate) fn after(text: &str) -> Fences {
+        let mut fences = Fences::default();
+        for line in lines(text) {
+            fences.update(line);
+        }
+        fences
     }
 }
 

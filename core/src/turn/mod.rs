@@ -28,6 +28,7 @@ use crate::files::{files_line, ListedFile};
 use crate::scan::{self, Finding};
 use crate::select::rules::{Hit, Reason};
 use crate::skill::frontmatter;
+use crate::skill::Fences;
 use crate::turn::render::{prepare_body, Blocks, Frame, Placed, RenderOptions};
 
 /// A turn on one message, planned: every skill the message calls for with why it may
@@ -315,7 +316,7 @@ impl Catalog {
             false => None,
         };
         let with_files = listed
-            .map(|line| prepare_body(&format!("{}\n\n{line}\n", body.trim_end()), options.format, base_dir))
+            .map(|line| prepare_body(&body_with_files_line(body, &line), options.format, base_dir))
             .filter(|with| blocks.fits_whole(&frame, with));
         let body = match with_files {
             Some(with) => with,
@@ -326,6 +327,16 @@ impl Catalog {
             Placed::Truncated(bytes) => (decision.injected_bytes, decision.truncated) = (bytes, true),
             Placed::NoRoom => decision.skipped = Some(Skip::BudgetExhausted),
         }
+    }
+}
+
+/// `body` followed by the files line, after a line closing the fenced code block the body
+/// leaves open (if any), so the listing is read as text, not as code.
+fn body_with_files_line(body: &str, line: &str) -> String {
+    let body = body.trim_end();
+    match Fences::after(body).closing_line() {
+        Some(close) => format!("{body}\n{close}\n\n{line}\n"),
+        None => format!("{body}\n\n{line}\n"),
     }
 }
 

@@ -56,13 +56,35 @@ fn core_error(e: skillwire::Error) -> JsValue {
     error(e.code(), &e.to_string())
 }
 
-/// A refused file request as a JS `Error` with its `code`, and the scan's `findings` for
-/// a blocked file.
+/// A refused file request as a JS `Error` with its `code` and the error's fields, named as
+/// in Rust: `skill`; `path`; `problem` (the path problem, or the source's reason); `bytes`
+/// and `limit` for a file over the limit; the scan's `findings` for a blocked file.
 fn file_error(e: FileError) -> JsValue {
     let js = error(e.code(), &e.to_string());
-    if let FileError::Blocked { findings, .. } = &e {
-        if let Ok(findings) = to_js(findings) {
-            let _ = js_sys::Reflect::set(&js, &JsValue::from_str("findings"), &findings);
+    let set = |key: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&js, &JsValue::from_str(key), &value);
+    };
+    match &e {
+        FileError::UnknownSkill { skill } | FileError::BlockedSkill { skill } => set("skill", skill.into()),
+        FileError::InvalidPath { path, problem } => {
+            set("path", path.into());
+            set("problem", problem.as_str().into());
+        }
+        FileError::TooLarge { path, bytes, limit } => {
+            set("path", path.into());
+            // Numbers, not BigInt: sizes are far below 2^53.
+            set("bytes", JsValue::from_f64(*bytes as f64));
+            set("limit", JsValue::from_f64(*limit as f64));
+        }
+        FileError::Unavailable { path, problem } => {
+            set("path", path.into());
+            set("problem", problem.into());
+        }
+        FileError::Blocked { path, findings } => {
+            set("path", path.into());
+            if let Ok(findings) = to_js(findings) {
+                set("findings", findings);
+            }
         }
     }
     js
