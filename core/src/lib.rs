@@ -82,7 +82,7 @@ pub use select::rules::Reason;
 pub use skill::diag::{Diagnostic, Severity};
 pub use skill::limits::Limits;
 pub use skill::lint::{lint, lint_with, LintOptions, LintReport};
-pub use skill::{load, BodySections, Loaded, Skill};
+pub use skill::{frontmatter_json, load, BodySections, Loaded, Skill};
 pub use text::set_nfkc_normaliser;
 pub use turn::render::{block_name, parse_blocks, InjectFormat, ParsedBlock, RenderOptions};
 pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, Turn, TurnContext};

@@ -28,6 +28,7 @@ use std::path::PathBuf;
         skillwire select-parse --skills ./skills --message \"merge these PDFs\" '{\"skills\": [\"pdf\"]}'\n  \
         skillwire tools --skills ./skills --provider anthropic\n  \
         skillwire lint ./skills/pdf\n  \
+        skillwire mcp --skills ./skills   (an MCP server on stdio)\n  \
         skillwire bench --skills ./skills --messages messages.txt\n\n\
         Exit codes: 0 ok, 1 lint found errors or a blocked skill, 2 usage or input error."
 )]
@@ -280,6 +281,17 @@ pub(crate) enum Command {
         /// Exit 1 when recall at the largest --recall-at depth is below this.
         #[arg(long, value_name = "SHARE")]
         min_recall: Option<f64>,
+    },
+    /// Serve the skills over the Model Context Protocol on standard input and output:
+    /// tools to find, load and read skills, one prompt per skill a user may invoke, each
+    /// skill's files as skill:// resources, and the MCP skills extension (skills/list,
+    /// skills/get with SHA-256 digests). Runs until the client closes the connection.
+    Mcp {
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Most bytes a loaded skill's instructions may take (load_skill and prompts).
+        #[arg(long, default_value_t = RenderOptions::default().budget, value_name = "BYTES")]
+        budget: usize,
     },
     /// Check skills against the Agent Skills standard (the reference validator's rules).
     Lint {

@@ -21,6 +21,7 @@
 
 mod backend;
 pub mod files;
+pub mod mcp;
 pub mod wasm;
 
 pub use backend::Backend;

@@ -95,6 +95,14 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             out = printed;
             code
         }
+        Command::Mcp { skills, budget } => {
+            let limits = limits(&skills.limit)?;
+            // Loaded skills end with their files' list: the server offers read_skill_file.
+            let render = RenderOptions { budget, list_files: true, ..RenderOptions::default() };
+            let make = move || backend(kind, &skills, render, true).map_err(|InputError(e)| e);
+            skillwire_host::mcp::serve_stdio(make, limits).map_err(InputError)?;
+            ExitCode::SUCCESS
+        }
         Command::Complete { skills, max_offered, json, typed } => {
             let mut engine = backend(kind, &skills, RenderOptions::default(), true)?;
             let completions = engine.complete(&typed, max_offered)?;

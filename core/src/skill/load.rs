@@ -34,6 +34,39 @@ pub fn load(location: &str, text: &str, limits: &Limits) -> Loaded {
 }
 
 fn load_inner(location: &str, text: &str, limits: &Limits, diags: &mut Vec<Diagnostic>) -> Option<Skill> {
+    let doc = split_within_limits(text, limits, diags)?;
+    let parsed = match yaml::parse_lenient(&doc.yaml, limits.into()) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            diags.push(yaml_diagnostic(&e));
+            return None;
+        }
+    };
+    for line in &parsed.repaired_lines {
+        diags.push(
+            Diagnostic::warning(
+                "colon_quoted",
+                "a plain value contains ': ' (invalid YAML); read it as if it were quoted",
+            )
+            .at(line + 1, None),
+        );
+    }
+    let Node::Map(fields) = parsed.root else {
+        diags.push(not_a_mapping());
+        return None;
+    };
+    let at = |key: &str| key_line(&doc.yaml, key).map(|l| l + 1);
+    Fields { diags, at: &at }.build(location, fields, limits)
+}
+
+/// The frontmatter and body of a SKILL.md within the limits (a byte-order mark is noted
+/// as a warning), or `None` with the error in `diags`: what loading and
+/// [`frontmatter_json`] both read first.
+fn split_within_limits<'a>(
+    text: &'a str,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<frontmatter::Document<'a>> {
     if text.len() > limits.max_skill_md_bytes {
         diags.push(Diagnostic::error(
             "too_large",
@@ -61,33 +94,43 @@ fn load_inner(location: &str, text: &str, limits: &Limits, diags: &mut Vec<Diagn
         );
         return None;
     }
-    let parsed = match yaml::parse_lenient(&doc.yaml, limits.into()) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            let code = if e.limit { "yaml_limit" } else { "yaml_syntax" };
-            let mut d = Diagnostic::error(code, format!("Invalid YAML in frontmatter: {}", e.message));
-            if let Some(line) = e.line {
-                d = d.at(line + 1, e.column);
-            }
-            diags.push(d);
-            return None;
-        }
-    };
-    for line in &parsed.repaired_lines {
-        diags.push(
-            Diagnostic::warning(
-                "colon_quoted",
-                "a plain value contains ': ' (invalid YAML); read it as if it were quoted",
-            )
-            .at(line + 1, None),
-        );
+    Some(doc)
+}
+
+/// The error of a frontmatter that is not a mapping.
+fn not_a_mapping() -> Diagnostic {
+    Diagnostic::error("not_a_mapping", "SKILL.md frontmatter must be a YAML mapping").at(2, None)
+}
+
+/// A YAML error as a diagnostic placed in the SKILL.md (the YAML starts on line 2).
+fn yaml_diagnostic(e: &yaml::YamlError) -> Diagnostic {
+    let code = if e.limit { "yaml_limit" } else { "yaml_syntax" };
+    let d = Diagnostic::error(code, format!("Invalid YAML in frontmatter: {}", e.message));
+    match e.line {
+        Some(line) => d.at(line + 1, e.column),
+        None => d,
     }
-    let Node::Map(fields) = parsed.root else {
-        diags.push(Diagnostic::error("not_a_mapping", "SKILL.md frontmatter must be a YAML mapping").at(2, None));
-        return None;
+}
+
+/// A SKILL.md's frontmatter as a JSON object, every field the author wrote, each value as
+/// YAML reads it (strings, numbers, booleans, null, lists, maps; a key that is not a
+/// string as its YAML text): the form the MCP skills extension serves and a host compares
+/// with the SKILL.md it fetches. Read as [`load`] reads it, within the same limits, and
+/// a plain value holding `: ` repaired the same way. The error is what would skip the
+/// skill at load (`too_large`, `no_frontmatter`, `yaml_syntax`, `not_a_mapping`, …).
+pub fn frontmatter_json(text: &str, limits: &Limits) -> Result<serde_json::Map<String, serde_json::Value>, Diagnostic> {
+    let mut diags = Vec::new();
+    let not_read = |diags: Vec<Diagnostic>| {
+        diags
+            .into_iter()
+            .find(|d| d.severity == crate::Severity::Error)
+            .unwrap_or_else(|| Diagnostic::error("no_frontmatter", frontmatter::SplitError::NoFrontmatter.message()))
     };
-    let at = |key: &str| key_line(&doc.yaml, key).map(|l| l + 1);
-    Fields { diags, at: &at }.build(location, fields, limits)
+    let Some(doc) = split_within_limits(text, limits, &mut diags) else { return Err(not_read(diags)) };
+    match yaml::to_json_lenient(&doc.yaml, limits.into()).map_err(|e| yaml_diagnostic(&e))? {
+        serde_json::Value::Object(fields) => Ok(fields),
+        _ => Err(not_a_mapping()),
+    }
 }
 
 /// 1-based YAML line of a top-level `key:`.
@@ -213,5 +256,42 @@ mod tests {
         let headings = body_headings(&many);
         assert_eq!(headings.len(), MAX_HEADINGS);
         assert!(headings.iter().all(|h| h.len() <= MAX_HEADING_BYTES));
+    }
+}
+
+#[cfg(test)]
+mod frontmatter_json_tests {
+    #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
+    use super::*;
+    use serde_json::json;
+
+    /// Every field the author wrote, typed as YAML reads it, with the loader's repair.
+    #[test]
+    fn the_frontmatter_reads_as_typed_json() {
+        let text = "---\nname: pdf\ndescription: Use when: a PDF is given\nuser-invocable: false\nmax_turns: 3\n\
+                    version: 1.10\nmetadata:\n  author: me\n  tags: [a, b]\nempty:\n!!str tagged: x\n---\nBody.\n";
+        let fields = frontmatter_json(text, &Limits::default()).unwrap();
+        assert_eq!(
+            serde_json::Value::Object(fields),
+            json!({
+                "name": "pdf", "description": "Use when: a PDF is given", "user-invocable": false, "max_turns": 3,
+                "version": 1.1, "metadata": {"author": "me", "tags": ["a", "b"]}, "empty": null, "tagged": "x",
+            })
+        );
+    }
+
+    /// What would skip the skill at load is the error, with the loader's code.
+    #[test]
+    fn what_skips_a_skill_is_the_error() {
+        let limits = Limits { max_skill_md_bytes: 64, ..Limits::default() };
+        for (text, code) in [
+            ("no frontmatter\n", "no_frontmatter"),
+            ("---\nname: a\n", "unclosed_frontmatter"),
+            ("---\n- a\n- b\n---\n", "not_a_mapping"),
+            ("---\nname: [a\n---\n", "yaml_syntax"),
+            (&*format!("---\nname: a\ndescription: {}\n---\n", "x".repeat(64)), "too_large"),
+        ] {
+            assert_eq!(frontmatter_json(text, &limits).unwrap_err().code, code, "{text:?}");
+        }
     }
 }

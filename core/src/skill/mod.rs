@@ -17,7 +17,7 @@ pub(crate) mod skill;
 pub(crate) mod spec;
 pub(crate) mod yaml;
 
-pub use load::{load, Loaded};
+pub use load::{frontmatter_json, load, Loaded};
 pub use sections::BodySections;
 pub(crate) use sections::{body_headings, body_sections, Fences};
 pub use skill::Skill;

@@ -167,11 +167,33 @@ pub fn parse(text: &str, limits: YamlLimits) -> Result<Node, YamlError> {
 /// Parses `text`, quoting plain values that contain `: ` when that is what stops the
 /// parse. Each repair is reported by line; other errors are returned as they are.
 pub fn parse_lenient(text: &str, limits: YamlLimits) -> Result<Lenient, YamlError> {
+    repairing(text, limits, parse).map(|(root, repaired_lines)| Lenient { root, repaired_lines })
+}
+
+/// `text` as JSON, each scalar as YAML resolves it (numbers, booleans, null; a number
+/// JSON cannot hold, and a key that is not a string, as its YAML text), repaired as
+/// [`parse_lenient`] repairs it. Tags are dropped.
+pub fn to_json_lenient(text: &str, limits: YamlLimits) -> Result<serde_json::Value, YamlError> {
+    let to_json = |text: &str, limits| {
+        check_structure(text, limits)?;
+        let value: Value = serde_norway::from_str(text).map_err(convert_error)?;
+        Ok(json_of(&value))
+    };
+    repairing(text, limits, to_json).map(|(json, _)| json)
+}
+
+/// Runs `parse` on `text`, and again after each repair of a plain value holding `: ` on
+/// the line the error names; returns what it read and the repaired lines.
+fn repairing<T>(
+    text: &str,
+    limits: YamlLimits,
+    parse: impl Fn(&str, YamlLimits) -> Result<T, YamlError>,
+) -> Result<(T, Vec<usize>), YamlError> {
     let mut current = text.to_owned();
     let mut repaired_lines = Vec::new();
     loop {
         match parse(&current, limits) {
-            Ok(root) => return Ok(Lenient { root, repaired_lines }),
+            Ok(read) => return Ok((read, repaired_lines)),
             Err(err) => {
                 // A limit is not a mistake to repair (quoting `*x` would hide an alias).
                 let Some(line) = err.line.filter(|_| !err.limit) else {
@@ -183,16 +205,34 @@ pub fn parse_lenient(text: &str, limits: YamlLimits) -> Result<Lenient, YamlErro
                         repaired_lines.push(key_line);
                         current = fixed;
                     }
-                    _ => return Err(first_error(text, limits, err)),
+                    _ => return Err(parse(text, limits).err().unwrap_or(err)),
                 }
             }
         }
     }
 }
 
-/// The error of the unrepaired text, so positions refer to what the author wrote.
-fn first_error(text: &str, limits: YamlLimits, fallback: YamlError) -> YamlError {
-    parse(text, limits).err().unwrap_or(fallback)
+/// A resolved YAML value as JSON.
+fn json_of(value: &Value) -> serde_json::Value {
+    use serde_json::Value as Json;
+    match value {
+        Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Number(n) => {
+            let number = if let Some(i) = n.as_i64() {
+                Some(serde_json::Number::from(i))
+            } else if let Some(u) = n.as_u64() {
+                Some(serde_json::Number::from(u))
+            } else {
+                n.as_f64().and_then(serde_json::Number::from_f64)
+            };
+            number.map_or_else(|| Json::String(n.to_string()), Json::Number)
+        }
+        Value::String(s) => Json::String(s.clone()),
+        Value::Sequence(items) => Json::Array(items.iter().map(json_of).collect()),
+        Value::Mapping(map) => Json::Object(map.iter().map(|(k, v)| (key_text(&from_value(k)), json_of(v))).collect()),
+        Value::Tagged(tagged) => json_of(&tagged.value),
+    }
 }
 
 /// Refuses flow nesting deeper than the limit, and more alias references than the

@@ -1,0 +1,37 @@
+//! `skillwire mcp`: the skills of a folder served over the Model Context Protocol (stdio),
+//! built on the official Rust SDK (`rmcp`). What is served is in [`server`]; the engine
+//! runs on a thread of its own ([`engine`]); the skills extension's manifests and URIs are
+//! in [`skills`].
+//!
+//! The skills extension follows SEP-2640 (`io.modelcontextprotocol/skills`) as rmcp 3.11
+//! models it: the accepted draft (Final, September 2026) against protocol revision
+//! 2026-07-28; clients on older revisions get the same methods without the caching fields.
+
+mod engine;
+mod server;
+mod skills;
+
+use crate::Backend;
+use skillwire::Limits;
+
+/// Serves the engine `make` builds over standard input and output until the client
+/// closes them. The engine is built before the first request is read; its error (no
+/// skills folder, a component that cannot start) is returned.
+pub fn serve_stdio(
+    make: impl FnOnce() -> Result<Box<dyn Backend>, String> + Send + 'static,
+    limits: Limits,
+) -> Result<(), String> {
+    let engine = engine::EngineThread::start(make)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the async runtime: {e}"))?;
+    runtime.block_on(async move {
+        let server = server::SkillServer::new(engine, limits).await?;
+        let running = rmcp::serve_server(server, rmcp::transport::stdio())
+            .await
+            .map_err(|e| format!("the MCP session did not start: {e}"))?;
+        running.waiting().await.map_err(|e| format!("the MCP session ended with an error: {e}"))?;
+        Ok(())
+    })
+}
