@@ -164,7 +164,7 @@ records! {
     core::LintReport = LintReport { path, valid, errors, warnings, findings }
     core::SkippedSkill = SkippedSkill { location, reason, diagnostics }
     core::ShadowedSkill = ShadowedSkill { name, location, by }
-    core::GatedSkill = GatedSkill { name, location, missing }
+    core::GatedSkill = GatedSkill { name, location, missing, kept_out }
     core::LocatedWarning = LocatedWarning { location, diagnostic }
     core::FlaggedSkill = FlaggedSkill { name, location, blocked, findings }
     core::Defaults = EngineDefaults { options, select, featured, completions }
@@ -204,6 +204,8 @@ impl Cross<wit::Options> for core::Options {
             scan: Some(catalog.scan.cross()),
             not_user_invocable: Some(catalog.not_user_invocable.cross()),
             scan_bodies: Some(catalog.scan_bodies.cross()),
+            allow: catalog.allow,
+            deny: catalog.deny,
         }
     }
 }
@@ -219,6 +221,8 @@ impl Cross<core::Options> for wit::Options {
                 scan: self.scan.cross().unwrap_or_default(),
                 not_user_invocable: self.not_user_invocable.cross().unwrap_or_default(),
                 scan_bodies: self.scan_bodies.cross().unwrap_or_default(),
+                allow: self.allow,
+                deny: self.deny,
             },
             render: core::RenderOptions {
                 format: self.format.cross(),

@@ -59,8 +59,9 @@ pub use catalog::tools::{
     FunctionDefinition, InputSchema, Provider, SkillTool, StringSchema, TaskProperty, ToolDefinition, ToolOptions,
 };
 pub use catalog::{
-    Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, FlaggedSkill, GatedSkill,
-    LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies, ShadowedSkill, SkippedSkill, MAX_RELEVANT,
+    glob_matches, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, FlaggedSkill,
+    GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies, ShadowedSkill, SkippedSkill,
+    MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_RELEVANT,
 };
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};
@@ -85,4 +86,6 @@ pub use skill::lint::{lint, lint_with, LintOptions, LintReport};
 pub use skill::{frontmatter_json, load, BodySections, Loaded, Skill};
 pub use text::set_nfkc_normaliser;
 pub use turn::render::{block_name, parse_blocks, InjectFormat, ParsedBlock, RenderOptions};
-pub use turn::{Decision, Injection, Match, Matches, Session, Skip, Summary, Turn, TurnContext};
+pub use turn::{
+    Decision, Injection, Match, Matches, Session, Skip, Summary, Turn, TurnContext, MAX_SESSION_SKILLS_PER_TURN,
+};

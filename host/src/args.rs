@@ -292,6 +292,37 @@ pub(crate) enum Command {
         /// Most bytes a loaded skill's instructions may take (load_skill and prompts).
         #[arg(long, default_value_t = RenderOptions::default().budget, value_name = "BYTES")]
         budget: usize,
+        /// Look at the --skills folders for changes and, on one, read the skills again and
+        /// notify the client (prompts and resources list_changed).
+        #[arg(long)]
+        watch: bool,
+        /// With --watch: seconds between two looks.
+        #[arg(long, default_value_t = 2.0, value_name = "SECONDS", requires = "watch")]
+        watch_interval: f64,
+    },
+    /// Answer a coding agent's prompt hook: reads the event (Claude Code's or Codex's
+    /// UserPromptSubmit, Gemini CLI's BeforeAgent) on standard input and prints the skills
+    /// the prompt calls for as additional context, in the agent's shape (nothing when none
+    /// apply). Skills injected by the session's last --window prompts are not injected
+    /// again; a SessionStart event forgets them. Exits 1 on any failure (never 2, which
+    /// would block the prompt).
+    Hook {
+        /// The agent whose hook format to speak.
+        #[arg(value_enum)]
+        agent: HookAgent,
+        #[command(flatten)]
+        skills: SkillArgs,
+        /// Most bytes the injected skills may take (Claude Code keeps 10,000 characters of
+        /// a hook's context; more is replaced by a preview).
+        #[arg(long, default_value_t = 9000, value_name = "BYTES")]
+        budget: usize,
+        /// Prompts of one session after which an injected skill may be injected again.
+        #[arg(long, default_value_t = 10, value_name = "N")]
+        window: usize,
+        /// Append one JSON line per prompt to FILE: time, agent, session, the prompt's size
+        /// (not its text) and every decision.
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
     },
     /// Check skills against the Agent Skills standard (the reference validator's rules).
     Lint {
@@ -348,6 +379,13 @@ pub(crate) struct SkillArgs {
     /// never injected). Frontmatter is always scanned at load.
     #[arg(long, value_enum, default_value_t = ScanBodiesArg::from(ScanBodies::default()))]
     pub(crate) scan_bodies: ScanBodiesArg,
+    /// Use only the skills whose names match one of these glob patterns (`*`, `?`, case
+    /// ignored; comma-separated or repeated); the others are gated (see --verbose).
+    #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
+    pub(crate) allow: Vec<String>,
+    /// Leave out the skills whose names match one of these glob patterns (over --allow).
+    #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
+    pub(crate) deny: Vec<String>,
     /// Report skipped, shadowed and gated skills and warnings on standard error.
     #[arg(long, short)]
     pub(crate) verbose: bool,
@@ -385,6 +423,25 @@ pub(crate) struct SkillArgs {
     /// max_file_bytes, max_skill_files, max_file_path_bytes.
     #[arg(long = "limit", value_delimiter = ',', value_name = "NAME=N")]
     pub(crate) limit: Vec<String>,
+}
+
+/// The coding agents whose prompt hooks `skillwire hook` answers.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum HookAgent {
+    ClaudeCode,
+    Codex,
+    GeminiCli,
+}
+
+impl HookAgent {
+    /// The name as written on the command line.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            HookAgent::ClaudeCode => "claude-code",
+            HookAgent::Codex => "codex",
+            HookAgent::GeminiCli => "gemini-cli",
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 mod args;
 mod file_commands;
+mod hook;
 mod lint;
 mod measure;
 mod values;
@@ -42,7 +43,16 @@ pub(crate) fn file_refused(e: WasmError) -> InputError {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // clap exits 2 on a bad command line, which a coding agent reads as "block the
+        // prompt": a hook's bad command line (a typo in the agent's settings) exits 1.
+        Err(e) if e.use_stderr() && std::env::args().skip(1).any(|a| a == "hook") => {
+            let _ = e.print();
+            return ExitCode::from(1);
+        }
+        Err(e) => e.exit(),
+    };
     match run(cli) {
         Ok(code) => code,
         Err(InputError(message)) => {
@@ -95,12 +105,36 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             out = printed;
             code
         }
-        Command::Mcp { skills, budget } => {
+        Command::Mcp { skills, budget, watch, watch_interval } => {
             let limits = limits(&skills.limit)?;
+            let watch = match watch {
+                false => None,
+                true => Some(skillwire_host::mcp::Watch {
+                    roots: skills.paths.clone(),
+                    interval: std::time::Duration::try_from_secs_f64(watch_interval)
+                        .ok()
+                        .filter(|d| !d.is_zero())
+                        .ok_or_else(|| {
+                            InputError(format!("--watch-interval {watch_interval}: expected seconds > 0"))
+                        })?,
+                }),
+            };
             // Loaded skills end with their files' list: the server offers read_skill_file.
             let render = RenderOptions { budget, list_files: true, ..RenderOptions::default() };
-            let make = move || backend(kind, &skills, render, true).map_err(|InputError(e)| e);
-            skillwire_host::mcp::serve_stdio(make, limits).map_err(InputError)?;
+            let make = move || backend(kind, &skills, render.clone(), true).map_err(|InputError(e)| e);
+            skillwire_host::mcp::serve_stdio(make, limits, watch).map_err(InputError)?;
+            ExitCode::SUCCESS
+        }
+        Command::Hook { agent, skills, budget, window, log } => {
+            let render = RenderOptions { budget, ..RenderOptions::default() };
+            match hook::run(agent, || backend(kind, &skills, render, true), window, log.as_deref()) {
+                Ok(answer) => out = answer,
+                // Exit 2 would block the user's prompt: a hook that failed lets it through.
+                Err(InputError(message)) => {
+                    eprintln!("skillwire: {message}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
             ExitCode::SUCCESS
         }
         Command::Complete { skills, max_offered, json, typed } => {
@@ -361,13 +395,18 @@ pub(crate) fn input(e: impl std::fmt::Display) -> InputError {
     InputError(e.to_string())
 }
 
-/// The component runtime, compiled once, or loaded from the user's cache folder
-/// (`$SKILLWIRE_CACHE_DIR`, else `$XDG_CACHE_HOME/skillwire`, else `~/.cache/skillwire`).
-pub(crate) fn runtime() -> Result<Arc<Runtime>, InputError> {
-    let dir = std::env::var_os("SKILLWIRE_CACHE_DIR")
+/// skillwire's cache folder: `$SKILLWIRE_CACHE_DIR`, else `$XDG_CACHE_HOME/skillwire`, else
+/// `~/.cache/skillwire`.
+pub(crate) fn cache_dir() -> Option<PathBuf> {
+    std::env::var_os("SKILLWIRE_CACHE_DIR")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("skillwire")))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("skillwire")));
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("skillwire")))
+}
+
+/// The component runtime, compiled once, or loaded from the cache folder ([`cache_dir`]).
+pub(crate) fn runtime() -> Result<Arc<Runtime>, InputError> {
+    let dir = cache_dir();
     let runtime = match dir {
         Some(dir) => Runtime::with_cache(&dir),
         None => Runtime::new(),
@@ -433,6 +472,8 @@ fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<
         scan: scan_policy(&args.scan)?,
         not_user_invocable: args.not_user_invocable.into(),
         scan_bodies: args.scan_bodies.into(),
+        allow: args.allow.clone(),
+        deny: args.deny.clone(),
     };
     Ok((sources, Options { catalog, render }))
 }
@@ -446,7 +487,7 @@ fn report(r: &CatalogReport) {
         eprintln!("shadowed {} ({}) by {}", s.name, s.location, s.by);
     }
     for g in &r.gated {
-        eprintln!("gated {} ({}): requires {}", g.name, g.location, g.missing.join(", "));
+        eprintln!("gated {} ({}): {}", g.name, g.location, g.reason());
     }
     for w in &r.warnings {
         eprintln!("{} ({})", w.diagnostic, w.location);

@@ -44,6 +44,14 @@ fn skillwire(args: &[&str]) -> Output {
     command().args(args).output().unwrap()
 }
 
+/// The command run on `args` with `input` on its standard input.
+fn with_stdin(args: &[&str], input: &str) -> Output {
+    let mut child =
+        command().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -1044,5 +1052,98 @@ fn lint_warns_about_links_that_lead_nowhere() {
             .collect();
         assert_eq!(codes, [("missing_file", 5), ("link_outside", 5)], "{engine}");
         assert_eq!(v[0]["valid"], true);
+    }
+}
+
+/// `skillwire hook AGENT` answers each agent's recorded prompt event with the exact bytes in
+/// `tests/hooks/*.out`, in both engines; the same session's next prompt does not inject the
+/// skill again, a `SessionStart` event forgets it, and a failure exits 1 (2 would block the
+/// user's prompt).
+#[test]
+fn hooks_answer_recorded_agent_events_byte_for_byte() {
+    let hook = |agent: &str, engine: &str, event: &str| {
+        with_stdin(&["--engine", engine, "hook", agent, "--skills", "examples/skills"], event)
+    };
+    let dir = repo().join("tests/hooks");
+    for engine in ["native", "wasm"] {
+        for (agent, file, nothing) in [
+            ("claude-code", "claude-code-user-prompt-submit", ""),
+            ("codex", "codex-user-prompt-submit", ""),
+            ("gemini-cli", "gemini-cli-before-agent", "{}"),
+        ] {
+            let recorded = fs::read_to_string(dir.join(format!("{file}.json"))).unwrap();
+            let expected = fs::read(dir.join(format!("{file}.out"))).unwrap();
+            // A session of this run only: the sessions' memory lives in the shared cache.
+            let id = serde_json::from_str::<Value>(&recorded).unwrap()["session_id"].as_str().unwrap().to_owned();
+            let event = recorded.replace(&id, &format!("test-{}-{engine}-{agent}", std::process::id()));
+            let o = hook(agent, engine, &event);
+            assert_eq!(o.status.code(), Some(0), "{engine} {agent}: {}", stderr(&o));
+            assert_eq!(stdout(&o), String::from_utf8(expected.clone()).unwrap(), "{engine} {agent}");
+            // Printed with a newline, except nothing at all.
+            let nothing = if nothing.is_empty() { String::new() } else { format!("{nothing}\n") };
+            let again = hook(agent, engine, &event);
+            assert_eq!(stdout(&again), nothing, "{engine} {agent}: already in context");
+            let start = event
+                .replace("\"UserPromptSubmit\"", "\"SessionStart\"")
+                .replace("\"BeforeAgent\"", "\"SessionStart\"");
+            assert_eq!(stdout(&hook(agent, engine, &start)), nothing, "{engine} {agent}");
+            assert_eq!(hook(agent, engine, &event).stdout, expected, "{engine} {agent}: forgotten at SessionStart");
+        }
+        let o = hook("claude-code", engine, "not json");
+        assert_eq!(o.status.code(), Some(1), "{engine}");
+        assert!(stderr(&o).contains("the hook event is not JSON"), "{engine}: {}", stderr(&o));
+        let o = hook("gemini-cli", engine, r#"{"hook_event_name": "UserPromptSubmit", "prompt": "x"}"#);
+        assert_eq!(o.status.code(), Some(1), "{engine}: another agent's event");
+    }
+    // A command line clap refuses still exits 1 for a hook (2 would block the prompt).
+    let o = skillwire(&["hook", "claude-code", "--skills", "examples/skills", "--window", "x"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // --log: one JSON line per prompt with every decision and not the prompt's text; a log
+    // that cannot be written is said on standard error and the answer still given.
+    let dir = temp_dir("hook-log");
+    let log = dir.join("decisions.jsonl");
+    let event = r#"{"hook_event_name": "UserPromptSubmit", "prompt": "Review this SQL migration before I run it"}"#;
+    for path in [log.to_str().unwrap(), dir.to_str().unwrap()] {
+        let args = ["--engine", "native", "hook", "claude-code", "--skills", "examples/skills", "--log", path];
+        let o = with_stdin(&args, event);
+        assert_eq!(o.status.code(), Some(0), "{path}: {}", stderr(&o));
+        assert!(stdout(&o).contains("[SKILL:sql-review]"), "{path}");
+        assert_eq!(stderr(&o).contains("--log"), path == dir.to_str().unwrap(), "{path}: {}", stderr(&o));
+    }
+    let line: Value = serde_json::from_str(fs::read_to_string(&log).unwrap().trim()).unwrap();
+    assert_eq!((line["agent"].as_str(), line["prompt_bytes"].as_u64()), (Some("claude-code"), Some(41)));
+    assert_eq!(line["decisions"][0]["skill"], "sql-review");
+    assert!(!line.to_string().contains("before I run it"), "the prompt's text is not logged");
+}
+
+/// `--allow` and `--deny` give one agent only its skills: what they keep out is neither
+/// matched nor injected, and `--verbose` says which pattern kept it out. Both engines.
+#[test]
+fn allow_and_deny_lists_keep_skills_out() {
+    for engine in ["native", "wasm"] {
+        let args = ["--engine", engine, "match", "--skills", "examples/skills", "--verbose"];
+        let o = skillwire(
+            &[&args[..], &["--deny", "SQL-*", "review this SQL migration and write the commit message"]].concat(),
+        );
+        assert!(o.status.success(), "{engine}: {}", stderr(&o));
+        assert!(
+            !stdout(&o).contains("sql-review") && stdout(&o).contains("commit-message"),
+            "{engine}: {}",
+            stdout(&o)
+        );
+        assert!(stderr(&o).contains("gated sql-review ("), "{engine}: {}", stderr(&o));
+        assert!(stderr(&o).contains("): denied by \"SQL-*\""), "{engine}: {}", stderr(&o));
+        let o = skillwire(&[&args[..], &["--allow", "sql-*,csv-?leanup", "@commit-message review this SQL"]].concat());
+        assert_eq!(
+            stdout(&o).lines().map(|l| l.split('\t').next().unwrap()).collect::<Vec<_>>(),
+            ["sql-review"],
+            "{engine}"
+        );
+        assert!(stderr(&o).contains("gated commit-message (") && stderr(&o).contains("not allowed"), "{engine}");
+        // Its files are not handed out either: an unknown skill for this host.
+        let read = ["--engine", engine, "read", "--skills", "examples/skills", "--deny", "sql-review"];
+        let o = skillwire(&[&read[..], &["sql-review", "references/checklist.md"]].concat());
+        assert_eq!(o.status.code(), Some(2), "{engine}");
+        assert!(stderr(&o).contains("(unknown_skill)"), "{engine}: {}", stderr(&o));
     }
 }

@@ -438,6 +438,8 @@ function coreOptions(o: Options): CoreOptions {
       rank: rankOptions(o.rank),
       not_user_invocable: o.notUserInvocable,
       scan_bodies: o.scanBodies,
+      allow: o.allow,
+      deny: o.deny,
       limits: snakeKeys(o.limits),
       scan: snakeKeys(o.scan),
     }),

@@ -207,6 +207,11 @@ export interface Options<S extends SkillSource = SkillSource> {
    * scanned at build.
    */
   scanBodies?: ScanBodies;
+  /** Glob patterns over skill names (`*`, `?`, case ignored): when not empty, only the
+   * skills matching one are used; the others are gated (in `report().gated`, with why). */
+  allow?: string[];
+  /** Glob patterns over skill names: a skill matching one is gated (deny wins over allow). */
+  deny?: string[];
   /** Relevance ranking beyond the substring rules: on/off (default on), or tuned. */
   rank?: boolean | RankOptions;
   /**
@@ -245,7 +250,7 @@ export interface Options<S extends SkillSource = SkillSource> {
 /** The core's defaults in this package's shapes (`Skillwire.defaults()`). */
 export interface Defaults {
   /** What the constructor and `create` use for every option left out. */
-  options: Required<Pick<Options, 'precedence' | 'available' | 'notUserInvocable' | 'scanBodies' | 'budget' | 'format' | 'baseDir' | 'listFiles' | 'minTruncatedBytes'>> & {
+  options: Required<Pick<Options, 'precedence' | 'available' | 'notUserInvocable' | 'scanBodies' | 'allow' | 'deny' | 'budget' | 'format' | 'baseDir' | 'listFiles' | 'minTruncatedBytes'>> & {
     rank: Required<RankOptions>;
     limits: Required<Limits>;
     scan: Required<ScanPolicy>;
@@ -398,7 +403,8 @@ export interface CatalogReport {
   loaded: number;
   skipped: { location: string; reason: string; diagnostics: Diagnostic[] }[];
   shadowed: { name: string; location: string; by: string }[];
-  gated: { name: string; location: string; missing: string[] }[];
+  /** Skills left out of use: requirements the host lacks, or the allow or deny list (`keptOut`: why). */
+  gated: { name: string; location: string; missing: string[]; keptOut?: string }[];
   warnings: { location: string; diagnostic: Diagnostic }[];
   /** Skills the safety scan found something in (blocked ones stay out of every turn). */
   flagged: { name: string; location: string; blocked: boolean; findings: Finding[] }[];

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -59,9 +60,9 @@ before(() => {
   skills = writeSkills();
 });
 
-async function connect(engine, folder = skills) {
+async function connect(engine, folder = skills, extra = []) {
   const transport = new StdioClientTransport({
-    command: binary, args: ['--engine', engine, 'mcp', '--skills', folder], stderr: 'pipe',
+    command: binary, args: ['--engine', engine, 'mcp', '--skills', folder, ...extra], stderr: 'pipe',
   });
   const client = new Client({ name: 'skillwire-test', version: '0.0.0' });
   await client.connect(transport);
@@ -217,6 +218,37 @@ for (const engine of ['native', 'wasm']) {
       for (const bad of ['18446744073709551615', '45', '+20', '-1', 'x', '0']) {
         await assert.rejects(client.request({ method: 'skills/list', params: { cursor: bad } }, ListSkills), mcpError(-32602), bad);
       }
+    } finally {
+      await client.close();
+    }
+  });
+
+  test(`MCP server (${engine}): --watch reads changed skills and notifies the client`, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-watch-'));
+    const write = (name, description) => {
+      mkdirSync(join(folder, name), { recursive: true });
+      writeFileSync(join(folder, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nDo it.\n`);
+    };
+    write('pdf', 'Fill PDF forms.');
+    const client = await connect(engine, folder, ['--watch', '--watch-interval', '0.1']);
+    try {
+      assert.equal(client.getServerCapabilities().prompts?.listChanged, true);
+      const notified = (schema) => new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no notification within 10 s')), 10_000);
+        client.setNotificationHandler(schema, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      const prompts = notified(PromptListChangedNotificationSchema);
+      const resources = notified(ResourceListChangedNotificationSchema);
+      write('xlsx', 'Work with spreadsheets.');
+      await Promise.all([prompts, resources]);
+      assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name).sort(), ['pdf', 'xlsx']);
+      const found = JSON.parse(text(await client.callTool({ name: 'find_skills', arguments: { request: '@xlsx totals' } })));
+      assert.equal(found.skills[0].name, 'xlsx');
+      const listed = await client.request({ method: 'skills/list', params: {} }, ListSkills);
+      assert.deepEqual(listed.skills.map((s) => s.frontmatter.name).sort(), ['pdf', 'xlsx']);
     } finally {
       await client.close();
     }

@@ -249,6 +249,7 @@ test('package.json version is the crate version', () => {
 
 test('Skillwire.defaults() are the core\'s, in the shapes the package takes', async () => {
   const d = Skillwire.defaults();
+  assert.deepEqual([d.options.allow, d.options.deny], [[], []]);
   const skills = [
     { location: 's/pdf/SKILL.md', text: pdf },
     { location: 's/sql/SKILL.md', text: '---\nname: sql-review\ndescription: Review SQL queries.\n---\nCheck indexes.\n' },

@@ -94,6 +94,8 @@ export function jsOptions(o = {}) {
     rank: camelKeys(c.rank),
     notUserInvocable: c.not_user_invocable,
     scanBodies: c.scan_bodies,
+    allow: c.allow,
+    deny: c.deny,
     scan: camelKeys(c.scan),
     limits: camelKeys(c.limits),
     budget: r.budget,

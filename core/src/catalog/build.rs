@@ -190,6 +190,7 @@ impl Builder {
                 name: s.skill.name.clone(),
                 location: s.skill.location.clone(),
                 missing: s.missing.clone(),
+                kept_out: s.kept_out.clone(),
             });
         }
         report.loaded = winners.len();

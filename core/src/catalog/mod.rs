@@ -21,12 +21,15 @@
 mod build;
 pub(crate) use build::Builder;
 pub(crate) mod complete;
+pub(crate) mod names;
 mod options;
 mod prepare;
 mod report;
+pub(crate) use report::gate_reason;
 pub(crate) mod text;
 pub(crate) mod tools;
 
+pub use names::{glob_matches, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES};
 pub use options::{CatalogInput, CatalogOptions, CatalogSkill, NotUserInvocable, Precedence, ScanBodies};
 pub use report::{
     CatalogReport, EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, Relevant, ShadowedSkill, SkippedSkill,

@@ -73,6 +73,11 @@ pub struct CatalogOptions {
     pub not_user_invocable: NotUserInvocable,
     /// When bodies are scanned.
     pub scan_bodies: ScanBodies,
+    /// Glob patterns over skill names (`*`, `?`, case ignored); when not empty, only the
+    /// skills matching one are used. Others are gated, reported with why.
+    pub allow: Vec<String>,
+    /// Glob patterns over skill names: a skill matching one is gated (it wins over `allow`).
+    pub deny: Vec<String>,
 }
 
 /// One entry handed to [`Catalog::build`](crate::Catalog::build): the source it came from (its index, which
@@ -97,14 +102,17 @@ pub struct CatalogSkill {
     pub source: usize,
     /// Requirements the host has not declared available; non-empty means gated.
     pub missing: Vec<String>,
+    /// Why the allow or deny list keeps the skill out; `Some` means gated.
+    pub kept_out: Option<String>,
     /// What the safety scan found in its SKILL.md (warnings and blocks).
     pub findings: Vec<Finding>,
 }
 
 impl CatalogSkill {
-    /// True when the skill's requirements are not all available.
+    /// True when the skill's requirements are not all available, or the allow or deny
+    /// list keeps it out.
     pub fn gated(&self) -> bool {
-        !self.missing.is_empty()
+        !self.missing.is_empty() || self.kept_out.is_some()
     }
 
     /// True when the scan policy blocks the skill.

@@ -62,6 +62,7 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
         .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic })
         .collect();
     let missing = super::build::missing_requirements(&skill.requires, &options.available);
+    let kept_out = super::names::kept_out(&skill.name, &options.allow, &options.deny);
     let scanned = match options.scan_bodies {
         ScanBodies::AtBuild => text,
         // The frontmatter alone: it ends where the body starts.
@@ -69,7 +70,7 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
     };
     // A skill the scan cannot read is not listed: unscanned is not clean.
     let scanned = match scan::scan(scanned, Some(&skill.name), &options.scan) {
-        Ok(findings) => Ok(Box::new(CatalogSkill { skill, source: input.source, missing, findings })),
+        Ok(findings) => Ok(Box::new(CatalogSkill { skill, source: input.source, missing, kept_out, findings })),
         Err(e) => Err(SkippedSkill { location: skill.location, reason: e.to_string(), diagnostics: Vec::new() }),
     };
     Prepared::Loaded { warnings, scanned }

@@ -37,6 +37,23 @@ pub struct GatedSkill {
     pub location: String,
     /// The requirements not met.
     pub missing: Vec<String>,
+    /// Why the allow or deny list keeps it out, when it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept_out: Option<String>,
+}
+
+impl GatedSkill {
+    /// Why it is gated, as a sentence: the allow or deny list's reason, then the
+    /// requirements not met (`requires github, jira`).
+    pub fn reason(&self) -> String {
+        gate_reason(&self.missing, self.kept_out.as_deref())
+    }
+}
+
+/// Why a skill is gated (see [`GatedSkill::reason`]).
+pub(crate) fn gate_reason(missing: &[String], kept_out: Option<&str>) -> String {
+    let requires = (!missing.is_empty()).then(|| format!("requires {}", missing.join(", ")));
+    kept_out.map(str::to_owned).into_iter().chain(requires).collect::<Vec<_>>().join("; ")
 }
 
 /// A skill the safety scan found something in.

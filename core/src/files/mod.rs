@@ -257,7 +257,9 @@ impl Catalog {
     }
 
     fn file_request_for(&self, skill: &str, path: String) -> Result<FileRequest, FileError> {
-        let entry = self.get(skill).ok_or_else(|| FileError::UnknownSkill { skill: skill.to_owned() })?;
+        // A skill the allow or deny list keeps out is not this host's to see: unknown here.
+        let entry = (self.get(skill).filter(|e| e.kept_out.is_none()))
+            .ok_or_else(|| FileError::UnknownSkill { skill: skill.to_owned() })?;
         if entry.blocked() {
             return Err(FileError::BlockedSkill { skill: entry.skill.name.clone() });
         }

@@ -20,7 +20,7 @@ pub(crate) mod render;
 mod session;
 
 pub use outcome::{Decision, Injection, Match, Matches, Skip, Summary};
-pub use session::{Session, TurnContext};
+pub use session::{Session, TurnContext, MAX_SESSION_SKILLS_PER_TURN};
 
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::error::Error;
@@ -227,7 +227,7 @@ impl Catalog {
                 truncated: false,
                 skipped: skip,
                 detail: match skip {
-                    Some(Skip::Gated) => Some(format!("requires {}", entry.missing.join(", "))),
+                    Some(Skip::Gated) => Some(crate::catalog::gate_reason(&entry.missing, entry.kept_out.as_deref())),
                     Some(Skip::Unsafe) => first_block(&entry.findings),
                     _ => None,
                 },

@@ -39,6 +39,10 @@ impl TurnContext {
     }
 }
 
+/// Most skills one remembered turn holds when a session is restored
+/// ([`Session::from_turns`]).
+pub const MAX_SESSION_SKILLS_PER_TURN: usize = 64;
+
 /// The skills injected by the last few turns of a conversation, so that a skill whose
 /// body is still in the model's context is not injected again.
 ///
@@ -91,5 +95,24 @@ impl Session {
     /// Forgets every turn (after the host dropped or summarised the conversation).
     pub fn clear(&mut self) {
         self.turns.clear();
+    }
+
+    /// The skills each remembered turn injected, oldest first: what a host that runs one
+    /// process per turn (a coding agent's hook) keeps between turns, to give back to
+    /// [`Session::from_turns`].
+    pub fn turns(&self) -> Vec<Vec<String>> {
+        self.turns.iter().cloned().collect()
+    }
+
+    /// A session of `window` turns remembering the last `window` of `turns` (oldest first,
+    /// as [`Session::turns`] gave them), at most [`MAX_SESSION_SKILLS_PER_TURN`] skills of
+    /// each: what a host read back from storage is bounded like what a turn records.
+    pub fn from_turns(window: usize, turns: Vec<Vec<String>>) -> Session {
+        let skip = turns.len().saturating_sub(window);
+        let turns = turns.into_iter().skip(skip).map(|mut t| {
+            t.truncate(MAX_SESSION_SKILLS_PER_TURN);
+            t
+        });
+        Session { window, turns: turns.collect() }
     }
 }

@@ -1,7 +1,7 @@
 //! `skillwire mcp`: the skills of a folder served over the Model Context Protocol (stdio),
 //! built on the official Rust SDK (`rmcp`). What is served is in [`server`]; the engine
 //! runs on a thread of its own ([`engine`]); the skills extension's manifests and URIs are
-//! in [`skills`].
+//! in [`skills`]; `--watch` is [`watch`].
 //!
 //! The skills extension follows SEP-2640 (`io.modelcontextprotocol/skills`) as rmcp 3.11
 //! models it: the accepted draft (Final, September 2026) against protocol revision
@@ -10,17 +10,33 @@
 mod engine;
 mod server;
 mod skills;
+mod watch;
 
 use crate::Backend;
 use skillwire::Limits;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Polling the skills folders for changes (`--watch`).
+#[derive(Debug, Clone)]
+pub struct Watch {
+    /// The folders (the `--skills` paths).
+    pub roots: Vec<PathBuf>,
+    /// How long between two looks.
+    pub interval: Duration,
+}
 
 /// Serves the engine `make` builds over standard input and output until the client
 /// closes them. The engine is built before the first request is read; its error (no
-/// skills folder, a component that cannot start) is returned.
+/// skills folder, a component that cannot start) is returned. With `watch`, `make` builds
+/// it again whenever the folders change, and the client is notified.
 pub fn serve_stdio(
-    make: impl FnOnce() -> Result<Box<dyn Backend>, String> + Send + 'static,
+    make: impl Fn() -> Result<Box<dyn Backend>, String> + Send + 'static,
     limits: Limits,
+    watch: Option<Watch>,
 ) -> Result<(), String> {
+    // Taken before the engine reads the skills, so no change made after it goes unseen.
+    let baseline = watch.as_ref().map(|w| watch::fingerprint(&w.roots));
     let engine = engine::EngineThread::start(make)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -28,9 +44,12 @@ pub fn serve_stdio(
         .map_err(|e| format!("could not start the async runtime: {e}"))?;
     runtime.block_on(async move {
         let server = server::SkillServer::new(engine, limits).await?;
-        let running = rmcp::serve_server(server, rmcp::transport::stdio())
+        let running = rmcp::serve_server(server.clone(), rmcp::transport::stdio())
             .await
             .map_err(|e| format!("the MCP session did not start: {e}"))?;
+        if let (Some(Watch { roots, interval }), Some(baseline)) = (watch, baseline) {
+            tokio::spawn(watch::watch(server, running.peer().clone(), roots, interval, baseline));
+        }
         running.waiting().await.map_err(|e| format!("the MCP session ended with an error: {e}"))?;
         Ok(())
     })

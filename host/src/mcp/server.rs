@@ -27,7 +27,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use skillwire::{CatalogFormat, FileBody, Limits, Provider, TurnContext};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 /// Skills per page of `skills/list`: each entry reads and hashes the skill's files once
 /// (at most [`MAX_MANIFEST_BYTES`](super::skills::MAX_MANIFEST_BYTES) each).
@@ -45,7 +45,7 @@ const LOAD_SKILL: &str = "load_skill";
 #[derive(Clone)]
 pub(crate) struct SkillServer {
     engine: EngineThread,
-    snapshot: Arc<Snapshot>,
+    snapshot: Arc<RwLock<Arc<Snapshot>>>,
     manifests: Arc<Mutex<HashMap<String, Result<rmcp::model::Skill, String>>>>,
     limits: Limits,
 }
@@ -54,7 +54,23 @@ impl SkillServer {
     /// A server over `engine`, listing what its catalogue holds now.
     pub(crate) async fn new(engine: EngineThread, limits: Limits) -> Result<SkillServer, String> {
         let snapshot = engine.run(Snapshot::read).await.map_err(|Stopped| "the engine stopped".to_owned())??;
-        Ok(SkillServer { engine, snapshot: Arc::new(snapshot), manifests: Arc::default(), limits })
+        let snapshot = Arc::new(RwLock::new(Arc::new(snapshot)));
+        Ok(SkillServer { engine, snapshot, manifests: Arc::default(), limits })
+    }
+
+    /// The catalogue as last read.
+    fn snapshot(&self) -> Arc<Snapshot> {
+        Arc::clone(&self.snapshot.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Reads the skills again (`--watch` saw them change): a new engine, its catalogue, and
+    /// no manifest kept from before. On an error the server goes on with what it had.
+    pub(crate) async fn reload(&self) -> Result<(), String> {
+        self.engine.rebuild().await.map_err(|Stopped| "the engine stopped".to_owned())??;
+        let snapshot = self.engine.run(Snapshot::read).await.map_err(|Stopped| "the engine stopped".to_owned())??;
+        *self.snapshot.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(snapshot);
+        self.manifests().clear();
+        Ok(())
     }
 
     /// Runs `job` on the engine; a stopped engine is an internal error.
@@ -108,7 +124,8 @@ impl SkillServer {
             })
             .await?;
         let (matches, related) = found.map_err(engine_error)?;
-        let served = self.snapshot.served();
+        let snapshot = self.snapshot();
+        let served = snapshot.served();
         let describe = |name: &str| served.iter().find(|l| l.name == name).map(|l| l.description.clone());
         let skills: Vec<serde_json::Value> = (matches.iter())
             .map(|m| {
@@ -166,8 +183,14 @@ impl SkillServer {
 
 impl ServerHandler for SkillServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities =
-            ServerCapabilities::builder().enable_tools().enable_prompts().enable_resources().enable_skills().build();
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_prompts()
+            .enable_prompts_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .enable_skills()
+            .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("skillwire", env!("CARGO_PKG_VERSION")))
             .with_instructions(
@@ -195,7 +218,7 @@ impl ServerHandler for SkillServer {
             FIND_SKILLS => self.find_skills(&arguments).await?,
             LOAD_SKILL => {
                 let name = string_argument(&arguments, "name")?;
-                match self.inject(&name, String::new(), &self.snapshot.listed).await? {
+                match self.inject(&name, String::new(), &self.snapshot().listed).await? {
                     Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
                     Err(why) => CallToolResult::error(vec![ContentBlock::text(why)]),
                 }
@@ -219,7 +242,7 @@ impl ServerHandler for SkillServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let prompts = (self.snapshot.invocable.iter())
+        let prompts = (self.snapshot().invocable.iter())
             .map(|skill| {
                 let request = PromptArgument::new("request")
                     .with_description("What to do with the skill; it follows the skill's instructions.")
@@ -235,7 +258,8 @@ impl ServerHandler for SkillServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let Some(skill) = self.snapshot.invocable.iter().find(|s| s.name == request.name) else {
+        let snapshot = self.snapshot();
+        let Some(skill) = snapshot.invocable.iter().find(|s| s.name == request.name) else {
             return Err(ErrorData::invalid_params(format!("no prompt named \"{}\"", request.name), None));
         };
         let message = match request.arguments.as_ref().and_then(|a| a.get("request")) {
@@ -243,7 +267,7 @@ impl ServerHandler for SkillServer {
             Some(serde_json::Value::String(text)) => text.clone(),
             Some(_) => return Err(ErrorData::invalid_params("the argument \"request\" must be a string", None)),
         };
-        match self.inject(&skill.name, message, &self.snapshot.invocable).await? {
+        match self.inject(&skill.name, message, &snapshot.invocable).await? {
             Ok(text) => Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
                 .with_description(skill.description.clone())
                 .into()),
@@ -256,7 +280,8 @@ impl ServerHandler for SkillServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resources = (self.snapshot.served().into_iter())
+        let snapshot = self.snapshot();
+        let resources = (snapshot.served().into_iter())
             .map(|skill| {
                 Resource::new(file_uri(&skill.name, "SKILL.md"), &skill.name)
                     .with_description(skill.description.clone())
@@ -275,7 +300,7 @@ impl ServerHandler for SkillServer {
         let Some((name, path)) = parse_uri(&uri) else {
             return Err(ErrorData::invalid_params(format!("{uri}: not a skill:// URI this server serves"), None));
         };
-        if !self.snapshot.knows(&name) {
+        if !self.snapshot().knows(&name) {
             return Err(ErrorData::resource_not_found(format!("{uri}: no skill named \"{name}\""), None));
         }
         // Only the files the skill's listing holds are served (the listing is what a
@@ -320,7 +345,8 @@ impl ServerHandler for SkillServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        let served = self.snapshot.served();
+        let snapshot = self.snapshot();
+        let served = snapshot.served();
         // The cursor is the index of the page's first skill, as this server wrote it.
         let start = match request.and_then(|r| r.cursor) {
             None => 0,
@@ -349,7 +375,7 @@ impl ServerHandler for SkillServer {
     ) -> Result<GetSkillResult, ErrorData> {
         let uri = request.uri;
         let name = match parse_uri(&uri) {
-            Some((name, path)) if path == "SKILL.md" && self.snapshot.knows(&name) => name,
+            Some((name, path)) if path == "SKILL.md" && self.snapshot().knows(&name) => name,
             _ => return Err(ErrorData::invalid_params(format!("{uri}: no skill this server serves"), None)),
         };
         // Always computed again: what a client gets here is what its files hold now.

@@ -1,0 +1,104 @@
+//! Allow and deny lists: glob patterns over skill names that give one agent (an MCP
+//! server, a hook, an adapter) only its skills from a shared folder. A skill they keep out
+//! is gated: not listed, matched, ranked or injected, its files not handed out (it is an
+//! unknown skill there), and reported with the pattern that kept it out, as a skill whose
+//! requirements are missing is. Blank patterns are ignored (an empty `--allow ""` keeps
+//! nothing out).
+
+/// Most patterns in an allow or a deny list.
+pub const MAX_NAME_PATTERNS: usize = 256;
+/// Longest pattern, in bytes.
+pub const MAX_NAME_PATTERN_BYTES: usize = 256;
+
+/// Why `name` is kept out by `allow` (when it is not empty, a name must match one of its
+/// patterns) and `deny` (a name matching one of its patterns is out), or `None`. Lists over
+/// their limits keep every skill out (and say so): a deny list cut short would let through
+/// what it names.
+pub(crate) fn kept_out<'a>(name: &str, allow: &'a [String], deny: &'a [String]) -> Option<String> {
+    let too_long =
+        |list: &[String]| list.len() > MAX_NAME_PATTERNS || list.iter().any(|p| p.len() > MAX_NAME_PATTERN_BYTES);
+    if too_long(allow) || too_long(deny) {
+        return Some(format!(
+            "the allow or deny list is over its limits ({MAX_NAME_PATTERNS} patterns of {MAX_NAME_PATTERN_BYTES} bytes)"
+        ));
+    }
+    let patterns = |list: &'a [String]| list.iter().map(|p| p.trim()).filter(|p| !p.is_empty());
+    if let Some(pattern) = patterns(deny).find(|p| glob_matches(p, name)) {
+        return Some(format!("denied by \"{pattern}\""));
+    }
+    if patterns(allow).next().is_some() && !patterns(allow).any(|p| glob_matches(p, name)) {
+        return Some("not allowed (no allow pattern matches)".to_owned());
+    }
+    None
+}
+
+/// True when `name` matches `pattern`: `*` stands for any run of characters (none
+/// included), `?` for one character, anything else for itself, ASCII case ignored. Linear
+/// in each string's length times the other's at worst (one star remembered at a time).
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    let (pattern, name): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut p, mut n) = (0, 0);
+    // The last `*` seen and the name position it has consumed up to.
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match pattern.get(p) {
+            Some('*') => {
+                star = Some((p, n));
+                p += 1;
+            }
+            Some(&c) if c == '?' || name.get(n).is_some_and(|m| c.eq_ignore_ascii_case(m)) => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                // Let the last star take one more character and try again from there.
+                Some((at, taken)) => {
+                    star = Some((at, taken + 1));
+                    p = at + 1;
+                    n = taken + 1;
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern.get(p..).is_some_and(|rest| rest.iter().all(|&c| c == '*'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_names() {
+        for (pattern, name, matches) in [
+            ("pdf", "pdf", true),
+            ("PDF", "pdf", true),
+            ("pdf", "pdf-tools", false),
+            ("pdf*", "pdf-tools", true),
+            ("*-review", "sql-review", true),
+            ("*-review", "sql-reviewer", false),
+            ("s?l-*", "sql-review", true),
+            ("*", "anything", true),
+            ("*a*b*", "xxaxxbxx", true),
+            ("*a*b", "xxaxxbxxc", false),
+            ("", "pdf", false),
+            ("???", "pdf", true),
+            ("????", "pdf", false),
+        ] {
+            assert_eq!(glob_matches(pattern, name), matches, "{pattern} ~ {name}");
+        }
+    }
+
+    #[test]
+    fn deny_wins_over_allow_and_lists_over_their_limits_keep_everything_out() {
+        let list = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(kept_out("pdf", &[], &[]), None);
+        assert_eq!(kept_out("pdf", &list(&["", " "]), &list(&[""])), None, "blank patterns are ignored");
+        assert_eq!(kept_out("pdf", &list(&["p*"]), &[]), None);
+        assert_eq!(kept_out("xlsx", &list(&["p*"]), &[]).as_deref(), Some("not allowed (no allow pattern matches)"));
+        assert_eq!(kept_out("pdf", &list(&["p*"]), &list(&[" pdf "])).as_deref(), Some("denied by \"pdf\""));
+        let many = vec!["x".to_owned(); MAX_NAME_PATTERNS + 1];
+        assert!(kept_out("pdf", &[], &many).is_some_and(|why| why.contains("over its limits")));
+        assert!(kept_out("pdf", &["p".repeat(MAX_NAME_PATTERN_BYTES + 1)], &[]).is_some());
+    }
+}

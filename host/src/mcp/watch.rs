@@ -1,0 +1,88 @@
+//! `skillwire mcp --watch`: the skills folders polled for changes. A change (a file added,
+//! removed, resized or rewritten under a `--skills` path) rebuilds the engine, and the
+//! client is told that the prompts and resources changed (`notifications/prompts/list_changed`,
+//! `notifications/resources/list_changed`); the skills extension has no notification of
+//! its own: a client lists the skills again.
+//!
+//! Polling, not the OS's file events: the same on every platform, in containers and on
+//! network folders, at a cost of one `stat` per file each interval.
+
+use super::server::SkillServer;
+use rmcp::service::Peer;
+use rmcp::RoleServer;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Most entries one look at the folders visits; past it the rest count as unchanged.
+const MAX_WATCHED_ENTRIES: usize = 200_000;
+
+/// A digest of every file's path, size and modification time under `roots` (skipping
+/// `.git` and `node_modules`, [`MAX_DEPTH`](crate::MAX_DEPTH) folders deep).
+pub(crate) fn fingerprint(roots: &[PathBuf]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    let mut visited = 0;
+    for root in roots {
+        walk(root, 0, &mut hasher, &mut visited);
+    }
+    hasher.finish()
+}
+
+fn walk(path: &Path, depth: usize, hasher: &mut DefaultHasher, visited: &mut usize) {
+    *visited += 1;
+    if *visited > MAX_WATCHED_ENTRIES {
+        return;
+    }
+    let Ok(meta) = std::fs::metadata(path) else { return };
+    path.hash(hasher);
+    if meta.is_file() {
+        meta.len().hash(hasher);
+        meta.modified().ok().hash(hasher);
+        return;
+    }
+    if !meta.is_dir() || depth > crate::MAX_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(path) else { return };
+    let mut children: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    children.sort();
+    for child in children {
+        let skipped = child.file_name().and_then(|n| n.to_str()).is_some_and(|n| crate::SKIPPED_DIRS.contains(&n));
+        if !skipped {
+            walk(&child, depth + 1, hasher, visited);
+        }
+    }
+}
+
+/// Looks at `roots` every `interval`; on a change from `last` (the fingerprint the
+/// catalogue was read at), reloads `server` and notifies `peer`. Ends when the client is
+/// gone.
+pub(crate) async fn watch(
+    server: SkillServer,
+    peer: Peer<RoleServer>,
+    mut roots: Vec<PathBuf>,
+    interval: Duration,
+    mut last: u64,
+) {
+    let look = |roots: Vec<PathBuf>| async move {
+        tokio::task::spawn_blocking(move || (fingerprint(&roots), roots)).await.ok()
+    };
+    loop {
+        tokio::time::sleep(interval).await;
+        let Some((now, back)) = look(roots).await else { return };
+        roots = back;
+        if now == last {
+            continue;
+        }
+        last = now;
+        if let Err(why) = server.reload().await {
+            eprintln!("skillwire mcp: the skills changed but could not be read again: {why}");
+            continue;
+        }
+        let sent = peer.notify_resource_list_changed().await.and(peer.notify_prompt_list_changed().await);
+        if sent.is_err() {
+            return;
+        }
+    }
+}
