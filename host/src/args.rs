@@ -282,7 +282,8 @@ pub(crate) enum Command {
         #[arg(long, value_name = "SHARE")]
         min_recall: Option<f64>,
     },
-    /// Serve the skills over the Model Context Protocol on standard input and output:
+    /// Serve the skills over the Model Context Protocol on standard input and output (or
+    /// streamable HTTP with --http):
     /// tools to find, load and read skills, one prompt per skill a user may invoke, each
     /// skill's files as skill:// resources, and the MCP skills extension (skills/list,
     /// skills/get with SHA-256 digests). Runs until the client closes the connection.
@@ -292,8 +293,12 @@ pub(crate) enum Command {
         /// Most bytes a loaded skill's instructions may take (load_skill and prompts).
         #[arg(long, default_value_t = RenderOptions::default().budget, value_name = "BYTES")]
         budget: usize,
+        /// Serve MCP's streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only; 0 picks
+        /// a free port, printed on standard error) instead of standard input and output.
+        #[arg(long, value_name = "PORT")]
+        http: Option<u16>,
         /// Look at the --skills folders for changes and, on one, read the skills again and
-        /// notify the client (prompts and resources list_changed).
+        /// notify the clients (prompts and resources list_changed).
         #[arg(long)]
         watch: bool,
         /// With --watch: seconds between two looks.

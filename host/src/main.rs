@@ -105,7 +105,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             out = printed;
             code
         }
-        Command::Mcp { skills, budget, watch, watch_interval } => {
+        Command::Mcp { skills, budget, http, watch, watch_interval } => {
             let limits = limits(&skills.limit)?;
             let watch = match watch {
                 false => None,
@@ -122,7 +122,11 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             // Loaded skills end with their files' list: the server offers read_skill_file.
             let render = RenderOptions { budget, list_files: true, ..RenderOptions::default() };
             let make = move || backend(kind, &skills, render.clone(), true).map_err(|InputError(e)| e);
-            skillwire_host::mcp::serve_stdio(make, limits, watch).map_err(InputError)?;
+            let transport = match http {
+                Some(port) => skillwire_host::mcp::Transport::Http { port },
+                None => skillwire_host::mcp::Transport::Stdio,
+            };
+            skillwire_host::mcp::serve(make, limits, transport, watch).map_err(InputError)?;
             ExitCode::SUCCESS
         }
         Command::Hook { agent, skills, budget, window, log } => {

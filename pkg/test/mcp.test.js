@@ -5,13 +5,15 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
@@ -251,6 +253,59 @@ for (const engine of ['native', 'wasm']) {
       assert.deepEqual(listed.skills.map((s) => s.frontmatter.name).sort(), ['pdf', 'xlsx']);
     } finally {
       await client.close();
+    }
+  });
+
+  test(`MCP server (${engine}): streamable HTTP on the loopback, two clients at once`, async () => {
+    const server = spawn(binary, ['--engine', engine, 'mcp', '--skills', skills, '--http', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      // The server says where it listens (port 0: the system's choice).
+      const url = await new Promise((resolve, reject) => {
+        let said = '';
+        const timer = setTimeout(() => reject(new Error(`no address within 30 s: ${said}`)), 30_000);
+        server.stderr.on('data', (chunk) => {
+          said += chunk;
+          const found = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(said);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[1]);
+          }
+        });
+        server.on('exit', (code) => reject(new Error(`exited ${code}: ${said}`)));
+      });
+      const clients = await Promise.all([0, 1].map(async () => {
+        const client = new Client({ name: 'skillwire-test', version: '0.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        return client;
+      }));
+      try {
+        const answers = await Promise.all(clients.map((c) => c.callTool({ name: 'find_skills', arguments: { request: 'fill and merge PDF forms' } })));
+        for (const answer of answers) assert.equal(JSON.parse(text(answer)).skills[0].name, 'pdf');
+        const listed = await clients[1].request({ method: 'skills/list', params: {} }, ListSkills);
+        const forms = listed.skills.find((s) => s.frontmatter.name === 'pdf').resources.find((r) => r.uri.endsWith('forms.md'));
+        const { contents } = await clients[0].readResource({ uri: forms.uri });
+        assert.equal(sha256(Buffer.from(contents[0].text, 'utf8')), forms.digest);
+        await assert.rejects(clients[0].readResource({ uri: 'skill://pdf/%2e%2e/outside.md' }), mcpError(-32602));
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+      }
+      // Only loopback names may reach it (rmcp checks the Host header: DNS rebinding).
+      const port = new URL(url).port;
+      const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } });
+      const post = (host) => new Promise((resolve, reject) => {
+        const request = httpRequest(url, { method: 'POST', headers: { host, 'content-type': 'application/json',
+          accept: 'application/json, text/event-stream' } }, (response) => {
+          response.destroy();
+          resolve(response.statusCode);
+        });
+        request.on('error', reject);
+        request.end(initialize);
+      });
+      assert.equal(await post(`evil.example:${port}`), 403);
+      assert.equal(await post(`127.0.0.1:${port}`), 200);
+    } finally {
+      server.kill();
     }
   });
 }

@@ -1,5 +1,6 @@
-//! `skillwire mcp`: the skills of a folder served over the Model Context Protocol (stdio),
-//! built on the official Rust SDK (`rmcp`). What is served is in [`server`]; the engine
+//! `skillwire mcp`: the skills of a folder served over the Model Context Protocol (stdio,
+//! or streamable HTTP on the loopback interface: [`http`]), built on the official Rust SDK
+//! (`rmcp`). What is served is in [`server`]; the engine
 //! runs on a thread of its own ([`engine`]); the skills extension's manifests and URIs are
 //! in [`skills`]; `--watch` is [`watch`].
 //!
@@ -8,6 +9,7 @@
 //! 2026-07-28; clients on older revisions get the same methods without the caching fields.
 
 mod engine;
+mod http;
 mod server;
 mod skills;
 mod watch;
@@ -26,13 +28,28 @@ pub struct Watch {
     pub interval: Duration,
 }
 
-/// Serves the engine `make` builds over standard input and output until the client
-/// closes them. The engine is built before the first request is read; its error (no
-/// skills folder, a component that cannot start) is returned. With `watch`, `make` builds
-/// it again whenever the folders change, and the client is notified.
-pub fn serve_stdio(
+/// Where the server speaks MCP.
+#[derive(Debug, Clone, Copy)]
+pub enum Transport {
+    /// Standard input and output: one client, which started the server.
+    Stdio,
+    /// Streamable HTTP at `http://127.0.0.1:PORT/mcp` (loopback only; port 0 picks a free
+    /// one): any number of clients, each in a session of its own.
+    Http {
+        /// The port.
+        port: u16,
+    },
+}
+
+/// Serves the engine `make` builds over `transport` until the client closes standard
+/// input (stdio) or the process is stopped (HTTP). The engine is built before the first
+/// request is read; its error (no skills folder, a component that cannot start) is
+/// returned. With `watch`, `make` builds it again whenever the folders change, and the
+/// clients are notified.
+pub fn serve(
     make: impl Fn() -> Result<Box<dyn Backend>, String> + Send + 'static,
     limits: Limits,
+    transport: Transport,
     watch: Option<Watch>,
 ) -> Result<(), String> {
     // Taken before the engine reads the skills, so no change made after it goes unseen.
@@ -44,13 +61,18 @@ pub fn serve_stdio(
         .map_err(|e| format!("could not start the async runtime: {e}"))?;
     runtime.block_on(async move {
         let server = server::SkillServer::new(engine, limits).await?;
-        let running = rmcp::serve_server(server.clone(), rmcp::transport::stdio())
-            .await
-            .map_err(|e| format!("the MCP session did not start: {e}"))?;
         if let (Some(Watch { roots, interval }), Some(baseline)) = (watch, baseline) {
-            tokio::spawn(watch::watch(server, running.peer().clone(), roots, interval, baseline));
+            tokio::spawn(watch::watch(server.clone(), roots, interval, baseline));
         }
-        running.waiting().await.map_err(|e| format!("the MCP session ended with an error: {e}"))?;
+        match transport {
+            Transport::Stdio => {
+                let running = rmcp::serve_server(server, rmcp::transport::stdio())
+                    .await
+                    .map_err(|e| format!("the MCP session did not start: {e}"))?;
+                running.waiting().await.map_err(|e| format!("the MCP session ended with an error: {e}"))?;
+            }
+            Transport::Http { port } => http::serve(server, port).await?,
+        }
         Ok(())
     })
 }

@@ -23,7 +23,7 @@ use rmcp::model::{
     PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents,
     Role, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use skillwire::{CatalogFormat, FileBody, Limits, Provider, TurnContext};
 use std::collections::HashMap;
@@ -48,6 +48,9 @@ pub(crate) struct SkillServer {
     snapshot: Arc<RwLock<Arc<Snapshot>>>,
     manifests: Arc<Mutex<HashMap<String, Result<rmcp::model::Skill, String>>>>,
     limits: Limits,
+    /// The connected clients, for change notifications (one over stdio; one per session
+    /// over HTTP).
+    peers: Arc<Mutex<Vec<Peer<RoleServer>>>>,
 }
 
 impl SkillServer {
@@ -55,12 +58,33 @@ impl SkillServer {
     pub(crate) async fn new(engine: EngineThread, limits: Limits) -> Result<SkillServer, String> {
         let snapshot = engine.run(Snapshot::read).await.map_err(|Stopped| "the engine stopped".to_owned())??;
         let snapshot = Arc::new(RwLock::new(Arc::new(snapshot)));
-        Ok(SkillServer { engine, snapshot, manifests: Arc::default(), limits })
+        Ok(SkillServer { engine, snapshot, manifests: Arc::default(), limits, peers: Arc::default() })
     }
 
     /// The catalogue as last read.
     fn snapshot(&self) -> Arc<Snapshot> {
         Arc::clone(&self.snapshot.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Tells every connected client that the prompts and resources changed; a client that
+    /// cannot be told is gone and forgotten.
+    pub(crate) async fn notify_changed(&self) {
+        let peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let mut gone = Vec::new();
+        for (i, peer) in peers.iter().enumerate() {
+            let sent = peer.notify_resource_list_changed().await.and(peer.notify_prompt_list_changed().await);
+            if sent.is_err() {
+                gone.push(i);
+            }
+        }
+        let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+        // Forgotten from the end, so the indexes still hold (clients that connected since
+        // were appended after them).
+        for i in gone.into_iter().rev() {
+            if i < peers.len() {
+                peers.remove(i);
+            }
+        }
     }
 
     /// Reads the skills again (`--watch` saw them change): a new engine, its catalogue, and
@@ -182,6 +206,10 @@ impl SkillServer {
 }
 
 impl ServerHandler for SkillServer {
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.peers.lock().unwrap_or_else(PoisonError::into_inner).push(context.peer);
+    }
+
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()

@@ -8,8 +8,6 @@
 //! network folders, at a cost of one `stat` per file each interval.
 
 use super::server::SkillServer;
-use rmcp::service::Peer;
-use rmcp::RoleServer;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -56,15 +54,9 @@ fn walk(path: &Path, depth: usize, hasher: &mut DefaultHasher, visited: &mut usi
 }
 
 /// Looks at `roots` every `interval`; on a change from `last` (the fingerprint the
-/// catalogue was read at), reloads `server` and notifies `peer`. Ends when the client is
-/// gone.
-pub(crate) async fn watch(
-    server: SkillServer,
-    peer: Peer<RoleServer>,
-    mut roots: Vec<PathBuf>,
-    interval: Duration,
-    mut last: u64,
-) {
+/// catalogue was read at), reloads `server` and notifies its clients. Runs as long as the
+/// server does.
+pub(crate) async fn watch(server: SkillServer, mut roots: Vec<PathBuf>, interval: Duration, mut last: u64) {
     let look = |roots: Vec<PathBuf>| async move {
         tokio::task::spawn_blocking(move || (fingerprint(&roots), roots)).await.ok()
     };
@@ -80,9 +72,6 @@ pub(crate) async fn watch(
             eprintln!("skillwire mcp: the skills changed but could not be read again: {why}");
             continue;
         }
-        let sent = peer.notify_resource_list_changed().await.and(peer.notify_prompt_list_changed().await);
-        if sent.is_err() {
-            return;
-        }
+        server.notify_changed().await;
     }
 }
