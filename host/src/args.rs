@@ -286,7 +286,8 @@ pub(crate) enum Command {
     /// streamable HTTP with --http):
     /// tools to find, load and read skills, one prompt per skill a user may invoke, each
     /// skill's files as skill:// resources, and the MCP skills extension (skills/list,
-    /// skills/get with SHA-256 digests). Runs until the client closes the connection.
+    /// skills/get with SHA-256 digests). Runs until the client closes standard input, or
+    /// (--http) until the process is stopped.
     Mcp {
         #[command(flatten)]
         skills: SkillArgs,

@@ -35,6 +35,11 @@ const SKILLS_PER_PAGE: usize = 20;
 
 /// The `find_skills` tool's name.
 const FIND_SKILLS: &str = "find_skills";
+/// Most clients remembered for change notifications (HTTP sessions; stdio has one).
+const MAX_PEERS: usize = 1024;
+/// How long one client may take to accept a change notification.
+const NOTIFY_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Most skills `find_skills` names as related beyond those a turn would inject.
 const RELATED: usize = 5;
 /// The `load_skill` tool's name.
@@ -66,24 +71,18 @@ impl SkillServer {
         Arc::clone(&self.snapshot.read().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Tells every connected client that the prompts and resources changed; a client that
-    /// cannot be told is gone and forgotten.
-    pub(crate) async fn notify_changed(&self) {
+    /// Tells every connected client that the prompts and resources changed, each on a task
+    /// of its own with a time limit, so a client that stops reading holds up no one.
+    pub(crate) fn notify_changed(&self) {
         let peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let mut gone = Vec::new();
-        for (i, peer) in peers.iter().enumerate() {
-            let sent = peer.notify_resource_list_changed().await.and(peer.notify_prompt_list_changed().await);
-            if sent.is_err() {
-                gone.push(i);
-            }
-        }
-        let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
-        // Forgotten from the end, so the indexes still hold (clients that connected since
-        // were appended after them).
-        for i in gone.into_iter().rev() {
-            if i < peers.len() {
-                peers.remove(i);
-            }
+        for peer in peers.into_iter().filter(|p| !p.is_transport_closed()) {
+            tokio::spawn(async move {
+                let send = async {
+                    let _ = peer.notify_resource_list_changed().await;
+                    let _ = peer.notify_prompt_list_changed().await;
+                };
+                let _ = tokio::time::timeout(NOTIFY_TIME_LIMIT, send).await;
+            });
         }
     }
 
@@ -207,7 +206,13 @@ impl SkillServer {
 
 impl ServerHandler for SkillServer {
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.peers.lock().unwrap_or_else(PoisonError::into_inner).push(context.peer);
+        let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+        // Sessions that ended are forgotten as new ones come; the oldest past the cap too.
+        peers.retain(|p| !p.is_transport_closed());
+        if peers.len() >= MAX_PEERS {
+            peers.remove(0);
+        }
+        peers.push(context.peer);
     }
 
     fn get_info(&self) -> ServerConfig {

@@ -37,6 +37,13 @@ fn walk(path: &Path, depth: usize, hasher: &mut DefaultHasher, visited: &mut usi
     if meta.is_file() {
         meta.len().hash(hasher);
         meta.modified().ok().hash(hasher);
+        // The inode and change time too: a same-size rewrite within a coarse modification
+        // time, or a file renamed into place, still counts.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            (meta.ino(), meta.ctime(), meta.ctime_nsec()).hash(hasher);
+        }
         return;
     }
     if !meta.is_dir() || depth > crate::MAX_DEPTH {
@@ -58,7 +65,8 @@ fn walk(path: &Path, depth: usize, hasher: &mut DefaultHasher, visited: &mut usi
 /// server does.
 pub(crate) async fn watch(server: SkillServer, mut roots: Vec<PathBuf>, interval: Duration, mut last: u64) {
     let look = |roots: Vec<PathBuf>| async move {
-        tokio::task::spawn_blocking(move || (fingerprint(&roots), roots)).await.ok()
+        let looked = tokio::task::spawn_blocking(move || (fingerprint(&roots), roots)).await;
+        looked.map_err(|e| eprintln!("skillwire mcp: --watch stopped: {e}")).ok()
     };
     loop {
         tokio::time::sleep(interval).await;
@@ -67,11 +75,14 @@ pub(crate) async fn watch(server: SkillServer, mut roots: Vec<PathBuf>, interval
         if now == last {
             continue;
         }
-        last = now;
-        if let Err(why) = server.reload().await {
-            eprintln!("skillwire mcp: the skills changed but could not be read again: {why}");
-            continue;
+        match server.reload().await {
+            // Remembered only once read: a failed read is tried again at the next look.
+            Ok(()) => last = now,
+            Err(why) => {
+                eprintln!("skillwire mcp: the skills changed but could not be read again: {why}");
+                continue;
+            }
         }
-        server.notify_changed().await;
+        server.notify_changed();
     }
 }
