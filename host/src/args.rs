@@ -439,17 +439,6 @@ pub(crate) enum HookAgent {
     GeminiCli,
 }
 
-impl HookAgent {
-    /// The name as written on the command line.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            HookAgent::ClaudeCode => "claude-code",
-            HookAgent::Codex => "codex",
-            HookAgent::GeminiCli => "gemini-cli",
-        }
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum BenchOpArg {
     Inject,

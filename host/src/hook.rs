@@ -17,6 +17,7 @@
 
 use crate::args::HookAgent;
 use crate::{cache_dir, InputError};
+use clap::ValueEnum;
 use skillwire::{Injection, Session};
 use skillwire_host::Backend;
 use std::io::{Read, Write};
@@ -174,7 +175,7 @@ fn log_turn(
     let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let line = serde_json::json!({
         "time": seconds,
-        "agent": agent.name(),
+        "agent": agent.to_possible_value().map(|name| name.get_name().to_owned()),
         "session": session,
         "prompt_bytes": prompt.len(),
         "injected_bytes": turn.summary.injected_bytes,

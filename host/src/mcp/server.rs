@@ -148,8 +148,7 @@ impl SkillServer {
             .await?;
         let (matches, related) = found.map_err(engine_error)?;
         let snapshot = self.snapshot();
-        let served = snapshot.served();
-        let describe = |name: &str| served.iter().find(|l| l.name == name).map(|l| l.description.clone());
+        let describe = |name: &str| snapshot.get(name).map(|l| l.description.clone());
         let skills: Vec<serde_json::Value> = (matches.iter())
             .map(|m| {
                 let mut found = serde_json::json!({
@@ -172,15 +171,15 @@ impl SkillServer {
     }
 
     /// `load_skill` and prompts: skill `name`'s block as a turn on `message` injects it
-    /// (`message` after it), or why it was not injected. `offered` are the skills the
-    /// caller may load: the model's (`load_skill`) or the user's (prompts).
+    /// (`message` after it), or why it was not injected. `offered` says whether the caller
+    /// may load a skill: the model's (`load_skill`) or the user's (prompts).
     async fn inject(
         &self,
         name: &str,
         message: String,
-        offered: &[Listed],
+        offered: fn(&Listed) -> bool,
     ) -> Result<Result<String, String>, ErrorData> {
-        if !offered.iter().any(|l| l.name == name) {
+        if !self.snapshot().get(name).is_some_and(offered) {
             return Ok(Err(format!("no skill named \"{name}\" is offered here (find_skills lists them)")));
         }
         let selected = vec![name.to_owned()];
@@ -251,7 +250,7 @@ impl ServerHandler for SkillServer {
             FIND_SKILLS => self.find_skills(&arguments).await?,
             LOAD_SKILL => {
                 let name = string_argument(&arguments, "name")?;
-                match self.inject(&name, String::new(), &self.snapshot().listed).await? {
+                match self.inject(&name, String::new(), |skill| skill.model).await? {
                     Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
                     Err(why) => CallToolResult::error(vec![ContentBlock::text(why)]),
                 }
@@ -275,7 +274,8 @@ impl ServerHandler for SkillServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let prompts = (self.snapshot().invocable.iter())
+        let snapshot = self.snapshot();
+        let prompts = (snapshot.served.iter().filter(|skill| skill.user))
             .map(|skill| {
                 let request = PromptArgument::new("request")
                     .with_description("What to do with the skill; it follows the skill's instructions.")
@@ -292,7 +292,7 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let snapshot = self.snapshot();
-        let Some(skill) = snapshot.invocable.iter().find(|s| s.name == request.name) else {
+        let Some(skill) = snapshot.get(&request.name).filter(|skill| skill.user) else {
             return Err(ErrorData::invalid_params(format!("no prompt named \"{}\"", request.name), None));
         };
         let message = match request.arguments.as_ref().and_then(|a| a.get("request")) {
@@ -300,7 +300,7 @@ impl ServerHandler for SkillServer {
             Some(serde_json::Value::String(text)) => text.clone(),
             Some(_) => return Err(ErrorData::invalid_params("the argument \"request\" must be a string", None)),
         };
-        match self.inject(&skill.name, message, &snapshot.invocable).await? {
+        match self.inject(&skill.name, message, |skill| skill.user).await? {
             Ok(text) => Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
                 .with_description(skill.description.clone())
                 .into()),
@@ -314,7 +314,7 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let snapshot = self.snapshot();
-        let resources = (snapshot.served().into_iter())
+        let resources = (snapshot.served.iter())
             .map(|skill| {
                 Resource::new(file_uri(&skill.name, "SKILL.md"), &skill.name)
                     .with_description(skill.description.clone())
@@ -333,15 +333,15 @@ impl ServerHandler for SkillServer {
         let Some((name, path)) = parse_uri(&uri) else {
             return Err(ErrorData::invalid_params(format!("{uri}: not a skill:// URI this server serves"), None));
         };
-        if !self.snapshot().knows(&name) {
+        if self.snapshot().get(&name).is_none() {
             return Err(ErrorData::resource_not_found(format!("{uri}: no skill named \"{name}\""), None));
         }
         // Only the files the skill's listing holds are served (the listing is what a
         // manifest is made of); the path is checked by the core before anything is read.
-        let asked = name.clone();
+        let (asked, max_path_bytes) = (name.clone(), self.limits.max_file_path_bytes);
         let read = self
             .run(move |engine| {
-                let normal = skillwire::normalise_file_path(&path, skillwire::Limits::default().max_file_path_bytes)
+                let normal = skillwire::normalise_file_path(&path, max_path_bytes)
                     .map_err(|problem| Err(ErrorData::invalid_params(problem.describe(), None)))?;
                 let listed = engine.files(&asked).map_err(|e| Err(engine_error(e)))?;
                 if !listed.files.iter().any(|f| f.path == normal) {
@@ -379,7 +379,7 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
         let snapshot = self.snapshot();
-        let served = snapshot.served();
+        let served = &snapshot.served;
         // The cursor is the index of the page's first skill, as this server wrote it.
         let start = match request.and_then(|r| r.cursor) {
             None => 0,
@@ -408,7 +408,7 @@ impl ServerHandler for SkillServer {
     ) -> Result<GetSkillResult, ErrorData> {
         let uri = request.uri;
         let name = match parse_uri(&uri) {
-            Some((name, path)) if path == "SKILL.md" && self.snapshot().knows(&name) => name,
+            Some((name, path)) if path == "SKILL.md" && self.snapshot().get(&name).is_some() => name,
             _ => return Err(ErrorData::invalid_params(format!("{uri}: no skill this server serves"), None)),
         };
         // Always computed again: what a client gets here is what its files hold now.

@@ -7,24 +7,33 @@ use crate::wasm::WasmError;
 use crate::Backend;
 use rmcp::model::{SkillFrontmatter, SkillResource, SkillResources};
 use skillwire::{CatalogFormat, FileBody, FileError, Limits};
+use std::collections::HashMap;
 
 /// The scheme of the URIs the server gives skills and their files.
 pub(crate) const SCHEME: &str = "skill://";
 
-/// A skill the catalogue lists to the model.
+/// A skill the server serves: to the model (the catalogue lists it), to the user (a prompt),
+/// or both.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub(crate) struct Listed {
     pub(crate) name: String,
     pub(crate) description: String,
+    /// The catalogue lists it to the model (`find_skills`, `load_skill`).
+    #[serde(skip)]
+    pub(crate) model: bool,
+    /// A user may invoke it (an MCP prompt).
+    #[serde(skip)]
+    pub(crate) user: bool,
 }
 
-/// The catalogue at one moment: what the tools, prompts and resources offer.
+/// The catalogue at one moment: what the tools, prompts and resources offer, read once per
+/// (re)build so that requests look skills up by name.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Snapshot {
-    /// The skills the model may be offered, in catalogue order.
-    pub(crate) listed: Vec<Listed>,
-    /// The skills a user may invoke (MCP prompts), with their descriptions.
-    pub(crate) invocable: Vec<Listed>,
+    /// Every skill served, the model's in catalogue order first, each once.
+    pub(crate) served: Vec<Listed>,
+    /// Index in `served` by name.
+    by_name: HashMap<String, usize>,
 }
 
 impl Snapshot {
@@ -32,32 +41,31 @@ impl Snapshot {
     pub(crate) fn read(engine: &mut dyn Backend) -> Result<Snapshot, String> {
         let failed = |e: WasmError| e.to_string();
         let catalog = engine.catalog_text(CatalogFormat::Json, None).map_err(failed)?;
-        let listed: Vec<Listed> =
+        let served: Vec<Listed> =
             serde_json::from_str(&catalog.text).map_err(|e| format!("the catalogue's JSON: {e}"))?;
+        let mut snapshot = Snapshot { served, by_name: HashMap::new() };
+        for (i, skill) in snapshot.served.iter_mut().enumerate() {
+            skill.model = true;
+            snapshot.by_name.insert(skill.name.clone(), i);
+        }
         let limit = engine.report().map_err(failed)?.loaded;
-        let invocable = engine
-            .complete("", limit.max(1))
-            .map_err(failed)?
-            .into_iter()
-            .map(|c| {
-                // The full description when the skill is listed to the model too.
-                let full = listed.iter().find(|l| l.name == c.name).map(|l| l.description.clone());
-                Listed { description: full.unwrap_or(c.description), name: c.name }
-            })
-            .collect();
-        Ok(Snapshot { listed, invocable })
+        for completion in engine.complete("", limit.max(1)).map_err(failed)? {
+            match snapshot.by_name.get(&completion.name) {
+                // The full description is the catalogue's (completions shorten it).
+                Some(&i) => snapshot.served.get_mut(i).into_iter().for_each(|skill| skill.user = true),
+                None => {
+                    snapshot.by_name.insert(completion.name.clone(), snapshot.served.len());
+                    let (name, description) = (completion.name, completion.description);
+                    snapshot.served.push(Listed { name, description, model: false, user: true });
+                }
+            }
+        }
+        Ok(snapshot)
     }
 
-    /// The names every part of the server may serve: listed or invocable.
-    pub(crate) fn knows(&self, name: &str) -> bool {
-        self.listed.iter().chain(&self.invocable).any(|l| l.name == name)
-    }
-
-    /// Every skill served, listed ones first, each once.
-    pub(crate) fn served(&self) -> Vec<&Listed> {
-        let mut all: Vec<&Listed> = self.listed.iter().collect();
-        all.extend(self.invocable.iter().filter(|i| !self.listed.iter().any(|l| l.name == i.name)));
-        all
+    /// The skill named `name`, when the server serves it.
+    pub(crate) fn get(&self, name: &str) -> Option<&Listed> {
+        self.by_name.get(name).and_then(|&i| self.served.get(i))
     }
 }
 

@@ -413,9 +413,7 @@ impl Catalog {
         bytes: Option<Vec<u8>>,
         error: Option<String>,
     ) -> Result<JsValue, JsValue> {
-        let request = request_from_js(request)?;
-        let content = self.catalog.file_content(&request, read_outcome(bytes, error));
-        to_js(&skillwire::read_file_answer(&content))
+        to_js(&skillwire::read_file_answer(&read_content(&self.catalog, request, bytes, error)?))
     }
 
     /// The file the source read for `request` (its bytes), or `error` why not; neither:
@@ -428,8 +426,7 @@ impl Catalog {
         bytes: Option<Vec<u8>>,
         error: Option<String>,
     ) -> Result<JsValue, JsValue> {
-        let request = request_from_js(request)?;
-        let content = self.catalog.file_content(&request, read_outcome(bytes, error)).map_err(file_error)?;
+        let content = read_content(&self.catalog, request, bytes, error)?.map_err(file_error)?;
         let value = to_js(&content)?;
         if let FileBody::Binary(bytes) = &content.body {
             let body = js_sys::Reflect::get(&value, &JsValue::from_str("body"))?;
@@ -440,6 +437,17 @@ impl Catalog {
 }
 
 /// What a source's `readFile` gave: its bytes, or why not; neither: it has no files.
+/// What the source read for `request` (its bytes, or `error` why not), through the core's
+/// checks: what `fileContent` and `readFileAnswer` both start from.
+fn read_content(
+    catalog: &skillwire::Catalog,
+    request: JsValue,
+    bytes: Option<Vec<u8>>,
+    error: Option<String>,
+) -> Result<Result<skillwire::FileContent, FileError>, JsValue> {
+    Ok(catalog.file_content(&request_from_js(request)?, read_outcome(bytes, error)))
+}
+
 fn read_outcome(bytes: Option<Vec<u8>>, error: Option<String>) -> Result<Vec<u8>, String> {
     match (bytes, error) {
         (_, Some(e)) => Err(e),
