@@ -72,6 +72,7 @@ pub fn build_catalogue(data: &[u8]) {
         .enumerate()
         .map(|(i, (source, s))| CatalogInput {
             source: usize::from(source % 4),
+            origin: None,
             location: format!("s{}/{i}/SKILL.md", source % 4),
             text: Ok(s.text()),
         })
@@ -108,7 +109,12 @@ pub fn turn(data: &[u8]) {
     let inputs = texts
         .iter()
         .enumerate()
-        .map(|(i, text)| CatalogInput { source: 0, location: format!("{i}/SKILL.md"), text: Ok(text.clone()) })
+        .map(|(i, text)| CatalogInput {
+            source: 0,
+            origin: None,
+            location: format!("{i}/SKILL.md"),
+            text: Ok(text.clone()),
+        })
         .collect();
     let catalog = Catalog::build(inputs, &options.catalog);
     let _ = catalog.turn(&message, &context).map(|t| t.matches());

@@ -140,7 +140,7 @@ records! {
         hidden_text, bidi_control, homoglyph_name, instruction_override, exfiltration, destructive_command,
     }
     core::Finding = Finding { category, action, message, line, column, excerpt }
-    core::SkillEntry = SkillEntry { location, text }
+    core::SkillEntry = SkillEntry { location, text, origin }
     core::ListedFile = ListedFile { path, size }
     core::SkillFile = SkillFile { path, size, kind, media_type }
     core::SkillFiles = SkillFiles { skill, files, left_out }

@@ -59,9 +59,9 @@ pub use catalog::tools::{
     FunctionDefinition, InputSchema, Provider, SkillTool, StringSchema, TaskProperty, ToolDefinition, ToolOptions,
 };
 pub use catalog::{
-    glob_matches, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText, FlaggedSkill,
-    GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies, ShadowedSkill, SkippedSkill,
-    MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_RELEVANT,
+    glob_matches, origin_label, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText,
+    FlaggedSkill, GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies, ShadowedSkill,
+    SkippedSkill, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES, MAX_RELEVANT,
 };
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};
@@ -83,7 +83,7 @@ pub use select::rules::Reason;
 pub use skill::diag::{Diagnostic, Severity};
 pub use skill::limits::Limits;
 pub use skill::lint::{lint, lint_with, LintOptions, LintReport};
-pub use skill::{frontmatter_json, load, BodySections, Loaded, Skill};
+pub use skill::{check_listed_frontmatter, frontmatter_json, listed_skill_text, load, BodySections, Loaded, Skill};
 pub use text::set_nfkc_normaliser;
 pub use turn::render::{block_name, parse_blocks, InjectFormat, ParsedBlock, RenderOptions};
 pub use turn::{

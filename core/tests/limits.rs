@@ -26,7 +26,7 @@ fn skill_md_bytes() {
 
     // A body read for a turn is held to the same limit.
     let catalog = Catalog::build(
-        vec![CatalogInput { source: 0, location: "s/pdf/SKILL.md".into(), text: Ok(text.clone()) }],
+        vec![CatalogInput { source: 0, origin: None, location: "s/pdf/SKILL.md".into(), text: Ok(text.clone()) }],
         &CatalogOptions { limits: at.clone(), ..CatalogOptions::default() },
     );
     let longer = format!("{text} ");
@@ -79,7 +79,12 @@ fn yaml_aliases() {
 #[test]
 fn message_bytes() {
     let catalog = Catalog::build(
-        vec![CatalogInput { source: 0, location: "s/pdf/SKILL.md".into(), text: Ok(skill_md("pdf", "", "Body.\n")) }],
+        vec![CatalogInput {
+            source: 0,
+            origin: None,
+            location: "s/pdf/SKILL.md".into(),
+            text: Ok(skill_md("pdf", "", "Body.\n")),
+        }],
         &CatalogOptions { limits: Limits { max_message_bytes: 8, ..Limits::default() }, ..CatalogOptions::default() },
     );
     assert!(catalog.turn("@pdf 678", &TurnContext::default()).is_ok());
@@ -96,6 +101,7 @@ fn number_of_skills() {
         (0..n)
             .map(|i| CatalogInput {
                 source: 0,
+                origin: None,
                 location: format!("s/s{i}/SKILL.md"),
                 text: Ok(skill_md(&format!("s{i}"), "", "")),
             })

@@ -82,7 +82,12 @@ fn catalogue(skills: &[(String, String, String)]) -> (Catalog, Vec<String>) {
     let inputs = texts
         .iter()
         .enumerate()
-        .map(|(i, t)| CatalogInput { source: 0, location: format!("s/{i}/SKILL.md"), text: Ok(t.clone()) })
+        .map(|(i, t)| CatalogInput {
+            source: 0,
+            origin: None,
+            location: format!("s/{i}/SKILL.md"),
+            text: Ok(t.clone()),
+        })
         .collect();
     let options = CatalogOptions { scan: ScanPolicy::allow_all(), ..CatalogOptions::default() };
     (Catalog::build(inputs, &options), texts)

@@ -366,8 +366,14 @@ pub(crate) enum Command {
 #[derive(Args)]
 pub(crate) struct SkillArgs {
     /// A skill folder, a SKILL.md, or a folder searched for skills. Repeat for more.
-    #[arg(long = "skills", value_name = "PATH", required = true)]
+    #[arg(long = "skills", value_name = "PATH", required_unless_present = "mcp")]
     pub(crate) paths: Vec<PathBuf>,
+    /// An MCP server whose skills to use (the skills extension): a command line, run by the
+    /// shell and spoken to on its standard input and output, or an `http://` URL. Its skills
+    /// come after the --skills paths' and carry the server's name as their origin: one whose
+    /// name another skill holds is listed as NAME@ORIGIN. Repeat for more.
+    #[arg(long, value_name = "COMMAND|URL")]
+    pub(crate) mcp: Vec<String>,
     /// Integrations this host provides, for skills that `requires` them (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     pub(crate) available: Vec<String>,
@@ -386,7 +392,8 @@ pub(crate) struct SkillArgs {
     #[arg(long, value_enum, default_value_t = ScanBodiesArg::from(ScanBodies::default()))]
     pub(crate) scan_bodies: ScanBodiesArg,
     /// Use only the skills whose names match one of these glob patterns (`*`, `?`, case
-    /// ignored; comma-separated or repeated); the others are gated (see --verbose).
+    /// ignored; comma-separated or repeated; a skill from an MCP server also matches as
+    /// NAME@ORIGIN, so `*@acme` names all of acme's); the others are gated (see --verbose).
     #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
     pub(crate) allow: Vec<String>,
     /// Leave out the skills whose names match one of these glob patterns (over --allow).

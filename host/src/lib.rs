@@ -258,7 +258,7 @@ pub(crate) fn read_at_most(file: fs::File, size: u64, max_bytes: usize) -> io::R
 impl SkillSource for FsSource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
         self.read_ahead();
-        Ok(self.files.iter().map(|p| SkillEntry { location: p.to_string_lossy().into_owned(), text: None }).collect())
+        Ok(self.files.iter().map(|p| SkillEntry::new(p.to_string_lossy())).collect())
     }
 
     fn read(&self, location: &str) -> Result<String, SourceError> {

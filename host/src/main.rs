@@ -11,6 +11,7 @@ use skillwire::{
     Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, Limits, Matches, Options, RankOptions,
     RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SkillSource, ToolOptions, TurnContext,
 };
+use skillwire_host::mcp::{McpServer, McpSource};
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine, WasmError};
 use skillwire_host::{Backend, FsSource};
 use std::io::{Read, Write};
@@ -419,7 +420,11 @@ pub(crate) fn runtime() -> Result<Arc<Runtime>, InputError> {
 }
 
 /// The core, natively, over `args`' skills.
-fn native_engine(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<Engine<FsSource>, InputError> {
+fn native_engine(
+    args: &SkillArgs,
+    render: RenderOptions,
+    rank: bool,
+) -> Result<Engine<Box<dyn SkillSource>>, InputError> {
     let (sources, options) = engine_inputs(args, render, rank)?;
     let engine = Engine::new(sources, options);
     if args.verbose {
@@ -439,7 +444,6 @@ fn backend(
         EngineArg::Native => return Ok(Box::new(native_engine(args, render, rank)?)),
         EngineArg::Wasm => {
             let (sources, options) = engine_inputs(args, render, rank)?;
-            let sources = sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource>).collect();
             Box::new(WasmEngine::new(runtime()?, sources, options, CallLimits::default())?)
         }
     };
@@ -449,13 +453,22 @@ fn backend(
     Ok(engine)
 }
 
-/// The sources and options `args` describe.
-fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<(Vec<FsSource>, Options), InputError> {
+/// The sources and options `args` describe: the folders, then the MCP servers.
+fn engine_inputs(
+    args: &SkillArgs,
+    render: RenderOptions,
+    rank: bool,
+) -> Result<(Vec<Box<dyn SkillSource>>, Options), InputError> {
     let limits = limits(&args.limit)?;
-    let mut sources = Vec::new();
+    let mut sources: Vec<Box<dyn SkillSource>> = Vec::new();
     for path in &args.paths {
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
-        sources.push(source.with_max_bytes(limits.max_skill_md_bytes));
+        sources.push(Box::new(source.with_max_bytes(limits.max_skill_md_bytes)));
+    }
+    for server in &args.mcp {
+        let source =
+            McpSource::connect(&McpServer::parse(server)).map_err(|e| InputError(format!("--mcp {server}: {e}")))?;
+        sources.push(Box::new(source.with_limits(limits.clone())));
     }
     let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();
     let rank = RankOptions {

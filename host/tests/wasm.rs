@@ -77,9 +77,7 @@ impl SkillSource for Growing {
         let copies = if self.grown.load(Ordering::SeqCst) { 10 } else { 1 };
         Ok((0..copies)
             .flat_map(|copy| {
-                entries
-                    .iter()
-                    .map(move |e| SkillEntry { location: format!("{copy}:{}", e.location), text: e.text.clone() })
+                entries.iter().map(move |e| SkillEntry { location: format!("{copy}:{}", e.location), ..e.clone() })
             })
             .collect())
     }
@@ -138,10 +136,7 @@ struct Hostile;
 
 impl SkillSource for Hostile {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
-        Ok(["broken", "huge", "fine"]
-            .iter()
-            .map(|n| SkillEntry { location: format!("h/{n}/SKILL.md"), text: None })
-            .collect())
+        Ok(["broken", "huge", "fine"].iter().map(|n| SkillEntry::new(format!("h/{n}/SKILL.md"))).collect())
     }
     fn read(&self, location: &str) -> Result<String, SourceError> {
         match location {

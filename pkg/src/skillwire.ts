@@ -9,13 +9,15 @@
 // snake_case; every result comes back through `result()`, the one mapping to camelCase.
 
 import {
-  Build, Catalog, TurnPlan, defaults as coreDefaults, effectiveLimits, lint as wasmLint, readFileTool as wasmReadFileTool,
+  Build, Catalog, TurnPlan, defaults as coreDefaults, checkListedFrontmatter as wasmCheckListed, effectiveLimits, lint as wasmLint,
+  listedSkillText as wasmListedText, originLabel as wasmOriginLabel,
+  readFileTool as wasmReadFileTool,
 } from '../dist/skillwire_wasm.js';
 import { isReady, loadAsync } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
   FileContent, Finding, Injection, LintOptions, LintReport, Matches, OpenAiTool, Options, SelectPrompt, SelectPromptOptions,
-  Selection, SkillFiles, SkillSource, SkillTool, SyncSkillSource, ToolAnswer, ToolProvider, TurnContext,
+  Limits, Selection, SkillFiles, SkillSource, SkillTool, SyncSkillSource, ToolAnswer, ToolProvider, TurnContext,
 } from './types.js';
 
 export type * from './types.js';
@@ -185,13 +187,20 @@ type Need =
 
 /** A source's listing as the core takes it: `{location}` (to be read), `{location,
  * text}`, or `{location, error}` for an inline text surely over the limit (refused
- * without being copied into the WebAssembly memory, and without a read). */
-function entriesOf(listed: unknown[], limits: CoreLimits): { location: string; text?: string; error?: string }[] {
+ * without being copied into the WebAssembly memory, and without a read); each with its
+ * `origin` when it has one. */
+function entriesOf(listed: unknown[], limits: CoreLimits):
+  { location: string; text?: string; error?: string; origin?: string }[] {
   return listed.map((item) => {
-    const entry = typeof item === 'object' && item !== null ? item as { location?: unknown; text?: unknown } : null;
+    const entry = typeof item === 'object' && item !== null
+      ? item as { location?: unknown; text?: unknown; origin?: unknown } : null;
     const location = typeof item === 'string' ? item : String(entry?.location ?? '');
     const text = entry?.text;
-    return typeof text === 'string' ? { location, ...sourceText(text, limits.max_skill_md_bytes) } : { location };
+    // A label the core checks (and refuses with a reason when it is not one).
+    const origin = entry?.origin == null ? {} : { origin: String(entry.origin) };
+    return typeof text === 'string'
+      ? { location, ...sourceText(text, limits.max_skill_md_bytes), ...origin }
+      : { location, ...origin };
   });
 }
 
@@ -830,4 +839,31 @@ export function lint(location: string, text: string, { extensions = false, limit
     ...(core.scan ? { scan: core.scan } : {}),
     ...(files ? { files } : {}),
   }));
+}
+
+/**
+ * For sources over a server's listing of skills (the MCP skills extension: `skillwire/mcp`):
+ * the SKILL.md text of a skill known only by its listed frontmatter `fields` (the fields,
+ * no body), which a catalogue is built from before any file is fetched.
+ */
+export function listedSkillText(fields: Record<string, unknown>): string {
+  requireReady('`listedSkillText()`');
+  return call(() => wasmListedText(JSON.stringify(fields)));
+}
+
+/**
+ * Checks a SKILL.md `text` fetched from a server against the frontmatter it `listed`, read
+ * as a catalogue reads it (within the default limits, or `limits`): throws a
+ * `SkillwireError` (`invalid_value`) saying what differs.
+ */
+export function checkListedFrontmatter(text: string, listed: Record<string, unknown>, { limits }: { limits?: Limits } = {}): void {
+  requireReady('`checkListedFrontmatter()`');
+  const core = coreOptions({ limits }).catalog;
+  call(() => wasmCheckListed(text, JSON.stringify(listed), core.limits ?? {}));
+}
+
+/** `name` (a server's, say) kept to what a skill entry's `origin` label may hold. */
+export function originLabel(name: string): string {
+  requireReady('`originLabel()`');
+  return call(() => wasmOriginLabel(name));
 }

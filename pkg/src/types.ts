@@ -4,8 +4,14 @@
 // (`user_message` → `userMessage`), values untouched (enum values are kebab-case in every
 // runtime). The provider-shaped `toolDefinitions` are the providers' own JSON.
 
-/** One skill a source offers: its location, and its SKILL.md text if at hand. */
-export type SkillEntry = string | { location: string; text?: string };
+/**
+ * One skill a source offers: its location, its SKILL.md text if at hand, and its origin
+ * when it is not the host's own (an MCP server: 1 to 64 ASCII letters, digits, `.`, `_`,
+ * `-`). A skill from an origin never silently takes or loses a name another skill holds:
+ * it is listed as `name@origin` then (an `origin_collision` warning in the report), and
+ * `allow`/`deny` patterns match it by either name.
+ */
+export type SkillEntry = string | { location: string; text?: string; origin?: string };
 
 /** The host's skills. Either method may answer directly or with a Promise (async API). */
 export interface SkillSource {

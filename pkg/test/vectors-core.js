@@ -53,7 +53,7 @@ export function vectorSource(skills, async = false) {
     throw new Error(m);
   };
   return {
-    list: () => answer(skills.map(({ location, text }) => ({ location, text }))),
+    list: () => answer(skills.map(({ location, text, origin }) => ({ location, text, origin }))),
     read: (location) => {
       const skill = skills.find((s) => s.location === location);
       if (!skill) return fail('missing');

@@ -35,6 +35,9 @@ pub struct VectorSkill {
     /// The other files of the skill's folder: path → contents (`\u0000` makes one binary).
     #[serde(default)]
     files: BTreeMap<String, String>,
+    /// Where the skill comes from, when not the host's own store.
+    #[serde(default)]
+    origin: Option<String>,
 }
 
 /// A source made of a vector's skills.
@@ -42,7 +45,14 @@ pub struct VectorSource(Vec<VectorSkill>);
 
 impl SkillSource for VectorSource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
-        Ok(self.0.iter().map(|s| SkillEntry { location: s.location.clone(), text: Some(s.text.clone()) }).collect())
+        Ok(self
+            .0
+            .iter()
+            .map(|s| SkillEntry {
+                origin: s.origin.clone(),
+                ..SkillEntry::new(s.location.clone()).with_text(s.text.clone())
+            })
+            .collect())
     }
     fn read(&self, location: &str) -> Result<String, SourceError> {
         let skill = self.skill(location)?;

@@ -1,10 +1,11 @@
 //! Building a catalogue: listing the sources, loading each SKILL.md leniently, scanning
 //! it, merging skills by name, gating them, and indexing the winners once.
 
+use super::names::qualified;
 use super::prepare::{prepare, prepare_batch, Prepared, BATCH};
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
-    GatedSkill, Precedence, ShadowedSkill, SkippedSkill,
+    GatedSkill, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
 };
 use crate::engine::source::SkillSource;
 use crate::engine::CatalogBuild;
@@ -13,8 +14,23 @@ use crate::scan::{self, ScanCache};
 use crate::select::rank::RankIndex;
 use crate::select::rules::{mention_key, MatchIndex};
 use crate::skill::Skill;
+use crate::Diagnostic;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// When two skills want one name and either comes from an origin, which of them is listed
+/// as `NAME@ORIGIN` (true: the newcomer): the one from an origin, or of two origins the
+/// one that loses on precedence. `None`: one shadows the other as precedence says (no
+/// origin, or both from the same one).
+fn qualify_newcomer(holder: &CatalogSkill, newcomer: &CatalogSkill, newcomer_wins: bool) -> Option<bool> {
+    match (&holder.origin, &newcomer.origin) {
+        (None, None) => None,
+        (Some(a), Some(b)) if a == b => None,
+        (None, Some(_)) => Some(true),
+        (Some(_), None) => Some(false),
+        (Some(_), Some(_)) => Some(!newcomer_wins),
+    }
+}
 
 /// A new number for each catalogue built in this process, so that a [`Turn`](crate::Turn)
 /// planned before a refresh is not rendered against the new skills' indices.
@@ -146,21 +162,35 @@ impl Builder {
             });
         }
         let key = mention_key(&entry.skill.name);
-        match self.by_key.get(&key).copied() {
-            None => {
-                self.by_key.insert(key, self.winners.len());
-                self.winners.push(entry);
-            }
-            Some(i) => {
-                let Some(slot) = self.winners.get_mut(i) else {
-                    return;
-                };
-                match self.options.precedence {
-                    Precedence::FirstWins => self.shadowed.push(entry),
-                    Precedence::LastWins => self.shadowed.push(std::mem::replace(slot, entry)),
-                }
-            }
+        let Some(slot) = self.by_key.get(&key).and_then(|&i| self.winners.get_mut(i)) else {
+            self.by_key.insert(key, self.winners.len());
+            return self.winners.push(entry);
+        };
+        let newcomer_wins = self.options.precedence == Precedence::LastWins;
+        let Some(qualify_newcomer) = qualify_newcomer(slot, &entry, newcomer_wins) else {
+            return match newcomer_wins {
+                false => self.shadowed.push(entry),
+                true => self.shadowed.push(std::mem::replace(slot, entry)),
+            };
+        };
+        // Across origins, the name stays with one skill and the other is listed as NAME@ORIGIN.
+        let (mut renamed, holder) = match qualify_newcomer {
+            true => (entry, slot.skill.location.clone()),
+            false => (std::mem::replace(slot, entry), slot.skill.location.clone()),
+        };
+        let origin = renamed.origin.clone().unwrap_or_default();
+        let name = qualified(&renamed.skill.name, &origin);
+        let key = mention_key(&name);
+        if self.by_key.contains_key(&key) {
+            // Even the qualified name is taken (two origins with one label): shadowed.
+            return self.shadowed.push(renamed);
         }
+        let message = format!("listed as `{name}`: `{}` is also the name of {holder}", renamed.skill.name);
+        let diagnostic = Diagnostic::warning("origin_collision", message);
+        self.report.warnings.push(LocatedWarning { location: renamed.skill.location.clone(), diagnostic });
+        renamed.skill.name = name;
+        self.by_key.insert(key, self.winners.len());
+        self.winners.push(renamed);
     }
 
     /// The catalogue: precedence settled, gates reported, the indexes built.

@@ -3,18 +3,57 @@
 //! is gated: not listed, matched, ranked or injected, its files not handed out (it is an
 //! unknown skill there), and reported with the pattern that kept it out, as a skill whose
 //! requirements are missing is. Blank patterns are ignored (an empty `--allow ""` keeps
-//! nothing out).
+//! nothing out). A skill from an origin (an MCP server) is matched by its name and by
+//! `NAME@ORIGIN`, so `*@acme` names every skill from `acme`.
+//!
+//! Origins are checked here too: what a label may hold, and the name a skill from an
+//! origin is listed under when another skill holds its own ([`qualified`]).
 
 /// Most patterns in an allow or a deny list.
 pub const MAX_NAME_PATTERNS: usize = 256;
 /// Longest pattern, in bytes.
 pub const MAX_NAME_PATTERN_BYTES: usize = 256;
+/// Longest origin label, in bytes.
+pub const MAX_ORIGIN_BYTES: usize = 64;
+
+/// Why `origin` cannot label skills, or `None`: 1 to [`MAX_ORIGIN_BYTES`] ASCII letters,
+/// digits, `.`, `_` or `-` (a label that goes into names, catalogues and blocks as it is).
+pub(crate) fn origin_problem(origin: &str) -> Option<String> {
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"._-".contains(&b);
+    let fits = !origin.is_empty() && origin.len() <= MAX_ORIGIN_BYTES && origin.bytes().all(allowed);
+    (!fits)
+        .then(|| format!("its origin {origin:?} is not 1 to {MAX_ORIGIN_BYTES} ASCII letters, digits, '.', '_' or '-'"))
+}
+
+/// `name` (a server's, say) kept to what an origin label may hold: ASCII letters, digits,
+/// `.`, `_` and `-` (any other character becomes `-`, dashes at either end are dropped),
+/// at most [`MAX_ORIGIN_BYTES`]; `mcp` when nothing is left.
+pub fn origin_label(name: &str) -> String {
+    let label: String = (name.chars())
+        .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '-' })
+        .take(MAX_ORIGIN_BYTES)
+        .collect();
+    match label.trim_matches('-') {
+        "" => "mcp".to_owned(),
+        label => label.to_owned(),
+    }
+}
+
+/// The name a skill from `origin` is listed under when its own is taken: `NAME@ORIGIN`.
+pub(crate) fn qualified(name: &str, origin: &str) -> String {
+    format!("{name}@{origin}")
+}
 
 /// Why `name` is kept out by `allow` (when it is not empty, a name must match one of its
 /// patterns) and `deny` (a name matching one of its patterns is out), or `None`. Lists over
 /// their limits keep every skill out (and say so): a deny list cut short would let through
 /// what it names.
-pub(crate) fn kept_out<'a>(name: &str, allow: &'a [String], deny: &'a [String]) -> Option<String> {
+pub(crate) fn kept_out<'a>(
+    name: &str,
+    origin: Option<&str>,
+    allow: &'a [String],
+    deny: &'a [String],
+) -> Option<String> {
     let too_long =
         |list: &[String]| list.len() > MAX_NAME_PATTERNS || list.iter().any(|p| p.len() > MAX_NAME_PATTERN_BYTES);
     if too_long(allow) || too_long(deny) {
@@ -23,10 +62,12 @@ pub(crate) fn kept_out<'a>(name: &str, allow: &'a [String], deny: &'a [String]) 
         ));
     }
     let patterns = |list: &'a [String]| list.iter().map(|p| p.trim()).filter(|p| !p.is_empty());
-    if let Some(pattern) = patterns(deny).find(|p| glob_matches(p, name)) {
+    let with_origin = origin.map(|origin| qualified(name, origin));
+    let matches = |p: &str| glob_matches(p, name) || with_origin.as_deref().is_some_and(|q| glob_matches(p, q));
+    if let Some(pattern) = patterns(deny).find(|p| matches(p)) {
         return Some(format!("denied by \"{pattern}\""));
     }
-    if patterns(allow).next().is_some() && !patterns(allow).any(|p| glob_matches(p, name)) {
+    if patterns(allow).next().is_some() && !patterns(allow).any(matches) {
         return Some("not allowed (no allow pattern matches)".to_owned());
     }
     None
@@ -92,13 +133,43 @@ mod tests {
     #[test]
     fn deny_wins_over_allow_and_lists_over_their_limits_keep_everything_out() {
         let list = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-        assert_eq!(kept_out("pdf", &[], &[]), None);
-        assert_eq!(kept_out("pdf", &list(&["", " "]), &list(&[""])), None, "blank patterns are ignored");
-        assert_eq!(kept_out("pdf", &list(&["p*"]), &[]), None);
-        assert_eq!(kept_out("xlsx", &list(&["p*"]), &[]).as_deref(), Some("not allowed (no allow pattern matches)"));
-        assert_eq!(kept_out("pdf", &list(&["p*"]), &list(&[" pdf "])).as_deref(), Some("denied by \"pdf\""));
+        assert_eq!(kept_out("pdf", None, &[], &[]), None);
+        assert_eq!(kept_out("pdf", None, &list(&["", " "]), &list(&[""])), None, "blank patterns are ignored");
+        assert_eq!(kept_out("pdf", None, &list(&["p*"]), &[]), None);
+        assert_eq!(
+            kept_out("xlsx", None, &list(&["p*"]), &[]).as_deref(),
+            Some("not allowed (no allow pattern matches)")
+        );
+        assert_eq!(kept_out("pdf", None, &list(&["p*"]), &list(&[" pdf "])).as_deref(), Some("denied by \"pdf\""));
         let many = vec!["x".to_owned(); MAX_NAME_PATTERNS + 1];
-        assert!(kept_out("pdf", &[], &many).is_some_and(|why| why.contains("over its limits")));
-        assert!(kept_out("pdf", &["p".repeat(MAX_NAME_PATTERN_BYTES + 1)], &[]).is_some());
+        assert!(kept_out("pdf", None, &[], &many).is_some_and(|why| why.contains("over its limits")));
+        assert!(kept_out("pdf", None, &["p".repeat(MAX_NAME_PATTERN_BYTES + 1)], &[]).is_some());
+    }
+
+    #[test]
+    fn a_skill_from_an_origin_is_matched_by_its_name_and_by_name_at_origin() {
+        let list = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(kept_out("pdf", Some("acme"), &[], &list(&["*@acme"])).as_deref(), Some("denied by \"*@acme\""));
+        assert_eq!(kept_out("pdf", Some("acme"), &[], &list(&["pdf"])).as_deref(), Some("denied by \"pdf\""));
+        assert_eq!(kept_out("pdf", Some("acme"), &list(&["*@acme"]), &[]), None);
+        assert_eq!(kept_out("pdf", None, &[], &list(&["*@acme"])), None, "no origin, no NAME@ORIGIN");
+        assert!(kept_out("pdf", Some("other"), &list(&["*@acme"]), &[]).is_some());
+    }
+
+    #[test]
+    fn origins_are_short_plain_labels() {
+        for good in ["acme", "skills.example.com", "a_b-c", &"x".repeat(MAX_ORIGIN_BYTES)] {
+            assert_eq!(origin_problem(good), None, "{good}");
+        }
+        for bad in ["", "a b", "a@b", "<x>", "é", &"x".repeat(MAX_ORIGIN_BYTES + 1)] {
+            assert!(origin_problem(bad).is_some(), "{bad}");
+        }
+        assert_eq!(qualified("pdf", "acme"), "pdf@acme");
+        assert_eq!(origin_label("acme-skills"), "acme-skills");
+        assert_eq!(origin_label(" Acme Skills (beta) "), "Acme-Skills--beta");
+        assert_eq!(origin_label("  "), "mcp");
+        assert_eq!(origin_label(&"é".repeat(100)), "mcp");
+        assert_eq!(origin_label(&"x".repeat(100)).len(), MAX_ORIGIN_BYTES);
+        assert_eq!(origin_problem(&origin_label("any thing at all")), None);
     }
 }

@@ -59,7 +59,8 @@ pub enum ScanBodies {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CatalogOptions {
-    /// Which entry keeps a shared name.
+    /// Which entry keeps a shared name (between skills from one origin, or none: across
+    /// origins, see [`SkillEntry::origin`](crate::SkillEntry)).
     pub precedence: Precedence,
     /// Integrations the host provides (for `requires`).
     pub available: Vec<String>,
@@ -73,8 +74,9 @@ pub struct CatalogOptions {
     pub not_user_invocable: NotUserInvocable,
     /// When bodies are scanned.
     pub scan_bodies: ScanBodies,
-    /// Glob patterns over skill names (`*`, `?`, case ignored); when not empty, only the
-    /// skills matching one are used. Others are gated, reported with why.
+    /// Glob patterns over skill names (`*`, `?`, case ignored; a skill from an origin also
+    /// matches as `NAME@ORIGIN`); when not empty, only the skills matching one are used.
+    /// Others are gated, reported with why.
     pub allow: Vec<String>,
     /// Glob patterns over skill names: a skill matching one is gated (it wins over `allow`).
     pub deny: Vec<String>,
@@ -88,6 +90,8 @@ pub struct CatalogInput {
     pub source: usize,
     /// The entry's location.
     pub location: String,
+    /// Where it comes from, when not the host's own store ([`SkillEntry::origin`](crate::SkillEntry)).
+    pub origin: Option<String>,
     /// The SKILL.md text, or the reason it could not be read.
     pub text: Result<String, String>,
 }
@@ -100,6 +104,8 @@ pub struct CatalogSkill {
     pub skill: Skill,
     /// Index of its source.
     pub source: usize,
+    /// Where it comes from, when not the host's own store ([`SkillEntry::origin`](crate::SkillEntry)).
+    pub origin: Option<String>,
     /// Requirements the host has not declared available; non-empty means gated.
     pub missing: Vec<String>,
     /// Why the allow or deny list keeps the skill out; `Some` means gated.

@@ -45,6 +45,9 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
         Ok(text) => text.as_str(),
         Err(reason) => return Prepared::Unread { location: input.location.clone(), reason: reason.clone() },
     };
+    if let Some(reason) = input.origin.as_deref().and_then(super::names::origin_problem) {
+        return Prepared::Unread { location: input.location.clone(), reason };
+    }
     let loaded = skill::load(&input.location, text, &options.limits);
     let Some(mut skill) = loaded.skill else {
         let reason = (loaded.diagnostics.iter())
@@ -62,7 +65,7 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
         .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic })
         .collect();
     let missing = super::build::missing_requirements(&skill.requires, &options.available);
-    let kept_out = super::names::kept_out(&skill.name, &options.allow, &options.deny);
+    let kept_out = super::names::kept_out(&skill.name, input.origin.as_deref(), &options.allow, &options.deny);
     let scanned = match options.scan_bodies {
         ScanBodies::AtBuild => text,
         // The frontmatter alone: it ends where the body starts.
@@ -70,7 +73,10 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
     };
     // A skill the scan cannot read is not listed: unscanned is not clean.
     let scanned = match scan::scan(scanned, Some(&skill.name), &options.scan) {
-        Ok(findings) => Ok(Box::new(CatalogSkill { skill, source: input.source, missing, kept_out, findings })),
+        Ok(findings) => {
+            let (source, origin) = (input.source, input.origin.clone());
+            Ok(Box::new(CatalogSkill { skill, source, origin, missing, kept_out, findings }))
+        }
         Err(e) => Err(SkippedSkill { location: skill.location, reason: e.to_string(), diagnostics: Vec::new() }),
     };
     Prepared::Loaded { warnings, scanned }

@@ -46,9 +46,9 @@ fn gating_by_requires() {
 #[test]
 fn failures_are_reported_not_fatal() {
     let inputs = vec![
-        CatalogInput { source: 0, location: "x/SKILL.md".into(), text: Err("permission denied".into()) },
-        CatalogInput { source: 0, location: "y/SKILL.md".into(), text: Ok("no frontmatter".into()) },
-        CatalogInput { source: 0, location: "z/SKILL.md".into(), text: Ok(md("z", "")) },
+        CatalogInput { source: 0, origin: None, location: "x/SKILL.md".into(), text: Err("permission denied".into()) },
+        CatalogInput { source: 0, origin: None, location: "y/SKILL.md".into(), text: Ok("no frontmatter".into()) },
+        CatalogInput { source: 0, origin: None, location: "z/SKILL.md".into(), text: Ok(md("z", "")) },
     ];
     let c = Catalog::build(inputs, &CatalogOptions::default());
     assert_eq!(c.skills().len(), 1);
@@ -60,7 +60,12 @@ fn failures_are_reported_not_fatal() {
 fn skill_count_limit() {
     let limits = Limits { max_skills: 1, ..Limits::default() };
     let inputs = (0..3)
-        .map(|i| CatalogInput { source: 0, location: format!("s{i}/SKILL.md"), text: Ok(md(&format!("s{i}"), "")) })
+        .map(|i| CatalogInput {
+            source: 0,
+            origin: None,
+            location: format!("s{i}/SKILL.md"),
+            text: Ok(md(&format!("s{i}"), "")),
+        })
         .collect();
     let c = Catalog::build(inputs, &CatalogOptions { limits, ..CatalogOptions::default() });
     assert_eq!(c.skills().len(), 1);
@@ -71,6 +76,7 @@ fn skill_count_limit() {
 fn a_mention_is_not_evidence_for_other_skills() {
     let skill = |name: &str, description: &str| CatalogInput {
         source: 0,
+        origin: None,
         location: format!("{name}/SKILL.md"),
         text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody\n")),
     };
@@ -100,7 +106,12 @@ fn bodies_scanned_at_build_or_when_read() {
         [evil_body, evil_description, &md("clean", "")]
             .into_iter()
             .enumerate()
-            .map(|(i, text)| CatalogInput { source: 0, location: format!("s/{i}/SKILL.md"), text: Ok(text.to_owned()) })
+            .map(|(i, text)| CatalogInput {
+                source: 0,
+                origin: None,
+                location: format!("s/{i}/SKILL.md"),
+                text: Ok(text.to_owned()),
+            })
             .collect::<Vec<_>>()
     };
     let listed = |catalog: &Catalog| -> Vec<String> {
@@ -144,7 +155,7 @@ fn batched_builds_keep_list_order() {
                 _ if i % 13 == 0 => Ok(md(&format!("s{}", i - 1), "")),
                 _ => Ok(md(&format!("s{i}"), "")),
             };
-            CatalogInput { source: 0, location: format!("l/{i}/SKILL.md"), text }
+            CatalogInput { source: 0, origin: None, location: format!("l/{i}/SKILL.md"), text }
         })
         .collect();
     // What the build must report, entry by entry in list order.

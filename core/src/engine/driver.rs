@@ -71,6 +71,7 @@ pub struct CatalogBuild {
 struct Pending {
     source: usize,
     location: String,
+    origin: Option<String>,
     /// The SKILL.md text or why it could not be read; `None` until it is read.
     text: Option<Result<String, String>>,
 }
@@ -105,12 +106,14 @@ impl CatalogBuild {
     fn compute_next(&mut self) -> Need {
         // Entries whose text is in go to the builder, in list order.
         while self.pending.front().is_some_and(|p| p.text.is_some()) {
-            let Some(Pending { source, location, text: Some(text) }) = self.pending.pop_front() else { break };
+            let Some(Pending { source, location, origin, text: Some(text) }) = self.pending.pop_front() else {
+                break;
+            };
             if let Some(builder) = self.builder.as_mut() {
-                builder.add(CatalogInput { source, location, text });
+                builder.add(CatalogInput { source, location, origin, text });
             }
         }
-        if let Some(Pending { source, location, text: None }) = self.pending.front() {
+        if let Some(Pending { source, location, text: None, .. }) = self.pending.front() {
             return Need::Read { source: *source, location: location.clone() };
         }
         if self.next_source < self.sources {
@@ -143,7 +146,8 @@ impl CatalogBuild {
         match entries {
             Ok(entries) => {
                 for entry in entries {
-                    self.pending.push_back(Pending { source, location: entry.location, text: entry.text.map(Ok) });
+                    let SkillEntry { location, text, origin } = entry;
+                    self.pending.push_back(Pending { source, location, origin, text: text.map(Ok) });
                 }
             }
             Err(e) => self.failures.push(SkippedSkill {
@@ -226,7 +230,7 @@ mod tests {
     const SQL: &str = "---\nname: sql-review\ndescription: Review SQL queries.\n---\nCheck indexes.\n";
 
     fn entry(location: &str, text: Option<&str>) -> SkillEntry {
-        SkillEntry { location: location.to_owned(), text: text.map(str::to_owned) }
+        SkillEntry { location: location.to_owned(), text: text.map(str::to_owned), origin: None }
     }
 
     #[test]

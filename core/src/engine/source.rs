@@ -20,6 +20,31 @@ pub struct SkillEntry {
     pub location: String,
     /// The SKILL.md text, when the source already has it.
     pub text: Option<String>,
+    /// Where the skill comes from when that is not the host's own store (an MCP server, a
+    /// registry): a label of 1 to [`MAX_ORIGIN_BYTES`](crate::MAX_ORIGIN_BYTES) ASCII letters,
+    /// digits, `.`, `_` or `-`. A skill from an origin never silently takes or loses a name
+    /// held by a skill from elsewhere: on a collision it is listed as `NAME@ORIGIN` (reported
+    /// as an `origin_collision` warning), and allow and deny patterns match it by either name.
+    pub origin: Option<String>,
+}
+
+impl SkillEntry {
+    /// An entry at `location` whose text the core reads when it needs it.
+    pub fn new(location: impl Into<String>) -> Self {
+        SkillEntry { location: location.into(), text: None, origin: None }
+    }
+
+    /// The same entry, with its SKILL.md text at hand.
+    pub fn with_text(mut self, text: impl Into<String>) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+
+    /// The same entry, from `origin`.
+    pub fn with_origin(mut self, origin: impl Into<String>) -> Self {
+        self.origin = Some(origin.into());
+        self
+    }
 }
 
 /// A source's failure to list or read, in its own words.
@@ -159,7 +184,7 @@ impl<L: Into<String>, T: Into<String>> FromIterator<(L, T)> for MemorySource {
 
 impl SkillSource for MemorySource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
-        Ok(self.skills.iter().map(|(l, t)| SkillEntry { location: l.clone(), text: Some(t.clone()) }).collect())
+        Ok(self.skills.iter().map(|(l, t)| SkillEntry::new(l.clone()).with_text(t.clone())).collect())
     }
 
     fn read(&self, location: &str) -> Result<String, SourceError> {

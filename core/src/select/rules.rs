@@ -279,6 +279,11 @@ impl MatchIndex {
             if glued {
                 continue;
             }
+            if let Some((skill, len)) = self.qualified_mention(after, token_len) {
+                mentions.push((skill, at, at + 1 + len));
+                spans.push((left, at + 1 + len));
+                continue;
+            }
             let mut token = after.get(..token_len).unwrap_or("");
             while !token.is_empty() {
                 if let Some(skill) = self.by_mention(&mention_key(token)) {
@@ -292,6 +297,23 @@ impl MatchIndex {
             }
         }
         (mentions, spans)
+    }
+
+    /// A mention of a skill listed as `NAME@ORIGIN` (its name taken by another skill): the
+    /// skill and the mention's length after the first `@`, when the `token_len` bytes at the
+    /// start of `after` are followed by `@` and an origin naming one (a trailing `.`, `-` or
+    /// `_` is punctuation, not part of the origin).
+    fn qualified_mention(&self, after: &str, token_len: usize) -> Option<(usize, usize)> {
+        let rest = after.get(token_len..)?.strip_prefix('@')?;
+        let origin_len = rest.bytes().take_while(|&b| b.is_ascii_alphanumeric() || b"._-".contains(&b)).count();
+        let mut qualified = after.get(..token_len + 1 + origin_len)?;
+        while qualified.len() > token_len + 1 {
+            if let Some(skill) = self.by_mention(&mention_key(qualified)) {
+                return Some((skill, qualified.len()));
+            }
+            qualified = qualified.strip_suffix(['.', '-', '_'])?;
+        }
+        None
     }
 }
 

@@ -40,7 +40,7 @@ use crate::turn::render::{prepare_body, Blocks, Frame, Placed, RenderOptions};
 /// ```
 /// # use skillwire::{Catalog, CatalogInput, CatalogOptions, RenderOptions, TurnContext};
 /// let text = "---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n".to_owned();
-/// let input = CatalogInput { source: 0, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) };
+/// let input = CatalogInput { source: 0, origin: None, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) };
 /// let catalog = Catalog::build(vec![input], &CatalogOptions::default());
 ///
 /// let turn = catalog.turn("@pdf merge these", &TurnContext::default())?;

@@ -2,7 +2,8 @@
 //! or streamable HTTP on the loopback interface: [`http`]), built on the official Rust SDK
 //! (`rmcp`). What is served is in [`server`]; the engine
 //! runs on a thread of its own ([`engine`]); the skills extension's manifests and URIs are
-//! in [`skills`]; `--watch` is [`watch`].
+//! in [`skills`]; `--watch` is [`watch`]. The other way round, [`McpSource`] reads the
+//! skills another MCP server serves, as a skill source.
 //!
 //! The skills extension follows SEP-2640 (`io.modelcontextprotocol/skills`) as rmcp 3.11
 //! models it: the accepted draft (Final, September 2026) against protocol revision
@@ -12,7 +13,10 @@ mod engine;
 mod http;
 mod server;
 mod skills;
+mod source;
 mod watch;
+
+pub use source::{McpServer, McpSource, MCP_TIMEOUT};
 
 use crate::Backend;
 use skillwire::Limits;

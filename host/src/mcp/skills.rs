@@ -92,7 +92,7 @@ pub(crate) fn parse_uri(uri: &str) -> Option<(String, String)> {
 }
 
 /// `%XX` sequences decoded; `None` for a malformed one or bytes that are not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
+pub(crate) fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;

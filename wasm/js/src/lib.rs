@@ -95,7 +95,8 @@ fn request_from_js(request: JsValue) -> Result<FileRequest, JsValue> {
 }
 
 /// One listed entry: its location, and its text when the source gave it, or why the
-/// text it gave is refused (a string surely over the limit, refused before it is copied).
+/// text it gave is refused (a string surely over the limit, refused before it is copied);
+/// its origin when it has one.
 #[derive(Deserialize)]
 struct EntryInput {
     location: String,
@@ -103,6 +104,8 @@ struct EntryInput {
     text: Option<String>,
     #[serde(default)]
     error: Option<String>,
+    #[serde(default)]
+    origin: Option<String>,
 }
 
 /// A body fetched for a turn: its source and location, and text or the error of reading it;
@@ -177,7 +180,7 @@ impl Build {
     }
 
     /// The answer to `list` of source `source`: the entries (`[{location, text?,
-    /// error?}]`), or the error.
+    /// error?, origin?}]`), or the error.
     pub fn listed(&mut self, source: u32, entries: JsValue, error: Option<String>) -> Result<(), JsValue> {
         let entries = match error {
             Some(e) => Err(e),
@@ -188,7 +191,7 @@ impl Build {
                     if let Some(error) = e.error {
                         self.refused.push((source as usize, e.location.clone(), error));
                     }
-                    listed.push(SkillEntry { location: e.location, text: e.text });
+                    listed.push(SkillEntry { location: e.location, text: e.text, origin: e.origin });
                 }
                 Ok(listed)
             }
@@ -502,6 +505,32 @@ pub fn defaults() -> Result<JsValue, JsValue> {
 pub fn effective_limits(limits: JsValue) -> Result<JsValue, JsValue> {
     let limits: skillwire::Limits = from_js(limits, "limits")?;
     to_js(&limits)
+}
+
+/// The SKILL.md text of a skill a server lists by its frontmatter (`fields`, a JSON object).
+#[wasm_bindgen(js_name = listedSkillText)]
+pub fn listed_skill_text(fields: &str) -> Result<String, JsValue> {
+    Ok(skillwire::listed_skill_text(&json_object(fields, "fields")?))
+}
+
+/// Checks a SKILL.md `text` fetched from a server against the frontmatter `listed` for it
+/// (a JSON object); the error (`invalid_value`) says what differs.
+#[wasm_bindgen(js_name = checkListedFrontmatter)]
+pub fn check_listed_frontmatter(text: &str, listed: &str, limits: JsValue) -> Result<(), JsValue> {
+    let limits: skillwire::Limits = from_js(limits, "limits")?;
+    let listed = json_object(listed, "listed")?;
+    skillwire::check_listed_frontmatter(text, &listed, &limits).map_err(|why| error("invalid_value", &why))
+}
+
+/// A JSON object given as text (crossing as text costs less code than as a JS value).
+fn json_object(json: &str, what: &str) -> Result<serde_json::Map<String, serde_json::Value>, JsValue> {
+    serde_json::from_str(json).map_err(|e| error("invalid_argument", &format!("{what}: {e}")))
+}
+
+/// `name` kept to what an origin label may hold (the core's `origin_label`).
+#[wasm_bindgen(js_name = originLabel)]
+pub fn origin_label(name: &str) -> String {
+    skillwire::origin_label(name)
 }
 
 /// Lints one SKILL.md text (`LintReport`); `options` is `{limits?, extensions?, scan?, files?}`.

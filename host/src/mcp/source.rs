@@ -1,0 +1,373 @@
+//! Skills from another MCP server: [`McpSource`], a [`SkillSource`] over the skills
+//! extension (SEP-2640) of a server started as a command (stdio) or reached at an
+//! `http://` URL (streamable HTTP), through the official Rust SDK's client.
+//!
+//! - **Listing** is `skills/list`, every page, and fetches no file: each skill's entry
+//!   holds its frontmatter (the listing's JSON, which is YAML, between `---` lines) and no
+//!   body, so the catalogue is built from names, descriptions and the other fields. An
+//!   entry the extension's rules refuse (a bad name or URI, a malformed digest) is listed
+//!   and then refused with the reason when the build reads it: it is reported as skipped.
+//! - **Reading** a SKILL.md (a turn injects it) or another file (`read_skill_file`) is
+//!   `resources/read` of its URI, checked as the extension asks of hosts: the bytes against
+//!   the listed SHA-256, and the SKILL.md's frontmatter against the listed one. A mismatch
+//!   is a refused read (`body_unavailable`, or a file error), never the changed text. The
+//!   core scans what is read before it reaches the model, as for any source.
+//! - **Origin**: every entry carries the server's name (its `serverInfo.name`, kept to what
+//!   an origin label may hold) as its origin, so a skill of the server never silently takes
+//!   or loses a name held by one from elsewhere (`NAME@ORIGIN`, reported).
+//!
+//! Each request has a time limit ([`McpSource::with_timeout`]); the client runs on a
+//! runtime of its own, so the source answers from any thread that is not an async task.
+//! A skill whose files the server lists as `"dynamic"` has no digests to check: its
+//! SKILL.md's frontmatter is still checked, and its other files are not handed out.
+
+use rmcp::model::{
+    ReadResourceRequestParams, ResourceContents, Skill, SkillFrontmatter, SkillResource, SkillResources,
+};
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use skillwire::{Limits, ListedFile, SkillEntry, SkillSource, SourceError};
+use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
+
+/// How long a request to the server may take before the source gives up on it.
+pub const MCP_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The scheme of skill URIs.
+const SCHEME: &str = "skill://";
+
+/// Where the server is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpServer {
+    /// A command line, run by the shell (`sh -c`, `cmd /C` on Windows), speaking MCP on its
+    /// standard input and output.
+    Command(String),
+    /// A streamable HTTP endpoint (`http://` only: this build has no TLS).
+    Url(String),
+}
+
+impl McpServer {
+    /// A URL when `spec` starts with `http://` or `https://`, else a command.
+    pub fn parse(spec: &str) -> McpServer {
+        let lower = spec.trim_start().to_ascii_lowercase();
+        match lower.starts_with("http://") || lower.starts_with("https://") {
+            true => McpServer::Url(spec.trim().to_owned()),
+            false => McpServer::Command(spec.to_owned()),
+        }
+    }
+}
+
+/// One listed skill as the source keeps it.
+#[derive(Debug)]
+struct Listed {
+    /// The frontmatter the listing gives, as JSON fields.
+    frontmatter: serde_json::Map<String, serde_json::Value>,
+    /// Its files by path in the skill's folder, or `None` for `"dynamic"`.
+    files: Option<HashMap<String, SkillResource>>,
+    /// Why the source refuses the entry (the extension's rules), when it does.
+    refused: Option<String>,
+}
+
+/// Skills served by another MCP server (see the module docs).
+pub struct McpSource {
+    runtime: tokio::runtime::Runtime,
+    client: Option<RunningService<RoleClient, ()>>,
+    origin: String,
+    timeout: Duration,
+    limits: Limits,
+    /// The last listing, by SKILL.md URI.
+    listed: std::sync::Mutex<HashMap<String, Listed>>,
+}
+
+impl std::fmt::Debug for McpSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpSource").field("origin", &self.origin).finish_non_exhaustive()
+    }
+}
+
+impl McpSource {
+    /// Connects to `server` (starting it when it is a command) and checks that it serves
+    /// the skills extension. Fails when the server cannot be started or reached, does not
+    /// complete the MCP handshake within [`MCP_TIMEOUT`], or does not declare the extension.
+    pub fn connect(server: &McpServer) -> Result<McpSource, String> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("skillwire-mcp-client")
+            .enable_all()
+            .build()
+            .map_err(|e| format!("could not start the async runtime: {e}"))?;
+        let client = runtime.block_on(async {
+            let started = async {
+                match server {
+                    McpServer::Command(line) => {
+                        let transport = rmcp::transport::TokioChildProcess::builder(shell(line))
+                            .stderr(std::process::Stdio::inherit())
+                            .spawn()
+                            .map(|(transport, _)| transport)
+                            .map_err(|e| format!("could not start `{line}`: {e}"))?;
+                        ().serve(transport).await.map_err(|e| format!("`{line}`: {e}"))
+                    }
+                    McpServer::Url(url) if !url.to_ascii_lowercase().starts_with("http://") => {
+                        Err(format!("{url}: only http:// URLs (this build has no TLS; run the server as a command)"))
+                    }
+                    McpServer::Url(url) => {
+                        let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(
+                            std::sync::Arc::<str>::from(url.as_str()),
+                        );
+                        ().serve(transport).await.map_err(|e| format!("{url}: {e}"))
+                    }
+                }
+            };
+            tokio::time::timeout(MCP_TIMEOUT, started)
+                .await
+                .map_err(|_| format!("the MCP server did not answer within {} s", MCP_TIMEOUT.as_secs()))?
+        })?;
+        let info = client.peer_info();
+        if !info.as_ref().is_some_and(|i| i.capabilities.supports_skills()) {
+            return Err("the MCP server does not serve skills (no io.modelcontextprotocol/skills extension)".into());
+        }
+        let name = info.as_ref().and_then(|i| i.server_info.as_ref()).map(|s| s.name.clone()).unwrap_or_default();
+        Ok(McpSource {
+            runtime,
+            client: Some(client),
+            origin: skillwire::origin_label(&name),
+            timeout: MCP_TIMEOUT,
+            limits: Limits::default(),
+            listed: std::sync::Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The same source, with each request limited to `timeout`.
+    pub fn with_timeout(mut self, timeout: Duration) -> McpSource {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The same source, reading within `limits` (pass the catalogue's; the default limits
+    /// otherwise): SKILL.md files over the size limit are refused unread.
+    pub fn with_limits(mut self, limits: Limits) -> McpSource {
+        self.limits = limits;
+        self
+    }
+
+    /// The same source, with its skills' origin labelled `origin` instead of the server's
+    /// name (kept to what a label may hold).
+    pub fn with_origin(mut self, origin: &str) -> McpSource {
+        self.origin = skillwire::origin_label(origin);
+        self
+    }
+
+    /// The label its skills carry as their origin.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// The client, while the source is open.
+    fn client(&self) -> Result<&RunningService<RoleClient, ()>, String> {
+        self.client.as_ref().ok_or_else(|| "the MCP client is closed".to_owned())
+    }
+
+    /// Runs one request on the client's runtime, within the time limit.
+    fn request<T>(
+        &self,
+        what: &str,
+        call: impl Future<Output = Result<T, rmcp::service::ServiceError>>,
+    ) -> Result<T, String> {
+        let timeout = self.timeout;
+        self.runtime.block_on(async {
+            match tokio::time::timeout(timeout, call).await {
+                Ok(Ok(answer)) => Ok(answer),
+                Ok(Err(e)) => Err(format!("{what}: {e}")),
+                Err(_) => Err(format!("{what}: no answer within {} s", timeout.as_secs())),
+            }
+        })
+    }
+
+    /// The bytes of the resource at `uri`.
+    fn read_bytes(&self, uri: &str) -> Result<Vec<u8>, String> {
+        let params = ReadResourceRequestParams::new(uri);
+        let result = self.request(&format!("resources/read {uri}"), self.client()?.read_resource(params))?;
+        let content = result.contents.into_iter().next().ok_or_else(|| format!("{uri}: the server sent no content"))?;
+        match content {
+            ResourceContents::TextResourceContents { text, .. } => Ok(text.into_bytes()),
+            ResourceContents::BlobResourceContents { blob, .. } => {
+                use base64::Engine as _;
+                base64::engine::general_purpose::STANDARD.decode(blob).map_err(|e| format!("{uri}: its base64: {e}"))
+            }
+            _ => Err(format!("{uri}: content of a kind this client does not read")),
+        }
+    }
+
+    /// Runs `look` on the listed skill whose SKILL.md is at `location`.
+    fn with_listed<T>(&self, location: &str, look: impl FnOnce(&Listed) -> Result<T, String>) -> Result<T, String> {
+        let listed = self.listed.lock().map_err(|_| "the listing is unavailable".to_owned())?;
+        let skill = listed.get(location).ok_or_else(|| format!("{location}: not a skill of this server"))?;
+        look(skill)
+    }
+
+    /// Checks `bytes` read at `uri` against the digest listed for it, if any.
+    fn verify(resource: Option<&SkillResource>, bytes: &[u8]) -> Result<(), String> {
+        match resource {
+            Some(resource) => resource
+                .verify(bytes)
+                .map_err(|e| format!("{}: {e} (the file changed since it was listed)", resource.uri)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for McpSource {
+    /// Closes the session (the server, when it is a command, is stopped).
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take() {
+            let _ =
+                self.runtime.block_on(async { tokio::time::timeout(Duration::from_secs(2), client.cancel()).await });
+        }
+    }
+}
+
+impl SkillSource for McpSource {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        let client = self.client().map_err(SourceError)?;
+        let skills = self.request("skills/list", client.list_all_skills()).map_err(SourceError)?;
+        // Past the catalogue's limit on skills, the core reports the rest as skipped.
+        let mut listed = HashMap::new();
+        let mut entries = Vec::new();
+        for skill in skills {
+            let entry = SkillEntry::new(skill.uri.clone()).with_origin(self.origin.clone());
+            let (keep, text) = listed_skill(skill);
+            listed.insert(entry.location.clone(), keep);
+            entries.push(match text {
+                Some(text) => entry.with_text(text),
+                None => entry,
+            });
+        }
+        *self.listed.lock().map_err(|_| SourceError("the listing is unavailable".into()))? = listed;
+        Ok(entries)
+    }
+
+    fn read(&self, location: &str) -> Result<String, SourceError> {
+        let (frontmatter, resource) = self
+            .with_listed(location, |skill| match &skill.refused {
+                Some(why) => Err(why.clone()),
+                None => Ok((skill.frontmatter.clone(), skill.files.as_ref().and_then(|f| f.get("SKILL.md")).cloned())),
+            })
+            .map_err(SourceError)?;
+        if let Some(size) = resource.as_ref().map(|r| r.size).filter(|&s| s > self.limits.max_skill_md_bytes as u64) {
+            let limit = self.limits.max_skill_md_bytes;
+            return Err(SourceError(format!("{location}: SKILL.md is {size} bytes; the limit is {limit}")));
+        }
+        let bytes = self.read_bytes(location).map_err(SourceError)?;
+        Self::verify(resource.as_ref(), &bytes).map_err(SourceError)?;
+        let text = String::from_utf8(bytes).map_err(|_| SourceError(format!("{location}: not UTF-8 text")))?;
+        skillwire::check_listed_frontmatter(&text, &frontmatter, &self.limits)
+            .map_err(|why| SourceError(format!("{location}: {why}")))?;
+        Ok(text)
+    }
+
+    fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
+        self.with_listed(location, |skill| {
+            if let Some(why) = &skill.refused {
+                return Err(why.clone());
+            }
+            let files = skill.files.as_ref().ok_or("the server lists this skill's files as dynamic")?;
+            let mut listed: Vec<ListedFile> =
+                files.iter().map(|(path, r)| ListedFile { path: path.clone(), size: r.size }).collect();
+            listed.sort_by(|a, b| a.path.cmp(&b.path));
+            Ok(listed)
+        })
+        .map_err(SourceError)
+    }
+
+    fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        let resource = self
+            .with_listed(location, |skill| {
+                if let Some(why) = &skill.refused {
+                    return Err(why.clone());
+                }
+                let files = skill.files.as_ref().ok_or("the server lists this skill's files as dynamic")?;
+                files.get(path).cloned().ok_or_else(|| format!("{path}: not a file of this skill"))
+            })
+            .map_err(SourceError)?;
+        if resource.size > max_bytes as u64 {
+            return Err(SourceError(format!("{path} is {} bytes; the limit is {max_bytes}", resource.size)));
+        }
+        let mut bytes = self.read_bytes(&resource.uri).map_err(SourceError)?;
+        Self::verify(Some(&resource), &bytes).map_err(SourceError)?;
+        bytes.truncate(max_bytes.saturating_add(1));
+        Ok(bytes)
+    }
+}
+
+/// What the source keeps of a listed skill, and the text its entry carries: the
+/// frontmatter between `---` lines (JSON is YAML), or none when the entry is refused.
+fn listed_skill(skill: Skill) -> (Listed, Option<String>) {
+    let frontmatter = frontmatter_fields(&skill.frontmatter);
+    let refuse = |why: String| Listed { frontmatter: frontmatter.clone(), files: None, refused: Some(why) };
+    if let Err(e) = skill.validate() {
+        return (refuse(format!("the server's listing breaks the skills extension: {e}")), None);
+    }
+    let files = match &skill.resources {
+        SkillResources::Files(files) => {
+            let mut by_path = HashMap::new();
+            for file in files {
+                match relative_path(&skill.uri, &file.uri) {
+                    Some(path) => by_path.insert(path, file.clone()),
+                    None => return (refuse(format!("{}: not a file of {}", file.uri, skill.uri)), None),
+                };
+            }
+            Some(by_path)
+        }
+        _ => None,
+    };
+    let text = skillwire::listed_skill_text(&frontmatter);
+    (Listed { frontmatter, files, refused: None }, Some(text))
+}
+
+/// The listing's frontmatter as the JSON fields a SKILL.md's frontmatter reads as.
+fn frontmatter_fields(frontmatter: &SkillFrontmatter) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(frontmatter) {
+        Ok(serde_json::Value::Object(fields)) => fields,
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// The path of `file_uri` in the folder of the skill whose SKILL.md is at `skill_uri`
+/// (percent-decoded), or `None` when it is not inside it.
+fn relative_path(skill_uri: &str, file_uri: &str) -> Option<String> {
+    let folder = skill_uri.strip_suffix("SKILL.md")?;
+    let encoded = file_uri.strip_prefix(folder)?;
+    let decoded = super::skills::percent_decode(encoded)?;
+    (!decoded.is_empty() && file_uri.starts_with(SCHEME)).then_some(decoded)
+}
+
+/// `line` run by the platform's shell.
+fn shell(line: &str) -> tokio::process::Command {
+    let (program, flag) = if cfg!(windows) { ("cmd", "/C") } else { ("sh", "-c") };
+    let mut command = tokio::process::Command::new(program);
+    command.arg(flag).arg(line);
+    command
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_named_by_their_path_in_the_skill_folder() {
+        let skill = "skill://pdf/SKILL.md";
+        assert_eq!(relative_path(skill, "skill://pdf/SKILL.md").as_deref(), Some("SKILL.md"));
+        assert_eq!(relative_path(skill, "skill://pdf/a%20b/c.md").as_deref(), Some("a b/c.md"));
+        assert_eq!(relative_path(skill, "skill://other/c.md"), None);
+        assert_eq!(relative_path(skill, "skill://pdf/"), None);
+        let nested = "skill://acme/billing/pdf/SKILL.md";
+        assert_eq!(relative_path(nested, "skill://acme/billing/pdf/forms.md").as_deref(), Some("forms.md"));
+    }
+
+    #[test]
+    fn servers_are_commands_or_urls() {
+        assert_eq!(McpServer::parse("http://127.0.0.1:3000/mcp"), McpServer::Url("http://127.0.0.1:3000/mcp".into()));
+        assert_eq!(McpServer::parse("HTTPS://x/mcp"), McpServer::Url("HTTPS://x/mcp".into()));
+        assert_eq!(McpServer::parse("npx -y acme-skills"), McpServer::Command("npx -y acme-skills".into()));
+    }
+}
