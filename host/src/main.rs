@@ -110,6 +110,12 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let limits = limits(&skills.limit)?;
             let watch = match watch {
                 false => None,
+                true if skills.paths.is_empty() => {
+                    return Err(InputError(
+                        "--watch follows the --skills folders; give one (an --mcp server's skills are read once)"
+                            .into(),
+                    ))
+                }
                 true => Some(skillwire_host::mcp::Watch {
                     roots: skills.paths.clone(),
                     interval: std::time::Duration::try_from_secs_f64(watch_interval)
@@ -465,9 +471,19 @@ fn engine_inputs(
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
         sources.push(Box::new(source.with_max_bytes(limits.max_skill_md_bytes)));
     }
-    for server in &args.mcp {
-        let source =
+    // Two servers with one name are two origins: the later ones labelled NAME-2, NAME-3…
+    // (labels that differ in case or `_`/`-` only are one origin to the catalogue).
+    let mut labels = std::collections::HashSet::new();
+    let key = |label: &str| label.to_ascii_lowercase().replace('_', "-");
+    for (n, server) in args.mcp.iter().enumerate() {
+        let mut source =
             McpSource::connect(&McpServer::parse(server)).map_err(|e| InputError(format!("--mcp {server}: {e}")))?;
+        if !labels.insert(key(source.origin())) {
+            // Room for the suffix within the label's limit; the `--mcp` position makes it unique.
+            let base: String = source.origin().chars().take(skillwire::MAX_ORIGIN_BYTES - 6).collect();
+            source = source.with_origin(&format!("{base}-{}", n + 1));
+            labels.insert(key(source.origin()));
+        }
         sources.push(Box::new(source.with_limits(limits.clone())));
     }
     let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 /// The labelled messages in each skill's `evals/*.json` (see [`skillwire::read_trigger_evals`]).
 /// The catalogue's skills (shadowed ones too) are located by their SKILL.md paths, so
-/// no folder is searched again.
+/// no folder is searched again; skills from an origin (an MCP server) have no folder here.
 pub(crate) fn trigger_evals(catalog: &skillwire::Catalog) -> Result<Vec<LabelledMessage>, InputError> {
     let mut all = Vec::new();
-    for entry in catalog.skills().iter().chain(catalog.shadowed()) {
+    for entry in catalog.skills().iter().chain(catalog.shadowed()).filter(|e| e.origin.is_none()) {
         let Some(dir) = Path::new(&entry.skill.location).parent().map(|d| d.join("evals")) else { continue };
         let Ok(listing) = std::fs::read_dir(&dir) else { continue };
         let mut evals: Vec<PathBuf> = listing

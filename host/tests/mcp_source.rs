@@ -11,6 +11,7 @@ use skillwire_host::FsSource;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 const PDF: &str =
     "---\nname: pdf\ndescription: Fill PDF forms.\nmetadata:\n  version: \"2\"\n---\nUse the form tools.\n";
@@ -113,6 +114,24 @@ fn a_server_command_beside_a_folder_keeps_both_skills_apart() {
 fn a_server_that_does_not_start_or_answer_is_an_error() {
     let failed = McpSource::connect(&McpServer::Command("exit 3".into())).unwrap_err();
     assert!(failed.contains("exit 3"), "{failed}");
+    let silent = McpSource::connect_within(&McpServer::Command("sleep 30".into()), Duration::from_millis(300));
+    assert_eq!(silent.unwrap_err(), "the MCP server did not answer within 300 ms");
     let https = McpSource::connect(&McpServer::Url("https://example.com/mcp".into())).unwrap_err();
     assert!(https.contains("only http://"), "{https}");
+}
+
+#[test]
+fn called_from_an_async_task_the_source_answers_with_an_error_not_a_panic() {
+    let (served, _) = folders("async");
+    let server = HttpServer::start(&served);
+    let source = McpSource::connect(&McpServer::Url(server.1.clone())).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let refused = source.list().unwrap_err();
+        assert!(refused.0.contains("async task"), "{refused}");
+        let refused = McpSource::connect(&McpServer::Url(server.1.clone())).unwrap_err();
+        assert!(refused.contains("async task"), "{refused}");
+        // Nor does dropping it there panic.
+        drop(source);
+    });
 }

@@ -16,7 +16,7 @@
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { checkListedFrontmatter, listedSkillText, originLabel, SkillwireError } from './skillwire.js';
+import { checkListedFrontmatter, listedSkillText, originLabel, Skillwire, SkillwireError } from './skillwire.js';
 import type { Limits, ListedFile, SkillSource } from './types.js';
 
 /** The skills extension's identifier, as servers declare it in their capabilities. */
@@ -30,10 +30,12 @@ export interface McpSourceOptions {
   /** The label its skills carry as their origin (default: the server's name), kept to what
    * a label may hold (`originLabel`). */
   origin?: string;
-  /** Milliseconds each request may take (default `MCP_TIMEOUT`). */
+  /** Milliseconds each read may take, and the listing's pages all together (default
+   * `MCP_TIMEOUT`). */
   timeout?: number;
   /** The engine's limits, when not the defaults: a SKILL.md listed over the size limit is
-   * refused unread, and frontmatter is read within them. */
+   * refused unread, frontmatter is read within them, and no page of skills is asked for
+   * past `maxSkills` (one more is listed, for the engine to report as over it). */
   limits?: Limits;
 }
 
@@ -80,6 +82,7 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
   const origin = originLabel(options.origin ?? client.getServerVersion()?.name ?? '');
   const timeout = options.timeout ?? MCP_TIMEOUT;
   const limits = options.limits;
+  const { maxSkillMdBytes, maxSkills } = { ...Skillwire.defaults().options.limits, ...limits };
   let listing = new Map<string, Listed>();
 
   const listed = (location: string): Listed => {
@@ -102,30 +105,37 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
         ? Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0))
         : undefined;
     if (!bytes) throw new Error(`${uri}: content of a kind this source does not read`);
+    if (expected && bytes.length !== expected.size) {
+      throw new Error(`${uri} is ${bytes.length} bytes, the listing says ${expected.size} (the file changed since it was listed)`);
+    }
     if (expected && await sha256(bytes) !== expected.digest) {
       throw new Error(`${uri}: its SHA-256 is not the listed ${expected.digest} (the file changed since it was listed)`);
     }
     return bytes;
   };
 
-  return {
+  const source: McpSkillSource = {
     origin,
     async list() {
+      // Every page within one time limit, and none asked for past the engine's limit.
+      const deadline = Date.now() + timeout;
       const skills: unknown[] = [];
       let cursor: string | undefined;
       const seen = new Set<string>();
       do {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`skills/list: not every page within ${timeout} ms`);
         const page = await client.request({ method: 'skills/list', params: cursor === undefined ? {} : { cursor } },
-          ResultSchema, { timeout }) as { skills?: unknown; nextCursor?: unknown };
+          ResultSchema, { timeout: left }) as { skills?: unknown; nextCursor?: unknown };
         if (!Array.isArray(page.skills)) throw new Error('skills/list: the answer has no skills list');
         skills.push(...page.skills);
         cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
         // A server that hands out one cursor twice would page forever.
         if (cursor !== undefined && seen.has(cursor)) throw new Error(`skills/list: the cursor ${cursor} came twice`);
         if (cursor !== undefined) seen.add(cursor);
-      } while (cursor !== undefined);
+      } while (cursor !== undefined && skills.length <= maxSkills);
       listing = new Map();
-      return skills.map((skill, index) => {
+      return skills.slice(0, maxSkills + 1).map((skill, index) => {
         const [location, kept] = listedSkill(skill, index);
         listing.set(location, kept);
         return kept.refused ? { location, origin } : { location, text: listedSkillText(kept.frontmatter), origin };
@@ -134,15 +144,15 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
     async read(location) {
       const skill = listed(location);
       const resource = skill.files?.get('SKILL.md');
-      const max = limits?.maxSkillMdBytes;
-      if (resource && max !== undefined && resource.size > max) {
-        throw new Error(`${location}: SKILL.md is ${resource.size} bytes; the limit is ${max}`);
+      if (resource && resource.size > maxSkillMdBytes) {
+        throw new Error(`${location}: SKILL.md is ${resource.size} bytes; the limit is ${maxSkillMdBytes}`);
       }
+      const bytes = await fetch(location, resource);
       let text: string;
       try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(await fetch(location, resource));
-      } catch (e) {
-        throw e instanceof TypeError ? new Error(`${location}: not UTF-8 text`) : e;
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        throw new Error(`${location}: not UTF-8 text`);
       }
       try {
         checkListedFrontmatter(text, skill.frontmatter, limits ? { limits } : {});
@@ -156,12 +166,15 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },
     async readFile(location, path, maxBytes) {
+      // Its frontmatter is checked too, as when a turn reads it.
+      if (path === 'SKILL.md') return new TextEncoder().encode(await source.read(location)).subarray(0, maxBytes + 1);
       const resource = filesOf(listed(location)).get(path);
       if (!resource) throw new Error(`${path}: not a file of this skill`);
       if (resource.size > maxBytes) throw new Error(`${path} is ${resource.size} bytes; the limit is ${maxBytes}`);
       return (await fetch(resource.uri, resource)).subarray(0, maxBytes + 1);
     },
   };
+  return source;
 }
 
 /** The SHA-256 of `bytes` as the extension writes digests. */
@@ -181,7 +194,7 @@ function listedSkill(entry: unknown, index: number): [string, Listed] {
     Record<string, unknown>;
   const refuse = (why: string): [string, Listed] =>
     [uri, { frontmatter, refused: `the server's listing breaks the skills extension: ${why}` }];
-  if (typeof skill.uri !== 'string' || !uri.endsWith('/SKILL.md') || /[?#]/.test(uri)) {
+  if (typeof skill.uri !== 'string' || !uri.startsWith('skill://') || !uri.endsWith('/SKILL.md') || /[?#]/.test(uri)) {
     return refuse(`${uri} is not the URI of a SKILL.md`);
   }
   const name = frontmatter.name;

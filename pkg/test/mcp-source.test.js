@@ -71,6 +71,10 @@ for (const engine of ['native', 'wasm']) {
       [['pdf@acme', 'mention', true], ['invoice', 'name', true]]);
     assert.match(injection.text, /Use the remote pdf tools/);
     assert.match(injection.text, /Sum the hours per client/);
+    // Two servers with one name are two origins.
+    const twice = cli(engine, 'catalog', '--format', 'json', '--mcp', fixture(), '--mcp', fixture());
+    assert.deepEqual(twice.map((s) => s.name),
+      ['invoice', 'pdf', 'weather', 'invoice@acme-2', 'pdf@acme-2', 'weather@acme-2']);
     // A deny pattern over the origin keeps all of the server's skills out.
     const denied = cli(engine, 'catalog', '--format', 'json', '--skills', local, '--mcp', fixture(), '--deny', '*@acme');
     assert.deepEqual(denied.map((s) => s.name), ['pdf']);
@@ -92,6 +96,14 @@ for (const engine of ['native', 'wasm']) {
       'references/forms.md'], { encoding: 'utf8' });
     assert.notEqual(run.status, 0);
     assert.match(run.stdout + run.stderr, /changed since it was listed/);
+    const flipped = spawnSync(binary, ['--engine', engine, 'read', '--json', '--mcp', fixture('--flip', 'pdf'), 'pdf',
+      'references/forms.md'], { encoding: 'utf8' });
+    assert.notEqual(flipped.status, 0);
+    assert.match(flipped.stdout + flipped.stderr, /digest|sha256/i);
+    const relabelledFile = spawnSync(binary, ['--engine', engine, 'read', '--json', '--mcp', fixture('--relabel', 'invoice'),
+      'invoice', 'SKILL.md'], { encoding: 'utf8' });
+    assert.notEqual(relabelledFile.status, 0);
+    assert.match(relabelledFile.stdout + relabelledFile.stderr, /differs from the listing in `description`/);
   });
 
   test(`--mcp (${engine}): a server that is not there, or serves no skills, is an error`, () => {
@@ -103,6 +115,9 @@ for (const engine of ['native', 'wasm']) {
     const plain = spawnSync(binary, ['--engine', engine, 'catalog', '--mcp', fixture('--plain')], { encoding: 'utf8' });
     assert.equal(plain.status, 2);
     assert.match(plain.stderr, /does not serve skills/);
+    const watch = spawnSync(binary, ['--engine', engine, 'mcp', '--watch', '--mcp', fixture()], { encoding: 'utf8', input: '' });
+    assert.equal(watch.status, 2);
+    assert.match(watch.stderr, /--watch follows the --skills folders/);
   });
 }
 
@@ -141,7 +156,8 @@ test('skillwire/mcp: a source over the SDK client, beside a local one', async ()
 });
 
 test('skillwire/mcp: what is not what was listed is refused, and a server without skills too', async () => {
-  const tampering = await connect(process.execPath, [fixtureServer, servedFile, '--tamper', 'invoice', '--relabel', 'weather']);
+  const tampering = await connect(process.execPath,
+    [fixtureServer, servedFile, '--tamper', 'invoice', '--relabel', 'weather', '--flip', 'pdf']);
   try {
     const sw = await Skillwire.create({ sources: [mcpSource(tampering, { origin: 'fixture' })] });
     const injection = await sw.inject('draft the invoice from these timesheets, and the weather forecast for Oslo');
@@ -149,9 +165,13 @@ test('skillwire/mcp: what is not what was listed is refused, and a server withou
     assert.deepEqual(Object.keys(decided).sort(), ['invoice', 'weather']);
     assert.equal(injection.text, '');
     assert.equal(decided.invoice.skipped, 'body-unavailable');
-    assert.match(decided.invoice.detail, /is not the listed sha256:.*changed since it was listed/);
+    assert.match(decided.invoice.detail, /is 122 bytes, the listing says 97 \(the file changed since it was listed\)/);
     assert.equal(decided.weather.skipped, 'body-unavailable');
     assert.match(decided.weather.detail, /differs from the listing in `description`/);
+    // As many bytes as listed, but not those: the digest tells.
+    await assert.rejects(sw.readFile('pdf', 'references/forms.md'), /its SHA-256 is not the listed sha256:[0-9a-f]{64}/);
+    // Read as a file, the relabelled SKILL.md is refused as well.
+    await assert.rejects(sw.readFile('weather', 'SKILL.md'), /differs from the listing in `description`/);
     sw.free();
   } finally {
     await tampering.close();

@@ -25,7 +25,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 fn qualify_newcomer(holder: &CatalogSkill, newcomer: &CatalogSkill, newcomer_wins: bool) -> Option<bool> {
     match (&holder.origin, &newcomer.origin) {
         (None, None) => None,
-        (Some(a), Some(b)) if a == b => None,
+        // Labels that differ only as names do (case, `_` and `-`) are one origin.
+        (Some(a), Some(b)) if mention_key(a) == mention_key(b) => None,
         (None, Some(_)) => Some(true),
         (Some(_), None) => Some(false),
         (Some(_), Some(_)) => Some(!newcomer_wins),
@@ -68,7 +69,8 @@ pub(crate) struct Builder {
     options: CatalogOptions,
     report: CatalogReport,
     winners: Vec<CatalogSkill>,
-    shadowed: Vec<CatalogSkill>,
+    /// Skills that lost their name, each with the key of the name it lost.
+    shadowed: Vec<(String, CatalogSkill)>,
     /// A winner's index in `winners`, by its name's mention key.
     by_key: HashMap<String, usize>,
     /// Skills loaded so far (held to `limits.max_skills`).
@@ -161,36 +163,46 @@ impl Builder {
                 findings: entry.findings.clone(),
             });
         }
+        self.place(entry);
+    }
+
+    /// Gives `entry` its name, or settles who keeps it: within one origin (or none)
+    /// precedence decides and the other is shadowed; across origins the name stays with one
+    /// and the other is listed as `NAME@ORIGIN` (placed again under that name, where only a
+    /// skill of its own origin can be: `@` is no part of a loaded name).
+    fn place(&mut self, entry: CatalogSkill) {
         let key = mention_key(&entry.skill.name);
         let Some(slot) = self.by_key.get(&key).and_then(|&i| self.winners.get_mut(i)) else {
             self.by_key.insert(key, self.winners.len());
             return self.winners.push(entry);
         };
         let newcomer_wins = self.options.precedence == Precedence::LastWins;
-        let Some(qualify_newcomer) = qualify_newcomer(slot, &entry, newcomer_wins) else {
-            return match newcomer_wins {
-                false => self.shadowed.push(entry),
-                true => self.shadowed.push(std::mem::replace(slot, entry)),
+        // A name already qualified is not qualified again.
+        let qualify = qualify_newcomer(slot, &entry, newcomer_wins).filter(|_| !entry.skill.name.contains('@'));
+        let Some(qualify_newcomer) = qualify else {
+            let shadowed = match newcomer_wins {
+                false => entry,
+                true => std::mem::replace(slot, entry),
             };
+            return self.shadowed.push((key, shadowed));
         };
-        // Across origins, the name stays with one skill and the other is listed as NAME@ORIGIN.
         let (mut renamed, holder) = match qualify_newcomer {
             true => (entry, slot.skill.location.clone()),
             false => (std::mem::replace(slot, entry), slot.skill.location.clone()),
         };
-        let origin = renamed.origin.clone().unwrap_or_default();
-        let name = qualified(&renamed.skill.name, &origin);
-        let key = mention_key(&name);
-        if self.by_key.contains_key(&key) {
-            // Even the qualified name is taken (two origins with one label): shadowed.
-            return self.shadowed.push(renamed);
-        }
+        let name = qualified(&renamed.skill.name, renamed.origin.as_deref().unwrap_or_default());
         let message = format!("listed as `{name}`: `{}` is also the name of {holder}", renamed.skill.name);
         let diagnostic = Diagnostic::warning("origin_collision", message);
         self.report.warnings.push(LocatedWarning { location: renamed.skill.location.clone(), diagnostic });
+        // Its safety report names it as the catalogue does.
+        let location = &renamed.skill.location;
+        let flagged =
+            (self.report.flagged.iter_mut().rev()).find(|f| f.location == *location && f.name == renamed.skill.name);
+        if let Some(flagged) = flagged {
+            flagged.name = name.clone();
+        }
         renamed.skill.name = name;
-        self.by_key.insert(key, self.winners.len());
-        self.winners.push(renamed);
+        self.place(renamed);
     }
 
     /// The catalogue: precedence settled, gates reported, the indexes built.
@@ -198,14 +210,12 @@ impl Builder {
         self.prepare_waiting();
         let Builder { options, mut report, mut winners, shadowed, by_key, .. } = self;
         // Who shadows whom, while `by_key` still indexes `winners`.
-        for s in &shadowed {
-            let by = by_key
-                .get(&mention_key(&s.skill.name))
-                .and_then(|&i| winners.get(i))
-                .map(|w| w.skill.location.clone())
-                .unwrap_or_default();
+        for (key, s) in &shadowed {
+            let by =
+                (by_key.get(key).and_then(|&i| winners.get(i)).map(|w| w.skill.location.clone())).unwrap_or_default();
             report.shadowed.push(ShadowedSkill { name: s.skill.name.clone(), location: s.skill.location.clone(), by });
         }
+        let shadowed: Vec<CatalogSkill> = shadowed.into_iter().map(|(_, s)| s).collect();
         // Precedence rank of a source: the winning side first.
         let sources = winners.iter().chain(&shadowed).map(|s| s.source).max().unwrap_or(0);
         let rank = |source: usize| match options.precedence {

@@ -147,7 +147,12 @@ impl CatalogBuild {
             Ok(entries) => {
                 for entry in entries {
                     let SkillEntry { location, text, origin } = entry;
-                    self.pending.push_back(Pending { source, location, origin, text: text.map(Ok) });
+                    // An entry whose origin cannot be one is refused without being read.
+                    let text = match origin.as_deref().and_then(crate::catalog::origin_problem) {
+                        Some(why) => Some(Err(why)),
+                        None => text.map(Ok),
+                    };
+                    self.pending.push_back(Pending { source, location, origin, text });
                 }
             }
             Err(e) => self.failures.push(SkippedSkill {

@@ -284,6 +284,12 @@ impl MatchIndex {
                 spans.push((left, at + 1 + len));
                 continue;
             }
+            // `@NAME@ORIGIN` of an origin the catalogue does not have names no skill (not
+            // the skill that holds NAME).
+            let origin_follows = after.get(token_len..).and_then(|rest| rest.strip_prefix('@'));
+            if origin_follows.and_then(|o| o.chars().next()).is_some_and(|c| c.is_ascii_alphanumeric()) {
+                continue;
+            }
             let mut token = after.get(..token_len).unwrap_or("");
             while !token.is_empty() {
                 if let Some(skill) = self.by_mention(&mention_key(token)) {

@@ -157,6 +157,16 @@ impl Fields<'_> {
             );
             return None;
         }
+        // `NAME@ORIGIN` is how a catalogue lists a skill whose name another origin holds: no
+        // skill may take such a name itself.
+        if skill.name.contains('@') {
+            self.error(
+                "name",
+                "name_reserved",
+                "'@' is reserved (for NAME@ORIGIN) and cannot be part of a name".to_owned(),
+            );
+            return None;
+        }
         if given.is_some() {
             for problem in check_name(&skill.name, dir_name) {
                 self.warn("name", problem.code, problem.message);

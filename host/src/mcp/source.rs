@@ -16,8 +16,10 @@
 //!   an origin label may hold) as its origin, so a skill of the server never silently takes
 //!   or loses a name held by one from elsewhere (`NAME@ORIGIN`, reported).
 //!
-//! Each request has a time limit ([`McpSource::with_timeout`]); the client runs on a
-//! runtime of its own, so the source answers from any thread that is not an async task.
+//! Each read has a time limit, and the listing's pages one for them all
+//! ([`McpSource::with_timeout`]); no page is asked for past the catalogue's limit on skills.
+//! The client runs on a runtime of its own, so the source answers from any thread that is
+//! not an async task (from one, it answers with an error instead of blocking it).
 //! A skill whose files the server lists as `"dynamic"` has no digests to check: its
 //! SKILL.md's frontmatter is still checked, and its other files are not handed out.
 
@@ -70,7 +72,8 @@ struct Listed {
 
 /// Skills served by another MCP server (see the module docs).
 pub struct McpSource {
-    runtime: tokio::runtime::Runtime,
+    /// `None` only while it is dropped.
+    runtime: Option<tokio::runtime::Runtime>,
     client: Option<RunningService<RoleClient, ()>>,
     origin: String,
     timeout: Duration,
@@ -86,10 +89,18 @@ impl std::fmt::Debug for McpSource {
 }
 
 impl McpSource {
-    /// Connects to `server` (starting it when it is a command) and checks that it serves
-    /// the skills extension. Fails when the server cannot be started or reached, does not
-    /// complete the MCP handshake within [`MCP_TIMEOUT`], or does not declare the extension.
+    /// Connects to `server` (starting it when it is a command, killed when the source is
+    /// dropped) and checks that it serves the skills extension. Fails when the server cannot
+    /// be started or reached, does not complete the MCP handshake within [`MCP_TIMEOUT`], or
+    /// does not declare the extension; and when called from an async task (the source
+    /// blocks: give it a thread of its own).
     pub fn connect(server: &McpServer) -> Result<McpSource, String> {
+        McpSource::connect_within(server, MCP_TIMEOUT)
+    }
+
+    /// [`McpSource::connect`], the handshake and every request then limited to `timeout`.
+    pub fn connect_within(server: &McpServer, timeout: Duration) -> Result<McpSource, String> {
+        outside_async()?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("skillwire-mcp-client")
@@ -118,9 +129,9 @@ impl McpSource {
                     }
                 }
             };
-            tokio::time::timeout(MCP_TIMEOUT, started)
+            tokio::time::timeout(timeout, started)
                 .await
-                .map_err(|_| format!("the MCP server did not answer within {} s", MCP_TIMEOUT.as_secs()))?
+                .map_err(|_| format!("the MCP server did not answer within {} ms", timeout.as_millis()))?
         })?;
         let info = client.peer_info();
         if !info.as_ref().is_some_and(|i| i.capabilities.supports_skills()) {
@@ -128,10 +139,10 @@ impl McpSource {
         }
         let name = info.as_ref().and_then(|i| i.server_info.as_ref()).map(|s| s.name.clone()).unwrap_or_default();
         Ok(McpSource {
-            runtime,
+            runtime: Some(runtime),
             client: Some(client),
             origin: skillwire::origin_label(&name),
-            timeout: MCP_TIMEOUT,
+            timeout,
             limits: Limits::default(),
             listed: std::sync::Mutex::new(HashMap::new()),
         })
@@ -173,14 +184,49 @@ impl McpSource {
         what: &str,
         call: impl Future<Output = Result<T, rmcp::service::ServiceError>>,
     ) -> Result<T, String> {
+        outside_async()?;
+        let runtime = self.runtime.as_ref().ok_or("the MCP client is closed")?;
         let timeout = self.timeout;
-        self.runtime.block_on(async {
+        runtime.block_on(async {
             match tokio::time::timeout(timeout, call).await {
                 Ok(Ok(answer)) => Ok(answer),
                 Ok(Err(e)) => Err(format!("{what}: {e}")),
                 Err(_) => Err(format!("{what}: no answer within {} s", timeout.as_secs())),
             }
         })
+    }
+
+    /// Every page of `skills/list`, within one time limit for them all; past the
+    /// catalogue's limit on skills (one more, which the catalogue then reports as over it),
+    /// no page is asked for. A cursor handed out twice is an error (it would never end).
+    fn list_skills(&self) -> Result<Vec<Skill>, String> {
+        let client = self.client()?;
+        let mut skills = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let pages = async {
+            let mut cursor: Option<String> = None;
+            loop {
+                let params = cursor.take().map(|c| rmcp::model::PaginatedRequestParams::default().with_cursor(Some(c)));
+                let page = client.list_skills(params).await.map_err(|e| format!("skills/list: {e}"))?;
+                skills.extend(page.skills);
+                match page.next_cursor {
+                    _ if skills.len() > self.limits.max_skills => return Ok(()),
+                    Some(next) if !seen.insert(next.clone()) => {
+                        return Err(format!("skills/list: the cursor {next:?} came twice"));
+                    }
+                    Some(next) => cursor = Some(next),
+                    None => return Ok(()),
+                }
+            }
+        };
+        outside_async()?;
+        let runtime = self.runtime.as_ref().ok_or("the MCP client is closed")?;
+        let timeout = self.timeout;
+        runtime
+            .block_on(async { tokio::time::timeout(timeout, pages).await })
+            .map_err(|_| format!("skills/list: not every page within {} s", timeout.as_secs()))??;
+        skills.truncate(self.limits.max_skills.saturating_add(1));
+        Ok(skills)
     }
 
     /// The bytes of the resource at `uri`.
@@ -208,29 +254,41 @@ impl McpSource {
     /// Checks `bytes` read at `uri` against the digest listed for it, if any.
     fn verify(resource: Option<&SkillResource>, bytes: &[u8]) -> Result<(), String> {
         match resource {
-            Some(resource) => resource
-                .verify(bytes)
-                .map_err(|e| format!("{}: {e} (the file changed since it was listed)", resource.uri)),
+            Some(resource) => resource.verify(bytes).map_err(|e| format!("{e} (the file changed since it was listed)")),
             None => Ok(()),
         }
     }
 }
 
 impl Drop for McpSource {
-    /// Closes the session (the server, when it is a command, is stopped).
+    /// Closes the session; a server started as a command is killed if it has not ended
+    /// by then. Inside an async task (where it cannot wait) the runtime is left to stop
+    /// in the background, and the command killed with it.
     fn drop(&mut self) {
-        if let Some(client) = self.client.take() {
-            let _ =
-                self.runtime.block_on(async { tokio::time::timeout(Duration::from_secs(2), client.cancel()).await });
+        let (Some(runtime), client) = (self.runtime.take(), self.client.take()) else { return };
+        if outside_async().is_err() {
+            drop(client);
+            return runtime.shutdown_background();
         }
+        if let Some(client) = client {
+            let _ = runtime.block_on(async { tokio::time::timeout(Duration::from_secs(2), client.cancel()).await });
+        }
+        runtime.shutdown_timeout(Duration::from_secs(1));
+    }
+}
+
+/// An error when called from an async task, where blocking on the client's runtime would
+/// stop the task's own (`McpSource` is a synchronous source: give it a thread of its own).
+fn outside_async() -> Result<(), String> {
+    match tokio::runtime::Handle::try_current() {
+        Ok(_) => Err("McpSource was called from an async task; call it from a thread of its own".to_owned()),
+        Err(_) => Ok(()),
     }
 }
 
 impl SkillSource for McpSource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
-        let client = self.client().map_err(SourceError)?;
-        let skills = self.request("skills/list", client.list_all_skills()).map_err(SourceError)?;
-        // Past the catalogue's limit on skills, the core reports the rest as skipped.
+        let skills = self.list_skills().map_err(SourceError)?;
         let mut listed = HashMap::new();
         let mut entries = Vec::new();
         for skill in skills {
@@ -280,6 +338,12 @@ impl SkillSource for McpSource {
     }
 
     fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        if path == "SKILL.md" {
+            // Its frontmatter is checked too, as when a turn reads it.
+            let mut bytes = self.read(location)?.into_bytes();
+            bytes.truncate(max_bytes.saturating_add(1));
+            return Ok(bytes);
+        }
         let resource = self
             .with_listed(location, |skill| {
                 if let Some(why) = &skill.refused {
@@ -306,6 +370,9 @@ fn listed_skill(skill: Skill) -> (Listed, Option<String>) {
     let refuse = |why: String| Listed { frontmatter: frontmatter.clone(), files: None, refused: Some(why) };
     if let Err(e) = skill.validate() {
         return (refuse(format!("the server's listing breaks the skills extension: {e}")), None);
+    }
+    if !skill.uri.starts_with(SCHEME) {
+        return (refuse(format!("{}: not a {SCHEME} URI", skill.uri)), None);
     }
     let files = match &skill.resources {
         SkillResources::Files(files) => {
@@ -345,7 +412,7 @@ fn relative_path(skill_uri: &str, file_uri: &str) -> Option<String> {
 fn shell(line: &str) -> tokio::process::Command {
     let (program, flag) = if cfg!(windows) { ("cmd", "/C") } else { ("sh", "-c") };
     let mut command = tokio::process::Command::new(program);
-    command.arg(flag).arg(line);
+    command.arg(flag).arg(line).kill_on_drop(true);
     command
 }
 
