@@ -42,15 +42,15 @@ impl Cross<usize> for u32 {
     }
 }
 
-impl Cross<u64> for usize {
-    fn cross(self) -> u64 {
-        u64::try_from(self).unwrap_or(u64::MAX)
+impl Cross<u32> for u64 {
+    fn cross(self) -> u32 {
+        u32::try_from(self).unwrap_or(u32::MAX)
     }
 }
 
-impl Cross<usize> for u64 {
-    fn cross(self) -> usize {
-        usize::try_from(self).unwrap_or(usize::MAX)
+impl Cross<u64> for u32 {
+    fn cross(self) -> u64 {
+        u64::from(self)
     }
 }
 
@@ -287,7 +287,9 @@ impl Cross<wit::FileError> for core::FileError {
             core::FileError::UnknownSkill { skill } => wit::FileError::UnknownSkill(skill),
             core::FileError::BlockedSkill { skill } => wit::FileError::BlockedSkill(skill),
             core::FileError::InvalidPath { path, problem } => wit::FileError::InvalidPath((path, problem.cross())),
-            core::FileError::TooLarge { path, bytes, limit } => wit::FileError::TooLarge((path, bytes, limit.cross())),
+            core::FileError::TooLarge { path, bytes, limit } => {
+                wit::FileError::TooLarge((path, bytes.cross(), limit.cross()))
+            }
             core::FileError::Unavailable { path, problem } => wit::FileError::Unavailable((path, problem)),
             core::FileError::Blocked { path, findings } => wit::FileError::Blocked((path, findings.cross())),
         }
@@ -303,7 +305,7 @@ impl Cross<core::FileError> for wit::FileError {
                 core::FileError::InvalidPath { path, problem: problem.cross() }
             }
             wit::FileError::TooLarge((path, bytes, limit)) => {
-                core::FileError::TooLarge { path, bytes, limit: limit.cross() }
+                core::FileError::TooLarge { path, bytes: bytes.cross(), limit: limit.cross() }
             }
             wit::FileError::Unavailable((path, problem)) => core::FileError::Unavailable { path, problem },
             wit::FileError::Blocked((path, findings)) => core::FileError::Blocked { path, findings: findings.cross() },

@@ -361,6 +361,17 @@ pub(crate) enum Command {
         #[arg(long)]
         digests: bool,
     },
+    /// Write the WebAssembly component this skillwire runs (`skillwire.wasm`), its WIT
+    /// package (`wit/skillwire.wit`, with its docs) and `skillwire.wasm.sha256` to DIR, for
+    /// any component host (wasmtime, jco, wasmtime-py). Prints the version and the digest.
+    Component {
+        /// The folder to write to (made if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Print {"version", "component", "wit", "bytes", "sha256", "world"}.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args)]

@@ -1,11 +1,13 @@
 //! `skillwire files` and `skillwire read`: a skill's own files, listed (with digests on
-//! request) and read, through either engine.
+//! request) and read, through either engine; and `skillwire component`, the component's
+//! own files (the `.wasm`, its WIT package and digest) written out for other hosts.
 
 use crate::{file_refused, to_json, InputError};
 use skillwire::{FileBody, FileError, FileKind};
 use skillwire_host::wasm::WasmError;
 use skillwire_host::Backend;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Lists skill `name`'s files: path, size, kind, media type, and each file's SHA-256 with
@@ -87,4 +89,53 @@ pub(crate) fn read(
         let _ = std::io::stdout().lock().write_all(bytes);
     }
     Ok((ExitCode::SUCCESS, out))
+}
+
+/// The WIT package the component implements, as written (docs kept).
+const WIT: &str = include_str!("../../wit/skillwire.wit");
+
+/// `skillwire component --out DIR`: the component, its WIT package and its digest written
+/// to `dir`; what was written, as text or JSON.
+pub(crate) fn write_component(dir: &Path, json: bool) -> Result<String, InputError> {
+    let failed = |what: &Path, e: std::io::Error| InputError(format!("{}: {e}", what.display()));
+    let wit_dir = dir.join("wit");
+    std::fs::create_dir_all(&wit_dir).map_err(|e| failed(&wit_dir, e))?;
+    let (component, wit) = (dir.join("skillwire.wasm"), wit_dir.join("skillwire.wit"));
+    std::fs::write(&component, skillwire_host::wasm::COMPONENT).map_err(|e| failed(&component, e))?;
+    std::fs::write(&wit, WIT).map_err(|e| failed(&wit, e))?;
+    let digest = skillwire::sha256_digest(skillwire_host::wasm::COMPONENT);
+    let hex = digest.trim_start_matches("sha256:");
+    let sums = dir.join("skillwire.wasm.sha256");
+    // The form `sha256sum -c` checks.
+    std::fs::write(&sums, format!("{hex}  skillwire.wasm\n")).map_err(|e| failed(&sums, e))?;
+    let version = env!("CARGO_PKG_VERSION");
+    let world = wit_world();
+    let bytes = skillwire_host::wasm::COMPONENT.len();
+    if json {
+        let written = serde_json::json!({
+            "version": version, "component": component, "wit": wit, "bytes": bytes, "sha256": hex, "world": world,
+        });
+        return to_json(&written);
+    }
+    Ok(format!(
+        "skillwire {version}: {} ({bytes} bytes, sha256 {hex}), {} (world {world})",
+        component.display(),
+        wit.display()
+    ))
+}
+
+/// The world the component implements, as `namespace:package/world@version`, read from
+/// the WIT package's `package` and `world` lines.
+fn wit_world() -> String {
+    let item = |keyword: &str| {
+        WIT.lines()
+            .find_map(|line| line.trim().strip_prefix(keyword))
+            .map(|rest| rest.trim_end_matches(['{', ';', ' ']).trim().to_owned())
+            .unwrap_or_default()
+    };
+    let package = item("package ");
+    match package.split_once('@') {
+        Some((name, version)) => format!("{name}/{}@{version}", item("world ")),
+        None => format!("{package}/{}", item("world ")),
+    }
 }

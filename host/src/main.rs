@@ -380,6 +380,10 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             out = printed;
             code
         }
+        Command::Component { out: dir, json } => {
+            out = file_commands::write_component(&dir, json)?;
+            ExitCode::SUCCESS
+        }
     };
     if !out.is_empty() {
         let mut stdout = std::io::stdout().lock();

@@ -61,6 +61,10 @@ impl api::Guest for Component {
         core::Defaults::default().cross()
     }
 
+    fn default_options() -> wit::Options {
+        core::Options::default().cross()
+    }
+
     fn lint(
         location: String,
         text: String,

@@ -1,0 +1,190 @@
+// skillwire's WebAssembly component in Node through jco: `dist/` is what
+// `jco transpile skillwire.wasm --name skillwire --instantiation sync -o dist` writes (see
+// package.json), and this module is the host: it instantiates the component with skill
+// sources as its imports and offers the engine with plain results.
+//
+//   import { Skillwire, folderSource } from './skillwire-jco.mjs';
+//   const sw = new Skillwire([folderSource('../skills')]);
+//   console.log(sw.inject('write release notes for 2.0').userMessage);
+//
+// Results are jco's: records with camelCase fields, enum values as kebab-case strings,
+// `option`s as `undefined` or the value, sizes as numbers (u32: no BigInt). A call the
+// engine refuses throws jco's `ComponentError`; this module rethrows it as a
+// `SkillwireError` whose `code` is the WIT case in snake_case (`message_too_large`,
+// `invalid_path`, ...) and whose `data` is its payload.
+//
+// The failure contract of sources (wit/skillwire.wit): a source that throws has its error
+// handed to the engine as the import's `err` (a skipped skill, `body-unavailable`, a file
+// error); the call goes on. A failure the host does not contain (an import answering what
+// cannot be lowered, a trap in the guest) aborts the call: jco lets later calls in, but the
+// guest was unwound without its clean-up, so `rebuild()` (a new instance) comes first.
+
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { instantiate } from './dist/skillwire.js';
+
+const SOURCE = 'skillwire:engine/skill-source';
+const VERSION = '0.1.0';
+
+/** The file-error cases whose core codes carry a `file_` prefix. */
+const FILE_CODES = { 'too-large': 'file_too_large', unavailable: 'file_unavailable', blocked: 'file_blocked' };
+
+/** A call the engine refused. */
+export class SkillwireError extends Error {
+  constructor(code, data) {
+    super(`${code}: ${JSON.stringify(data)}`);
+    this.name = 'SkillwireError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** The core modules jco split the component into, compiled once per process. */
+const modules = new Map();
+function coreModule(path) {
+  if (!modules.has(path)) modules.set(path, new WebAssembly.Module(readFileSync(new URL(`./dist/${path}`, import.meta.url))));
+  return modules.get(path);
+}
+
+/** A source answer as the import's `result`: `{tag: 'ok'}` or `{tag: 'err'}` with the
+ * source's message (a thrown JS `Error` would abort the guest's call instead). */
+function contained(answer) {
+  try {
+    return { tag: 'ok', val: answer() };
+  } catch (e) {
+    return { tag: 'err', val: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** `value` unwrapped from a thrown `ComponentError`, as a `SkillwireError`. */
+function rethrown(e) {
+  const payload = e?.payload;
+  if (payload && typeof payload.tag === 'string') {
+    const code = FILE_CODES[payload.tag] ?? payload.tag.replaceAll('-', '_');
+    throw new SkillwireError(code, payload.val);
+  }
+  throw e;
+}
+
+/** Skills on disk: a folder with SKILL.md, or a folder searched for such folders. */
+export function folderSource(root) {
+  const base = realpathSync(root);
+  const skills = [];
+  const walk = (dir, depth) => {
+    const names = readdirSync(dir).sort();
+    if (names.includes('SKILL.md')) return void skills.push(join(dir, 'SKILL.md'));
+    if (depth >= 8) return;
+    for (const name of names) {
+      if (name === '.git' || name === 'node_modules') continue;
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path, depth + 1);
+    }
+  };
+  walk(base, 0);
+  const folderOf = (location) => {
+    if (!skills.includes(location)) throw new Error(`${location}: not a skill of this source`);
+    return location.slice(0, -'SKILL.md'.length - 1);
+  };
+  return {
+    list: () => skills.map((location) => ({ location })),
+    read: (location) => readFileSync(join(folderOf(location), 'SKILL.md'), 'utf8'),
+    listFiles: (location) => {
+      const folder = folderOf(location);
+      const files = [];
+      const walkFiles = (dir) => {
+        for (const name of readdirSync(dir).sort()) {
+          const path = join(dir, name);
+          const stat = statSync(path);
+          if (stat.isDirectory()) walkFiles(path);
+          else if (stat.isFile()) files.push({ path: relative(folder, path).split(sep).join('/'), size: stat.size });
+        }
+      };
+      walkFiles(folder);
+      return files;
+    },
+    readFile: (location, path, maxBytes) => {
+      const folder = folderOf(location);
+      const target = realpathSync(join(folder, path));
+      if (!target.startsWith(realpathSync(folder) + sep)) throw new Error(`${path}: not a file inside the skill's folder`);
+      return readFileSync(target).subarray(0, maxBytes + 1);
+    },
+  };
+}
+
+/** An engine over `sources` (objects with `list`, `read`, and optionally `listFiles` and
+ * `readFile`, answering directly), `options` changing the component's `defaultOptions()`
+ * (camelCase fields; `rank`, `limits` and `scan` merged field by field). */
+export class Skillwire {
+  constructor(sources, options = {}) {
+    this.sources = sources;
+    this.options = options;
+    this.rebuild();
+  }
+
+  /** A new instance of the component, and the engine built again over the same sources. */
+  rebuild() {
+    const source = (i) => this.sources[i];
+    const imports = {
+      list: (i) => contained(() => source(i).list().map((e) => (typeof e === 'string' ? { location: e } : e))),
+      read: (i, location) => contained(() => source(i).read(location)),
+      listFiles: (i, location) => contained(() => {
+        if (!source(i).listFiles) throw new Error('this source has no skill files');
+        return source(i).listFiles(location);
+      }),
+      readFile: (i, location, path, maxBytes) => contained(() => {
+        if (!source(i).readFile) throw new Error('this source has no skill files');
+        const data = source(i).readFile(location, path, maxBytes);
+        return typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
+      }),
+    };
+    // The generated code reads the unversioned key; its types name the versioned one.
+    const root = instantiate(coreModule, { [SOURCE]: imports, [`${SOURCE}@${VERSION}`]: imports });
+    this.api = root.api;
+    const defaults = this.api.defaultOptions();
+    const options = { ...defaults };
+    for (const [key, value] of Object.entries(this.options)) {
+      const isRecord = value && typeof value === 'object' && !Array.isArray(value);
+      options[key] = isRecord ? { ...defaults[key], ...value } : value;
+    }
+    this.engine = new this.api.Engine(this.sources.length, options);
+  }
+
+  call(run) {
+    try {
+      return run();
+    } catch (e) {
+      return rethrown(e);
+    }
+  }
+
+  report() { return this.engine.report(); }
+  catalog(format = 'agent-skills', budget) { return this.engine.catalog(format, budget); }
+  catalogFor(message, turn = {}, featured = 12, format = 'agent-skills', budget) {
+    return this.call(() => this.engine.catalogFor(message, turnContext(turn), featured, format, budget));
+  }
+  match(message, turn = {}) { return { matches: this.call(() => this.engine.match(message, turnContext(turn))) }; }
+  inject(message, turn = {}) { return this.call(() => this.engine.inject(message, turnContext(turn))); }
+  complete(typed, limit) { return this.engine.complete(typed, limit); }
+  selectPrompt(message, turn, stats, options) {
+    return this.call(() => this.engine.selectPrompt(message, turnContext(turn), stats, options));
+  }
+  selectParse(reply, maxSkills) { return this.call(() => this.engine.selectParse(reply, maxSkills)); }
+  tools(exclude = []) {
+    // The schema crosses as JSON text.
+    return this.engine.tools(exclude).map((t) => ({ ...t, inputSchema: JSON.parse(t.inputSchema) }));
+  }
+  toolDefinitions(provider, exclude = []) { return JSON.parse(this.engine.toolDefinitions(provider, exclude)); }
+  files(skill) { return this.call(() => this.engine.files(skill)); }
+  readFile(skill, path) {
+    const content = this.call(() => this.engine.readFile(skill, path));
+    // `file-body` is a variant: written as the core writes it.
+    return { ...content, body: { type: content.body.tag, value: content.body.val } };
+  }
+  answerReadFile(args) { return this.engine.answerReadFile(args); }
+  setEmbeddings(vectors) { return this.call(() => this.engine.setEmbeddings(vectors)); }
+}
+
+/** The WIT `turn-context` for a turn's `recent`, `embedding` and `selected`. */
+function turnContext({ recent = [], embedding, selected } = {}) {
+  return { recent, embedding: embedding && Float32Array.from(embedding), selected };
+}

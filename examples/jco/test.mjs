@@ -1,0 +1,96 @@
+// The jco host on the shared turn vectors (tests/vectors/turns/*.toml, run by the npm
+// package's runner, pkg/test/vectors-core.js): every case's results equal what the native
+// core gives, compared as the npm package's are (camelCase), errors by their code (the
+// sentence for an error is the Rust and JS hosts' to write; WIT errors carry data). And the
+// host as a user meets it: a folder of skills, the same bytes as the native command line,
+// and the failure contract of sources.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { canonical, jsOptions, jsView, runCase, turns, vectorSource } from '../../pkg/test/helpers.js';
+import { Skillwire, SkillwireError, folderSource } from './skillwire-jco.mjs';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const skills = fileURLToPath(new URL('../skills', import.meta.url));
+const cli = process.env.SKILLWIRE_CLI ?? `${repo}/target/debug/skillwire`;
+
+/** The npm package's API (what `runCase` calls) over the jco host. */
+function npmShaped(sw) {
+  const answer = (run) => {
+    try {
+      return run();
+    } catch (e) {
+      if (e instanceof SkillwireError) throw Object.assign(new Error(e.message), { code: e.code });
+      throw e;
+    }
+  };
+  const turnOf = ({ recent, embedding, selected } = {}) => ({ recent, embedding, selected });
+  return {
+    report: () => sw.report(),
+    catalogSync: ({ format, budget }) => sw.catalog(format, budget),
+    catalogForSync: (message, o) => answer(() => sw.catalogFor(message, turnOf(o), o.featured ?? 12, o.format, o.budget)),
+    complete: (typed, limit) => sw.complete(typed, limit),
+    selectPromptSync: (message, { stats = [], turn, ...options }) => answer(() => {
+      const defaults = sw.api.defaults().select;
+      const counts = { selected: 0, applied: 0, completed: 0, fellBack: 0 };
+      return sw.selectPrompt(message, turnOf(turn), stats.map((s) => ({ ...counts, ...s })), { ...defaults, ...options });
+    }),
+    selectParse: (reply, max) => answer(() => sw.selectParse(reply, max)),
+    injectSelectedSync: (message, selected, turn) => answer(() => sw.inject(message, { ...turnOf(turn), selected })),
+    tools: ({ exclude } = {}) => sw.tools(exclude),
+    toolDefinitions: (provider, { exclude } = {}) => sw.toolDefinitions(provider, exclude),
+    filesSync: (skill) => answer(() => sw.files(skill)),
+    readFileSync: (skill, path) => answer(() => sw.readFile(skill, path)),
+    answerReadFileSync: (call) => sw.answerReadFile(call),
+    setEmbeddings: (vectors) => answer(() => sw.setEmbeddings(Array.isArray(vectors) ? vectors : Object.entries(vectors))),
+    matchSync: (message, turn) => answer(() => sw.match(message, turn)),
+    injectSync: (message, turn) => answer(() => sw.inject(message, turn)),
+  };
+}
+
+/** `value` with every `{error, message}` reduced to its code. */
+function codesOnly(value) {
+  if (Array.isArray(value)) return value.map(codesOnly);
+  if (value === null || typeof value !== 'object') return value;
+  if ('error' in value && 'message' in value && Object.keys(value).length === 2) return { error: value.error };
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, codesOnly(v)]));
+}
+
+test('jco: every turn vector gives what the native core gives', async () => {
+  const failing = [];
+  for (const c of turns.cases) {
+    const options = Object.fromEntries(Object.entries(jsOptions(c.options)).filter(([, v]) => v !== undefined));
+    const sw = new Skillwire(c.sources.map((s) => vectorSource(s)), options);
+    const got = codesOnly(await runCase(npmShaped(sw), c, false));
+    if (canonical(got) !== canonical(codesOnly(jsView(c.expect)))) failing.push(`${c.name}\n  got  ${canonical(got)}\n  want ${canonical(codesOnly(jsView(c.expect)))}`);
+  }
+  assert.deepEqual(failing, []);
+});
+
+test('jco: a folder of skills gives the bytes the native command line gives', () => {
+  const message = 'write release notes for 2.0 from these merged PRs';
+  const sw = new Skillwire([folderSource(skills)]);
+  const native = execFileSync(cli, ['--engine', 'native', 'inject', '--skills', skills, message], { encoding: 'utf8' });
+  assert.equal(`${sw.inject(message).userMessage}\n`, native);
+  assert.equal(sw.report().loaded, 4);
+  assert.equal(typeof sw.readFile('release-notes', 'SKILL.md').size, 'number');
+  assert.throws(() => sw.readFile('release-notes', '../csv-cleanup/SKILL.md'), { code: 'invalid_path' });
+  assert.throws(() => sw.inject('x'.repeat(sw.api.defaultOptions().limits.maxMessageBytes + 1)), { code: 'message_too_large' });
+});
+
+test('jco: a source that throws is its err; a trap needs a rebuild', () => {
+  const pdf = '---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody\n';
+  let read = () => { throw new Error('disk on fire'); };
+  const source = { list: () => [{ location: 's/pdf/SKILL.md', text: pdf }], read: (l) => read(l) };
+  const sw = new Skillwire([source]);
+  const decision = sw.inject('@pdf').decisions[0];
+  assert.deepEqual([decision.skipped, decision.detail], ['body-unavailable', 'disk on fire']);
+  // An answer the import cannot lower (a number for a string) aborts the call, unwinding
+  // the guest without its clean-up: the host rebuilds before going on.
+  read = () => 42;
+  assert.throws(() => sw.inject('@pdf'), TypeError);
+  read = () => pdf;
+  sw.rebuild();
+  assert.equal(sw.inject('@pdf').decisions[0].injectedBytes > 0, true);
+});

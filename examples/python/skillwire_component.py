@@ -1,0 +1,299 @@
+"""skillwire from Python: the WebAssembly component (`skillwire component --out DIR`) run by
+wasmtime-py's component API, with skills from a folder or any object with the source methods.
+
+    from skillwire_component import Skillwire, FolderSource
+
+    sw = Skillwire("dist/skillwire.wasm", [FolderSource("examples/skills")])
+    injection = sw.inject("write release notes for 2.0")
+    print(injection["user_message"])
+
+Results are plain dicts and lists in the core's JSON spelling (snake_case keys, enum values
+in kebab-case), so they read like the CLI's `--json` output. A call the engine refuses
+raises `SkillwireError` with the WIT error's case as `code` (`message_too_large`,
+`unknown_skill`, ...) and its data as `data`.
+
+Sources answer `list()`, `read(location)` and optionally `list_files(location)` and
+`read_file(location, path, max_bytes)`; an exception they raise is caught here and handed to
+the engine as the source's `err` (a skipped skill, `body-unavailable`, a file error), as the
+WIT's failure contract asks of hosts. A failure this class cannot contain (a trap in the
+guest: fuel, memory) leaves the instance unusable; `rebuild()` instantiates the component
+again and rebuilds the engine over the same sources.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+import wasmtime
+from wasmtime import component as wc
+
+PACKAGE = "skillwire:engine"
+VERSION = "0.1.0"
+API = f"{PACKAGE}/api@{VERSION}"
+SOURCE = f"{PACKAGE}/skill-source@{VERSION}"
+
+# What a file-error case is called in the core (the other errors keep their case's name).
+FILE_ERROR_CODES = {
+    "too-large": "file_too_large",
+    "unavailable": "file_unavailable",
+    "blocked": "file_blocked",
+}
+
+
+class SkillwireError(Exception):
+    """A call the engine refused: `code` names the WIT error case, `data` holds its payload."""
+
+    def __init__(self, code: str, data: Any):
+        super().__init__(f"{code}: {data!r}")
+        self.code = code
+        self.data = data
+
+
+def to_plain(value: Any) -> Any:
+    """A WIT value as plain Python: records as dicts with snake_case keys, tagged variants
+    as `{"type": case, "value": payload}`, tuples as lists, the rest as they are."""
+    if isinstance(value, wc.Record):
+        return {key.replace("-", "_"): to_plain(field) for key, field in vars(value).items()}
+    if isinstance(value, wc.Variant):
+        return {"type": value.tag, "value": to_plain(value.payload)}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(item) for item in value]
+    if isinstance(value, (bytes, bytearray)):
+        return list(value)
+    return value
+
+
+def record(**fields: Any) -> wc.Record:
+    """A WIT record from keyword arguments (snake_case names, written kebab-case)."""
+    out = wc.Record()
+    for key, field in fields.items():
+        setattr(out, key.replace("_", "-"), field)
+    return out
+
+
+def turn_context(turn: Optional[dict] = None) -> wc.Record:
+    """The WIT `turn-context` for a turn's `recent`, `embedding` and `selected`."""
+    turn = turn or {}
+    embedding = turn.get("embedding")
+    embedding = None if embedding is None else [float(x) for x in embedding]
+    return record(recent=list(turn.get("recent", [])), embedding=embedding, selected=turn.get("selected"))
+
+
+class FolderSource:
+    """Skills on disk: a folder holding SKILL.md, or a folder searched for such folders
+    (up to 8 levels, `.git` and `node_modules` skipped). Files are read only inside a
+    skill's folder, never through a link leading out of it."""
+
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root).resolve()
+        found = [self.root / "SKILL.md"] if (self.root / "SKILL.md").is_file() else []
+        if not found:
+            for folder, dirs, files in os.walk(self.root):
+                depth = len(Path(folder).relative_to(self.root).parts)
+                dirs[:] = sorted(d for d in dirs if d not in (".git", "node_modules") and depth < 8)
+                if "SKILL.md" in files:
+                    found.append(Path(folder) / "SKILL.md")
+        self.skills = sorted(str(p) for p in found)
+
+    def list(self) -> list[dict]:
+        return [{"location": location} for location in self.skills]
+
+    def read(self, location: str) -> str:
+        if location not in self.skills:
+            raise KeyError(f"{location}: not a skill of this source")
+        return Path(location).read_text(encoding="utf-8")
+
+    def _folder(self, location: str) -> Path:
+        if location not in self.skills:
+            raise KeyError(f"{location}: not a skill of this source")
+        return Path(location).parent
+
+    def list_files(self, location: str) -> list[dict]:
+        folder = self._folder(location)
+        return [
+            {"path": p.relative_to(folder).as_posix(), "size": p.stat().st_size}
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and not p.is_symlink()
+        ]
+
+    def read_file(self, location: str, path: str, max_bytes: int) -> bytes:
+        folder = self._folder(location)
+        target = (folder / path).resolve()
+        if folder.resolve() not in target.parents or not target.is_file():
+            raise PermissionError(f"{path}: not a file inside the skill's folder")
+        with open(target, "rb") as f:
+            return f.read(max_bytes + 1)
+
+
+_COMPILED: dict[str, tuple[wasmtime.Engine, wc.Component]] = {}
+
+
+def _compiled(path: str) -> tuple[wasmtime.Engine, wc.Component]:
+    """The component at `path`, compiled once per process (compiling takes about a second;
+    each `Skillwire` instantiates it in a store of its own)."""
+    if path not in _COMPILED:
+        engine = wasmtime.Engine()
+        _COMPILED[path] = (engine, wc.Component.from_file(engine, path))
+    return _COMPILED[path]
+
+
+class Skillwire:
+    """An engine over `sources` in the component at `component_path` (see the module docs).
+    `options` changes the component's defaults (`default-options`): a dict of snake_case
+    fields, nested for `rank`, `limits` and `scan`."""
+
+    def __init__(self, component_path: str | os.PathLike, sources: Sequence[Any], options: Optional[dict] = None):
+        self.sources = list(sources)
+        self.options = options or {}
+        self._engine, self._component = _compiled(str(component_path))
+        self.rebuild()
+
+    # Instantiation ------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """A new store and instance of the component, and the engine built again."""
+        self._store = wasmtime.Store(self._engine)
+        linker = wc.Linker(self._engine)
+        with linker.root() as root:
+            with root.add_instance(SOURCE) as imports:
+                imports.add_func("list", self._import(self._list))
+                imports.add_func("read", self._import(self._read, tagged=True))
+                imports.add_func("list-files", self._import(self._list_files))
+                imports.add_func("read-file", self._import(self._read_file))
+        self._instance = linker.instantiate(self._store, self._component)
+        self._api = self._instance.get_export_index(self._store, API)
+        self._handle = self._call("[constructor]engine", len(self.sources), self._options_record())
+
+    def _options_record(self) -> wc.Record:
+        options = self.call_free("default-options")
+        for key, value in self.options.items():
+            current = getattr(options, key.replace("_", "-"))
+            if isinstance(value, dict):
+                if current is None:
+                    # limits and scan are options: start from the defaults.
+                    current = getattr(self.call_free("default-options"), key.replace("_", "-"))
+                for inner, field in value.items():
+                    setattr(current, inner.replace("_", "-"), field)
+                value = current
+            setattr(options, key.replace("_", "-"), value)
+        return options
+
+    @staticmethod
+    def _import(answer: Callable[..., Any], tagged: bool = False) -> Callable[..., Any]:
+        """A source method as a host import answering `result<_, string>`: its value, or
+        the message of the exception it raised (a `str` is the `err` case where the `ok`
+        case is a list; `result<string, string>` needs a tagged `Variant`)."""
+
+        def run(_store: Any, *args: Any) -> Any:
+            try:
+                value = answer(*args)
+            except Exception as e:  # the source's failure, handed to the engine as its err
+                return wc.Variant("err", str(e)) if tagged else str(e)
+            return wc.Variant("ok", value) if tagged else value
+
+        return run
+
+    def _list(self, source: int) -> list:
+        out = []
+        for entry in self.sources[source].list():
+            entry = {"location": entry} if isinstance(entry, str) else entry
+            out.append(record(location=entry["location"], text=entry.get("text"), origin=entry.get("origin")))
+        return out
+
+    def _read(self, source: int, location: str) -> str:
+        return self.sources[source].read(location)
+
+    def _list_files(self, source: int, location: str) -> list:
+        lister = getattr(self.sources[source], "list_files", None)
+        if lister is None:
+            raise LookupError("this source has no skill files")
+        return [record(path=f["path"], size=min(int(f["size"]), 2**32 - 1)) for f in lister(location)]
+
+    def _read_file(self, source: int, location: str, path: str, max_bytes: int) -> bytes:
+        reader = getattr(self.sources[source], "read_file", None)
+        if reader is None:
+            raise LookupError("this source has no skill files")
+        data = reader(location, path, max_bytes)
+        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+
+    # Calls ----------------------------------------------------------------------------
+
+    def call_free(self, name: str, *args: Any) -> Any:
+        """Calls a free function of the API (`defaults`, `default-options`, `lint`, ...)."""
+        return self._call(name, *args)
+
+    def _call(self, name: str, *args: Any) -> Any:
+        index = self._instance.get_export_index(self._store, name, self._api)
+        if index is None:
+            raise AttributeError(f"the component exports no {name}")
+        func = self._instance.get_func(self._store, index)
+        try:
+            return func(self._store, *args)
+        finally:
+            func.post_return(self._store)
+
+    def _method(self, name: str, *args: Any) -> Any:
+        return self._call(f"[method]engine.{name}", self._handle, *args)
+
+    @staticmethod
+    def _checked(answer: Any, ok: type) -> Any:
+        """An untagged `result<T, error>`: `T`, or the error raised."""
+        if isinstance(answer, wc.Variant) and not isinstance(answer, ok):
+            code = answer.tag
+            raise SkillwireError(FILE_ERROR_CODES.get(code, code.replace("-", "_")), to_plain(answer.payload))
+        return answer
+
+    # The engine -----------------------------------------------------------------------
+
+    def report(self) -> dict:
+        return to_plain(self._method("report"))
+
+    def catalog(self, format: str = "agent-skills", budget: Optional[int] = None) -> dict:
+        return to_plain(self._method("catalog", format, budget))
+
+    def catalog_for(self, message: str, turn: Optional[dict] = None, featured: int = 12,
+                    format: str = "agent-skills", budget: Optional[int] = None) -> dict:
+        answer = self._method("catalog-for", message, turn_context(turn), featured, format, budget)
+        return to_plain(self._checked(answer, wc.Record))
+
+    def match(self, message: str, turn: Optional[dict] = None) -> dict:
+        answer = self._checked(self._method("match", message, turn_context(turn)), list)
+        return {"matches": to_plain(answer)}
+
+    def inject(self, message: str, turn: Optional[dict] = None) -> dict:
+        return to_plain(self._checked(self._method("inject", message, turn_context(turn)), wc.Record))
+
+    def complete(self, typed: str, limit: int) -> list:
+        return to_plain(self._method("complete", typed, limit))
+
+    def tools(self, exclude: Sequence[str] = ()) -> list:
+        tools = to_plain(self._method("tools", list(exclude)))
+        # The schema crosses as JSON text; the core's JSON holds it as an object.
+        return [{**tool, "input_schema": json.loads(tool["input_schema"])} for tool in tools]
+
+    def tool_definitions(self, provider: str, exclude: Sequence[str] = ()) -> str:
+        return self._method("tool-definitions", provider, list(exclude))
+
+    def files(self, skill: str) -> dict:
+        return to_plain(self._checked(self._method("files", skill), wc.Record))
+
+    def read_file(self, skill: str, path: str) -> dict:
+        content = to_plain(self._checked(self._method("read-file", skill, path), wc.Record))
+        # `file-body`'s cases differ in Python type (str, bytes), so wasmtime-py gives the
+        # payload alone: written as the core writes it.
+        body = content["body"]
+        content["body"] = {"type": "text", "value": body} if isinstance(body, str) else {"type": "binary", "value": body}
+        return content
+
+    def set_embeddings(self, vectors: Sequence[tuple[str, Sequence[float]]]) -> int:
+        answer = self._method("set-embeddings", [(name, [float(x) for x in v]) for name, v in vectors])
+        return self._checked(answer, int)
+
+    def close(self) -> None:
+        """Drops the engine (the instance goes with this object)."""
+        if self._handle is not None:
+            self._handle.drop(self._store)
+            self._handle = None
