@@ -339,3 +339,20 @@ impl Cross<Result<core::SkillTool, serde_json::Error>> for wit::SkillTool {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cross;
+
+    #[test]
+    fn sizes_saturate_at_the_boundary() {
+        let big: u32 = (u64::from(u32::MAX) + 5).cross();
+        assert_eq!(big, u32::MAX);
+        let small: u32 = 17u64.cross();
+        assert_eq!(small, 17);
+        let back: u64 = u32::MAX.cross();
+        assert_eq!(back, u64::from(u32::MAX));
+        let count: u32 = usize::MAX.cross();
+        assert_eq!(count, u32::MAX);
+    }
+}

@@ -15,11 +15,12 @@
 //
 // The failure contract of sources (wit/skillwire.wit): a source that throws has its error
 // handed to the engine as the import's `err` (a skipped skill, `body-unavailable`, a file
-// error); the call goes on. A failure the host does not contain (an import answering what
-// cannot be lowered, a trap in the guest) aborts the call: jco lets later calls in, but the
-// guest was unwound without its clean-up, so `rebuild()` (a new instance) comes first.
+// error); the call goes on. A failure the host does not contain aborts the call: an import
+// that throws a JS `Error` or answers what cannot be lowered unwinds the guest without its
+// clean-up (jco lets later calls in), and a trap in the guest leaves the instance refusing
+// every call; either way `rebuild()` (a new instance) comes first.
 
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { instantiate } from './dist/skillwire.js';
 
@@ -66,18 +67,36 @@ function rethrown(e) {
   throw e;
 }
 
-/** Skills on disk: a folder with SKILL.md, or a folder searched for such folders. */
+/** A bound on any SKILL.md read, far above the engine's own limit (which applies after). */
+const MAX_SKILL_MD_READ = 16 << 20;
+
+/** At most `limit` bytes of the regular file at `path` (never through a link); with `cut`
+ * the first `limit` bytes of a longer file, else a longer file is an error. */
+function readRegular(path, limit, what, cut = false) {
+  if (!lstatSync(path).isFile()) throw new Error(`${what}: not a regular file`);
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(limit + (cut ? 0 : 1), lstatSync(path).size + 1));
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    if (!cut && read > limit) throw new Error(`${what} is over ${limit} bytes`);
+    return buffer.subarray(0, Math.min(read, limit));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Skills on disk: a folder with SKILL.md, or a folder searched for such folders (up to 8
+ * levels, `.git` and `node_modules` skipped). Symbolic links are not followed, only regular
+ * files are read, and no read goes past the size it is asked for. */
 export function folderSource(root) {
   const base = realpathSync(root);
   const skills = [];
+  const isFile = (path) => lstatSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   const walk = (dir, depth) => {
-    const names = readdirSync(dir).sort();
-    if (names.includes('SKILL.md')) return void skills.push(join(dir, 'SKILL.md'));
+    if (isFile(join(dir, 'SKILL.md'))) return void skills.push(join(dir, 'SKILL.md'));
     if (depth >= 8) return;
-    for (const name of names) {
-      if (name === '.git' || name === 'node_modules') continue;
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path, depth + 1);
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') walk(join(dir, entry.name), depth + 1);
     }
   };
   walk(base, 0);
@@ -87,16 +106,15 @@ export function folderSource(root) {
   };
   return {
     list: () => skills.map((location) => ({ location })),
-    read: (location) => readFileSync(join(folderOf(location), 'SKILL.md'), 'utf8'),
+    read: (location) => readRegular(location, MAX_SKILL_MD_READ, 'SKILL.md').toString('utf8'),
     listFiles: (location) => {
       const folder = folderOf(location);
       const files = [];
       const walkFiles = (dir) => {
-        for (const name of readdirSync(dir).sort()) {
-          const path = join(dir, name);
-          const stat = statSync(path);
-          if (stat.isDirectory()) walkFiles(path);
-          else if (stat.isFile()) files.push({ path: relative(folder, path).split(sep).join('/'), size: stat.size });
+        for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) walkFiles(path);
+          else if (entry.isFile()) files.push({ path: relative(folder, path).split(sep).join('/'), size: lstatSync(path).size });
         }
       };
       walkFiles(folder);
@@ -104,9 +122,13 @@ export function folderSource(root) {
     },
     readFile: (location, path, maxBytes) => {
       const folder = folderOf(location);
-      const target = realpathSync(join(folder, path));
-      if (!target.startsWith(realpathSync(folder) + sep)) throw new Error(`${path}: not a file inside the skill's folder`);
-      return readFileSync(target).subarray(0, maxBytes + 1);
+      // No segment of the path may be a link (the engine has refused `..` already).
+      let at = folder;
+      for (const segment of path.split('/')) {
+        at = join(at, segment);
+        if (lstatSync(at).isSymbolicLink()) throw new Error(`${path}: a link (not followed)`);
+      }
+      return readRegular(at, maxBytes + 1, path, true);
     },
   };
 }
@@ -126,26 +148,38 @@ export class Skillwire {
     const source = (i) => this.sources[i];
     const imports = {
       list: (i) => contained(() => source(i).list().map((e) => (typeof e === 'string' ? { location: e } : e))),
-      read: (i, location) => contained(() => source(i).read(location)),
+      read: (i, location) => contained(() => {
+        const text = source(i).read(location);
+        // Refused here, as the Rust host does, rather than copied into the guest.
+        const limit = this.limits.maxSkillMdBytes;
+        if (new TextEncoder().encode(text).length > limit) throw new Error(`SKILL.md is over ${limit} bytes`);
+        return text;
+      }),
       listFiles: (i, location) => contained(() => {
         if (!source(i).listFiles) throw new Error('this source has no skill files');
-        return source(i).listFiles(location);
+        // jco lowers a u32 modulo 2^32: a size past it is given as the largest.
+        return source(i).listFiles(location).map((f) => ({ path: f.path, size: Math.min(f.size, 0xFFFFFFFF) }));
       }),
       readFile: (i, location, path, maxBytes) => contained(() => {
         if (!source(i).readFile) throw new Error('this source has no skill files');
         const data = source(i).readFile(location, path, maxBytes);
-        return typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
+        const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
+        return bytes.subarray(0, maxBytes + 1);
       }),
     };
     // The generated code reads the unversioned key; its types name the versioned one.
     const root = instantiate(coreModule, { [SOURCE]: imports, [`${SOURCE}@${VERSION}`]: imports });
     this.api = root.api;
-    const defaults = this.api.defaultOptions();
-    const options = { ...defaults };
-    for (const [key, value] of Object.entries(this.options)) {
+    const options = this.api.defaultOptions();
+    // A field the defaults do not have is an error (a misspelt option would do nothing).
+    const put = (target, key, value, where) => {
+      if (!(key in target)) throw new Error(`no option ${where}${key}`);
       const isRecord = value && typeof value === 'object' && !Array.isArray(value);
-      options[key] = isRecord ? { ...defaults[key], ...value } : value;
-    }
+      if (!isRecord) return void (target[key] = value);
+      for (const [inner, field] of Object.entries(value)) put(target[key], inner, field, `${where}${key}.`);
+    };
+    for (const [key, value] of Object.entries(this.options)) put(options, key, value, '');
+    this.limits = options.limits;
     this.engine = new this.api.Engine(this.sources.length, options);
   }
 
@@ -159,7 +193,7 @@ export class Skillwire {
 
   report() { return this.engine.report(); }
   catalog(format = 'agent-skills', budget) { return this.engine.catalog(format, budget); }
-  catalogFor(message, turn = {}, featured = 12, format = 'agent-skills', budget) {
+  catalogFor(message, turn = {}, featured = this.api.defaults().featured, format = 'agent-skills', budget) {
     return this.call(() => this.engine.catalogFor(message, turnContext(turn), featured, format, budget));
   }
   match(message, turn = {}) { return { matches: this.call(() => this.engine.match(message, turnContext(turn))) }; }

@@ -7,13 +7,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { canonical, jsOptions, jsView, runCase, turns, vectorSource } from '../../pkg/test/helpers.js';
 import { Skillwire, SkillwireError, folderSource } from './skillwire-jco.mjs';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const skills = fileURLToPath(new URL('../skills', import.meta.url));
-const cli = process.env.SKILLWIRE_CLI ?? `${repo}/target/debug/skillwire`;
+// The native command line: $SKILLWIRE_CLI, the debug build, or the one on PATH.
+const cli = process.env.SKILLWIRE_CLI ?? (existsSync(`${repo}/target/debug/skillwire`) ? `${repo}/target/debug/skillwire` : 'skillwire');
 
 /** The npm package's API (what `runCase` calls) over the jco host. */
 function npmShaped(sw) {
@@ -21,7 +23,8 @@ function npmShaped(sw) {
     try {
       return run();
     } catch (e) {
-      if (e instanceof SkillwireError) throw Object.assign(new Error(e.message), { code: e.code });
+      // runCase records `{error: code, message}`: the message carries the data here.
+      if (e instanceof SkillwireError) throw Object.assign(new Error(JSON.stringify(e.data)), { code: e.code });
       throw e;
     }
   };
@@ -29,7 +32,7 @@ function npmShaped(sw) {
   return {
     report: () => sw.report(),
     catalogSync: ({ format, budget }) => sw.catalog(format, budget),
-    catalogForSync: (message, o) => answer(() => sw.catalogFor(message, turnOf(o), o.featured ?? 12, o.format, o.budget)),
+    catalogForSync: (message, o) => answer(() => sw.catalogFor(message, turnOf(o), o.featured, o.format, o.budget)),
     complete: (typed, limit) => sw.complete(typed, limit),
     selectPromptSync: (message, { stats = [], turn, ...options }) => answer(() => {
       const defaults = sw.api.defaults().select;
@@ -49,11 +52,20 @@ function npmShaped(sw) {
   };
 }
 
-/** `value` with every `{error, message}` reduced to its code. */
+/** The errors that carry sizes: (bytes, limit), and for a file its path first. */
+const SIZED = new Set(['file_too_large', 'message_too_large', 'reply_too_large']);
+
+/** `value` with every recorded error (`{error, message}`) reduced to its code and, for the
+ * errors that carry sizes, the numbers of its message: the expected sentence's must be
+ * those of the host's data (which `npmShaped` gives as the message). */
 function codesOnly(value) {
   if (Array.isArray(value)) return value.map(codesOnly);
   if (value === null || typeof value !== 'object') return value;
-  if ('error' in value && 'message' in value && Object.keys(value).length === 2) return { error: value.error };
+  if ('error' in value && 'message' in value && Object.keys(value).length === 2) {
+    if (!SIZED.has(value.error)) return { error: value.error };
+    const sizes = [...value.message.matchAll(/\b\d+\b/g)].map((m) => Number(m[0]));
+    return { error: value.error, sizes: sizes.sort((a, b) => a - b) };
+  }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, codesOnly(v)]));
 }
 
@@ -94,3 +106,15 @@ test('jco: a source that throws is its err; a trap needs a rebuild', () => {
   sw.rebuild();
   assert.equal(sw.inject('@pdf').decisions[0].injectedBytes > 0, true);
 });
+
+test('jco: a size past u32 is listed as the largest, not wrapped', () => {
+  const pdf = '---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody\n';
+  const source = {
+    list: () => [{ location: 's/pdf/SKILL.md', text: pdf }],
+    read: () => pdf,
+    listFiles: () => [{ path: 'SKILL.md', size: pdf.length }, { path: 'assets/huge.bin', size: 2 ** 32 + 5 }],
+  };
+  const sizes = Object.fromEntries(new Skillwire([source]).files('pdf').files.map((f) => [f.path, f.size]));
+  assert.equal(sizes['assets/huge.bin'], 2 ** 32 - 1);
+});
+

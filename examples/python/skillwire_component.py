@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -84,17 +85,20 @@ def turn_context(turn: Optional[dict] = None) -> wc.Record:
 
 class FolderSource:
     """Skills on disk: a folder holding SKILL.md, or a folder searched for such folders
-    (up to 8 levels, `.git` and `node_modules` skipped). Files are read only inside a
-    skill's folder, never through a link leading out of it."""
+    (up to 8 levels, `.git` and `node_modules` skipped). Symbolic links are not followed,
+    only regular files are read, and no read goes past the size it is asked for."""
+
+    # A bound on any SKILL.md read, far above the engine's own limit (which applies after).
+    MAX_SKILL_MD_READ = 16 << 20
 
     def __init__(self, root: str | os.PathLike):
         self.root = Path(root).resolve()
-        found = [self.root / "SKILL.md"] if (self.root / "SKILL.md").is_file() else []
+        found = [self.root / "SKILL.md"] if _regular(self.root / "SKILL.md") else []
         if not found:
-            for folder, dirs, files in os.walk(self.root):
+            for folder, dirs, files in os.walk(self.root):  # os.walk does not follow links
                 depth = len(Path(folder).relative_to(self.root).parts)
                 dirs[:] = sorted(d for d in dirs if d not in (".git", "node_modules") and depth < 8)
-                if "SKILL.md" in files:
+                if "SKILL.md" in files and _regular(Path(folder) / "SKILL.md"):
                     found.append(Path(folder) / "SKILL.md")
         self.skills = sorted(str(p) for p in found)
 
@@ -102,9 +106,8 @@ class FolderSource:
         return [{"location": location} for location in self.skills]
 
     def read(self, location: str) -> str:
-        if location not in self.skills:
-            raise KeyError(f"{location}: not a skill of this source")
-        return Path(location).read_text(encoding="utf-8")
+        self._folder(location)
+        return _read_regular(Path(location), self.MAX_SKILL_MD_READ, "SKILL.md").decode("utf-8")
 
     def _folder(self, location: str) -> Path:
         if location not in self.skills:
@@ -113,19 +116,44 @@ class FolderSource:
 
     def list_files(self, location: str) -> list[dict]:
         folder = self._folder(location)
-        return [
-            {"path": p.relative_to(folder).as_posix(), "size": p.stat().st_size}
-            for p in sorted(folder.rglob("*"))
-            if p.is_file() and not p.is_symlink()
-        ]
+        files = []
+        for here, dirs, names in os.walk(folder):
+            dirs.sort()
+            for name in sorted(names):
+                path = Path(here) / name
+                if _regular(path):
+                    files.append({"path": path.relative_to(folder).as_posix(), "size": path.lstat().st_size})
+        return files
 
     def read_file(self, location: str, path: str, max_bytes: int) -> bytes:
-        folder = self._folder(location)
-        target = (folder / path).resolve()
-        if folder.resolve() not in target.parents or not target.is_file():
-            raise PermissionError(f"{path}: not a file inside the skill's folder")
-        with open(target, "rb") as f:
-            return f.read(max_bytes + 1)
+        target = self._folder(location) / path
+        # No segment of the path may be a link (the engine has refused `..` already).
+        for parent in [target, *target.parents]:
+            if parent == self._folder(location):
+                break
+            if parent.is_symlink():
+                raise PermissionError(f"{path}: a link (not followed)")
+        return _read_regular(target, max_bytes + 1, path, cut=True)
+
+
+def _regular(path: Path) -> bool:
+    """A regular file, not a link to one."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def _read_regular(path: Path, limit: int, what: str, cut: bool = False) -> bytes:
+    """At most `limit` bytes of the regular file at `path` (not through a link); with `cut`
+    the first `limit` bytes of a longer file, else a longer file is an error."""
+    if not _regular(path):
+        raise PermissionError(f"{what}: not a regular file")
+    with open(path, "rb") as f:
+        data = f.read(limit + (0 if cut else 1))
+    if len(data) > limit:
+        raise ValueError(f"{what} is over {limit} bytes")
+    return data
 
 
 _COMPILED: dict[str, tuple[wasmtime.Engine, wc.Component]] = {}
@@ -165,20 +193,27 @@ class Skillwire:
                 imports.add_func("read-file", self._import(self._read_file))
         self._instance = linker.instantiate(self._store, self._component)
         self._api = self._instance.get_export_index(self._store, API)
-        self._handle = self._call("[constructor]engine", len(self.sources), self._options_record())
+        options = self._options_record()
+        self._limits = options.limits
+        self._handle = self._call("[constructor]engine", len(self.sources), options)
 
     def _options_record(self) -> wc.Record:
+        """`default-options` with `self.options` over it; a field it does not have is an
+        error (a misspelt option would do nothing)."""
         options = self.call_free("default-options")
-        for key, value in self.options.items():
-            current = getattr(options, key.replace("_", "-"))
+
+        def put(target: wc.Record, key: str, value: Any, where: str) -> None:
+            name = key.replace("_", "-")
+            if not hasattr(target, name):
+                raise KeyError(f"no option {where}{key}")
             if isinstance(value, dict):
-                if current is None:
-                    # limits and scan are options: start from the defaults.
-                    current = getattr(self.call_free("default-options"), key.replace("_", "-"))
                 for inner, field in value.items():
-                    setattr(current, inner.replace("_", "-"), field)
-                value = current
-            setattr(options, key.replace("_", "-"), value)
+                    put(getattr(target, name), inner, field, f"{where}{key}.")
+            else:
+                setattr(target, name, value)
+
+        for key, value in self.options.items():
+            put(options, key, value, "")
         return options
 
     @staticmethod
@@ -204,7 +239,12 @@ class Skillwire:
         return out
 
     def _read(self, source: int, location: str) -> str:
-        return self.sources[source].read(location)
+        text = self.sources[source].read(location)
+        # Refused here, as the Rust host does, rather than copied into the guest.
+        limit = getattr(self._limits, "max-skill-md-bytes")
+        if len(text.encode("utf-8")) > limit:
+            raise ValueError(f"SKILL.md is over {limit} bytes")
+        return text
 
     def _list_files(self, source: int, location: str) -> list:
         lister = getattr(self.sources[source], "list_files", None)
@@ -217,7 +257,8 @@ class Skillwire:
         if reader is None:
             raise LookupError("this source has no skill files")
         data = reader(location, path, max_bytes)
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        return data[: max_bytes + 1]
 
     # Calls ----------------------------------------------------------------------------
 
@@ -230,10 +271,9 @@ class Skillwire:
         if index is None:
             raise AttributeError(f"the component exports no {name}")
         func = self._instance.get_func(self._store, index)
-        try:
-            return func(self._store, *args)
-        finally:
-            func.post_return(self._store)
+        result = func(self._store, *args)
+        func.post_return(self._store)
+        return result
 
     def _method(self, name: str, *args: Any) -> Any:
         return self._call(f"[method]engine.{name}", self._handle, *args)
@@ -254,8 +294,10 @@ class Skillwire:
     def catalog(self, format: str = "agent-skills", budget: Optional[int] = None) -> dict:
         return to_plain(self._method("catalog", format, budget))
 
-    def catalog_for(self, message: str, turn: Optional[dict] = None, featured: int = 12,
+    def catalog_for(self, message: str, turn: Optional[dict] = None, featured: Optional[int] = None,
                     format: str = "agent-skills", budget: Optional[int] = None) -> dict:
+        if featured is None:
+            featured = self.call_free("defaults").featured
         answer = self._method("catalog-for", message, turn_context(turn), featured, format, budget)
         return to_plain(self._checked(answer, wc.Record))
 

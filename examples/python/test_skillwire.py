@@ -8,6 +8,7 @@ command line, and the failure contract of sources (an exception in a source is t
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import unittest
 from pathlib import Path
@@ -18,7 +19,10 @@ from skillwire_component import FolderSource, Skillwire, SkillwireError
 
 REPO = Path(__file__).resolve().parents[2]
 COMPONENT = os.environ.get("SKILLWIRE_COMPONENT", str(REPO / "target" / "skillwire-component" / "skillwire.wasm"))
-CLI = os.environ.get("SKILLWIRE_CLI", str(REPO / "target" / "debug" / "skillwire"))
+# The native command line: $SKILLWIRE_CLI, the debug build, or the one on PATH.
+CLI = os.environ.get("SKILLWIRE_CLI") or next(
+    (str(p) for p in [REPO / "target" / "debug" / "skillwire"] if p.is_file()), shutil.which("skillwire") or "skillwire"
+)
 SKILLS = REPO / "examples" / "skills"
 MESSAGE = "write release notes for 2.0 from these merged PRs"
 
@@ -54,8 +58,7 @@ class FolderSkills(unittest.TestCase):
 
 
 class FailingSource:
-    """Lists one skill; reading it raises `fail`, or answers it when it is not an exception
-    (a value of the wrong type: the import cannot hand it over, and traps)."""
+    """Lists one skill; reading it raises `fail`."""
 
     def __init__(self, fail):
         self.fail = fail
@@ -64,9 +67,21 @@ class FailingSource:
         return [{"location": "s/pdf/SKILL.md", "text": "---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody\n"}]
 
     def read(self, location):
-        if isinstance(self.fail, BaseException):
-            raise self.fail
-        return self.fail
+        raise self.fail
+
+
+class HugeFile(FailingSource):
+    """Lists a file of 4 GiB and more beside its SKILL.md."""
+
+    def list_files(self, location):
+        return [{"path": "SKILL.md", "size": 60}, {"path": "assets/huge.bin", "size": 2**32 + 5}]
+
+
+class Sizes(unittest.TestCase):
+    def test_a_size_past_u32_is_the_largest_not_wrapped(self):
+        sw = Skillwire(COMPONENT, [HugeFile(OSError("unread"))])
+        sizes = {f["path"]: f["size"] for f in sw.files("pdf")["files"]}
+        self.assertEqual(sizes["assets/huge.bin"], 2**32 - 1)
 
 
 class FailureContract(unittest.TestCase):
@@ -78,17 +93,19 @@ class FailureContract(unittest.TestCase):
         self.assertEqual(sw.report()["loaded"], 1)
 
     def test_a_trap_leaves_the_instance_unusable_until_rebuilt(self):
-        source = FailingSource(42)
+        source = FailingSource(OSError("contained"))
         sw = Skillwire(COMPONENT, [source])
-        # The import's TypeError comes back through the trap it caused.
+        # An answer the binding cannot lower (a number for a location) is not a failure
+        # the import contains: the call traps, with the TypeError behind it.
+        source.list = lambda: [{"location": 42}]
         with self.assertRaises(TypeError):
-            sw.inject("@pdf")
+            sw._method("refresh")
         with self.assertRaises(wasmtime.WasmtimeError) as poisoned:
             sw.report()
         self.assertIn("cannot enter component instance", str(poisoned.exception))
-        source.fail = OSError("contained now")
+        del source.list
         sw.rebuild()
-        self.assertEqual(sw.inject("@pdf")["decisions"][0]["detail"], "contained now")
+        self.assertEqual(sw.inject("@pdf")["decisions"][0]["detail"], "contained")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """The shared turn vectors (tests/vectors/turns/*.toml) through the component in wasmtime-py:
 every case's report, catalogues, matches, injection and other requests must equal what the
 native core gives (the expectations), byte for byte once both are in the vectors' compact
-JSON. Errors are compared by their code: the WIT error variants carry data, and the sentence
-the core writes for them is the Rust and JS hosts' to make.
+JSON. Errors are compared by their code and the numbers they carry (sizes, limits): the WIT
+error variants carry data, and the sentence the core writes for them is the Rust and JS
+hosts' to make, so the numbers of the data must be those of the core's sentence.
 
     SKILLWIRE_COMPONENT=dist/skillwire.wasm python -m unittest discover examples/python
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 import unittest
 from pathlib import Path
@@ -91,14 +93,25 @@ def answer(run):
         return {"error": e.code, "data": e.data}
 
 
+# The errors that carry sizes: (bytes, limit), and for a file its path first.
+SIZED = {"file_too_large", "message_too_large", "reply_too_large"}
+
+
 def codes_only(value):
     """`value` with every recorded error (`{error, message}` expected, `{error, data}` got)
-    reduced to its code (see the module docs)."""
+    reduced to its code, and for the errors that carry sizes the sizes: the data's numbers
+    must be the ones the core's sentence says (see the module docs)."""
     if isinstance(value, list):
         return [codes_only(v) for v in value]
     if isinstance(value, dict):
         if "error" in value and len(value) == 2 and ("message" in value or "data" in value):
-            return {"error": value["error"]}
+            code = value["error"]
+            if code not in SIZED:
+                return {"error": code}
+            if "message" in value:
+                return {"error": code, "sizes": sorted(int(n) for n in re.findall(r"\b\d+\b", value["message"]))}
+            sizes = [n for n in value["data"] if isinstance(n, int)]
+            return {"error": code, "sizes": sorted(sizes)}
         return {k: codes_only(v) for k, v in value.items()}
     return value
 
@@ -119,7 +132,7 @@ def run_case(sw: Skillwire, case: dict) -> dict:
         ]
     if "catalog_for" in case:
         out["catalog_for"] = [
-            answer(lambda r=r: sw.catalog_for(r["message"], r.get("turn"), r.get("featured", 12),
+            answer(lambda r=r: sw.catalog_for(r["message"], r.get("turn"), r.get("featured"),
                                               r.get("format", "agent-skills"), r.get("budget")))
             for r in case["catalog_for"]
         ]

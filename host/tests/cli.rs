@@ -1147,3 +1147,22 @@ fn allow_and_deny_lists_keep_skills_out() {
         assert!(stderr(&o).contains("(unknown_skill)"), "{engine}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn component_writes_the_component_its_wit_package_and_digest() {
+    let dir = temp_dir("component");
+    let out = skillwire(&["component", "--out", dir.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let written: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let component = fs::read(dir.join("skillwire.wasm")).unwrap();
+    assert_eq!(component, skillwire_host::wasm::COMPONENT, "the component the CLI runs, byte for byte");
+    let hex = skillwire::sha256_digest(&component).trim_start_matches("sha256:").to_owned();
+    assert_eq!(written["sha256"], hex.as_str());
+    assert_eq!(written["bytes"], component.len());
+    assert_eq!(written["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(written["world"], "skillwire:engine/skillwire-component@0.1.0");
+    assert_eq!(fs::read_to_string(dir.join("skillwire.wasm.sha256")).unwrap(), format!("{hex}  skillwire.wasm\n"));
+    let wit = fs::read_to_string(dir.join("wit/skillwire.wit")).unwrap();
+    assert_eq!(wit, fs::read_to_string(repo().join("wit/skillwire.wit")).unwrap());
+    assert!(wit.contains("/// How a source fails"), "docs kept");
+}
