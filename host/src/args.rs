@@ -5,9 +5,7 @@ use crate::values::{
     CatalogFormatArg, InjectFormatArg, NotUserInvocableArg, PrecedenceArg, ProviderArg, ScanBodiesArg,
 };
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use skillwire::{
-    CatalogFormat, InjectFormat, NotUserInvocable, Precedence, RankOptions, RenderOptions, ScanBodies, SelectOptions,
-};
+use skillwire::{CatalogFormat, InjectFormat, NotUserInvocable, Precedence, RankOptions, RenderOptions, SelectOptions};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -399,9 +397,11 @@ pub(crate) struct SkillArgs {
     /// When the safety scan reads skills' bodies: `at-build` (every body while the skills
     /// load; a blocked body is never listed) or `when-read` (each body as a turn reads it:
     /// faster loads of large folders; a skill whose body is blocked stays listed,
-    /// never injected). Frontmatter is always scanned at load.
-    #[arg(long, value_enum, default_value_t = ScanBodiesArg::from(ScanBodies::default()))]
-    pub(crate) scan_bodies: ScanBodiesArg,
+    /// never injected). Frontmatter is always scanned at load. Default: `at-build`, but
+    /// `when-read` for `hook`, which loads the skills for every prompt and lists them to
+    /// no one.
+    #[arg(long, value_enum)]
+    pub(crate) scan_bodies: Option<ScanBodiesArg>,
     /// Use only the skills whose names match one of these glob patterns (`*`, `?`, case
     /// ignored; comma-separated or repeated; a skill from an MCP server also matches as
     /// NAME@ORIGIN, so `*@acme` names all of acme's); the others are gated (see --verbose).

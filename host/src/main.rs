@@ -9,7 +9,7 @@ use clap::Parser;
 use measure::{bench, eval_text, read_embeddings, read_messages, read_stats, round3, trigger_evals};
 use skillwire::{
     Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, Limits, Matches, Options, RankOptions,
-    RenderOptions, ReplyShape, ScanPolicy, SelectOptions, SkillSource, ToolOptions, TurnContext,
+    RenderOptions, ReplyShape, ScanBodies, ScanPolicy, SelectOptions, SkillSource, ToolOptions, TurnContext,
 };
 use skillwire_host::mcp::{McpServer, McpSource};
 use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine, WasmError};
@@ -18,6 +18,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use values::ScanBodiesArg;
 
 mod args;
 mod file_commands;
@@ -136,8 +137,11 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             skillwire_host::mcp::serve(make, limits, transport, watch).map_err(InputError)?;
             ExitCode::SUCCESS
         }
-        Command::Hook { agent, skills, budget, window, log } => {
+        Command::Hook { agent, mut skills, budget, window, log } => {
             let render = RenderOptions { budget, ..RenderOptions::default() };
+            // Every prompt loads the skills, and the catalogue reaches no model: each body is
+            // scanned when a turn reads it, before it is injected, instead of all at load.
+            skills.scan_bodies = skills.scan_bodies.or(Some(ScanBodiesArg::WhenRead));
             match hook::run(agent, || backend(kind, &skills, render, true), window, log.as_deref()) {
                 Ok(answer) => out = answer,
                 // Exit 2 would block the user's prompt: a hook that failed lets it through.
@@ -508,7 +512,7 @@ fn engine_inputs(
         rank,
         scan: scan_policy(&args.scan)?,
         not_user_invocable: args.not_user_invocable.into(),
-        scan_bodies: args.scan_bodies.into(),
+        scan_bodies: args.scan_bodies.map_or_else(ScanBodies::default, Into::into),
         allow: args.allow.clone(),
         deny: args.deny.clone(),
     };
