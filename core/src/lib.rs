@@ -59,9 +59,9 @@ pub use catalog::tools::{
     FunctionDefinition, InputSchema, Provider, SkillTool, StringSchema, TaskProperty, ToolDefinition, ToolOptions,
 };
 pub use catalog::{
-    glob_matches, origin_label, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, EmbeddingText,
-    FlaggedSkill, GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies, ShadowedSkill,
-    SkippedSkill, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES, MAX_RELEVANT,
+    glob_matches, origin_label, same_origin, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill,
+    EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies,
+    ShadowedSkill, SkippedSkill, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES, MAX_RELEVANT,
 };
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};

@@ -73,10 +73,11 @@ const MAX_SKILL_MD_READ = 16 << 20;
 /** At most `limit` bytes of the regular file at `path` (never through a link); with `cut`
  * the first `limit` bytes of a longer file, else a longer file is an error. */
 function readRegular(path, limit, what, cut = false) {
-  if (!lstatSync(path).isFile()) throw new Error(`${what}: not a regular file`);
+  const stat = lstatSync(path);
+  if (!stat.isFile()) throw new Error(`${what}: not a regular file`);
   const fd = openSync(path, 'r');
   try {
-    const buffer = Buffer.alloc(Math.min(limit + (cut ? 0 : 1), lstatSync(path).size + 1));
+    const buffer = Buffer.alloc(Math.min(limit + (cut ? 0 : 1), stat.size + 1));
     const read = readSync(fd, buffer, 0, buffer.length, 0);
     if (!cut && read > limit) throw new Error(`${what} is over ${limit} bytes`);
     return buffer.subarray(0, Math.min(read, limit));
@@ -180,6 +181,7 @@ export class Skillwire {
     };
     for (const [key, value] of Object.entries(this.options)) put(options, key, value, '');
     this.limits = options.limits;
+    this.featured = this.api.defaults().featured;
     this.engine = new this.api.Engine(this.sources.length, options);
   }
 
@@ -193,7 +195,7 @@ export class Skillwire {
 
   report() { return this.engine.report(); }
   catalog(format = 'agent-skills', budget) { return this.engine.catalog(format, budget); }
-  catalogFor(message, turn = {}, featured = this.api.defaults().featured, format = 'agent-skills', budget) {
+  catalogFor(message, turn = {}, featured = this.featured, format = 'agent-skills', budget) {
     return this.call(() => this.engine.catalogFor(message, turnContext(turn), featured, format, budget));
   }
   match(message, turn = {}) { return { matches: this.call(() => this.engine.match(message, turnContext(turn))) }; }

@@ -195,6 +195,7 @@ class Skillwire:
         self._api = self._instance.get_export_index(self._store, API)
         options = self._options_record()
         self._limits = options.limits
+        self._featured = self.call_free("defaults").featured
         self._handle = self._call("[constructor]engine", len(self.sources), options)
 
     def _options_record(self) -> wc.Record:
@@ -296,8 +297,7 @@ class Skillwire:
 
     def catalog_for(self, message: str, turn: Optional[dict] = None, featured: Optional[int] = None,
                     format: str = "agent-skills", budget: Optional[int] = None) -> dict:
-        if featured is None:
-            featured = self.call_free("defaults").featured
+        featured = self._featured if featured is None else featured
         answer = self._method("catalog-for", message, turn_context(turn), featured, format, budget)
         return to_plain(self._checked(answer, wc.Record))
 

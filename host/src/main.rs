@@ -479,19 +479,18 @@ fn engine_inputs(
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
         sources.push(Box::new(source.with_max_bytes(limits.max_skill_md_bytes)));
     }
-    // Two servers with one name are two origins: the later ones labelled NAME-2, NAME-3…
-    // (labels that differ in case or `_`/`-` only are one origin to the catalogue).
-    let mut labels = std::collections::HashSet::new();
-    let key = |label: &str| label.to_ascii_lowercase().replace('_', "-");
+    // Two servers with one name are two origins: a later one is labelled NAME-N, N its place
+    // among the --mcp flags.
+    let mut labels: Vec<String> = Vec::new();
     for (n, server) in args.mcp.iter().enumerate() {
         let mut source =
             McpSource::connect(&McpServer::parse(server)).map_err(|e| InputError(format!("--mcp {server}: {e}")))?;
-        if !labels.insert(key(source.origin())) {
+        if labels.iter().any(|label| skillwire::same_origin(label, source.origin())) {
             // Room for the suffix within the label's limit; the `--mcp` position makes it unique.
             let base: String = source.origin().chars().take(skillwire::MAX_ORIGIN_BYTES - 6).collect();
             source = source.with_origin(&format!("{base}-{}", n + 1));
-            labels.insert(key(source.origin()));
         }
+        labels.push(source.origin().to_owned());
         sources.push(Box::new(source.with_limits(limits.clone())));
     }
     let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();

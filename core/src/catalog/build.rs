@@ -1,7 +1,7 @@
 //! Building a catalogue: listing the sources, loading each SKILL.md leniently, scanning
 //! it, merging skills by name, gating them, and indexing the winners once.
 
-use super::names::qualified;
+use super::names::{qualified, same_origin};
 use super::prepare::{prepare, prepare_batch, Prepared, BATCH};
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
@@ -26,7 +26,7 @@ fn qualify_newcomer(holder: &CatalogSkill, newcomer: &CatalogSkill, newcomer_win
     match (&holder.origin, &newcomer.origin) {
         (None, None) => None,
         // Labels that differ only as names do (case, `_` and `-`) are one origin.
-        (Some(a), Some(b)) if mention_key(a) == mention_key(b) => None,
+        (Some(a), Some(b)) if same_origin(a, b) => None,
         (None, Some(_)) => Some(true),
         (Some(_), None) => Some(false),
         (Some(_), Some(_)) => Some(!newcomer_wins),

@@ -30,7 +30,7 @@ pub(crate) mod text;
 pub(crate) mod tools;
 
 pub(crate) use names::origin_problem;
-pub use names::{glob_matches, origin_label, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES};
+pub use names::{glob_matches, origin_label, same_origin, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES};
 pub use options::{CatalogInput, CatalogOptions, CatalogSkill, NotUserInvocable, Precedence, ScanBodies};
 pub use report::{
     CatalogReport, EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, Relevant, ShadowedSkill, SkippedSkill,

@@ -9,6 +9,8 @@
 //! Origins are checked here too: what a label may hold, and the name a skill from an
 //! origin is listed under when another skill holds its own ([`qualified`]).
 
+use crate::select::rules::mention_key;
+
 /// Most patterns in an allow or a deny list.
 pub const MAX_NAME_PATTERNS: usize = 256;
 /// Longest pattern, in bytes.
@@ -37,6 +39,12 @@ pub fn origin_label(name: &str) -> String {
         "" => "mcp".to_owned(),
         label => label.to_owned(),
     }
+}
+
+/// True when two origin labels name one origin: they differ at most as names do that a
+/// catalogue holds as one (ASCII case, `_` for `-`).
+pub fn same_origin(a: &str, b: &str) -> bool {
+    mention_key(a) == mention_key(b)
 }
 
 /// The name a skill from `origin` is listed under when its own is taken: `NAME@ORIGIN`.

@@ -279,15 +279,11 @@ impl MatchIndex {
             if glued {
                 continue;
             }
-            if let Some((skill, len)) = self.qualified_mention(after, token_len) {
-                mentions.push((skill, at, at + 1 + len));
-                spans.push((left, at + 1 + len));
-                continue;
-            }
-            // `@NAME@ORIGIN` of an origin the catalogue does not have names no skill (not
-            // the skill that holds NAME).
-            let origin_follows = after.get(token_len..).and_then(|rest| rest.strip_prefix('@'));
-            if origin_follows.and_then(|o| o.chars().next()).is_some_and(|c| c.is_ascii_alphanumeric()) {
+            if let Some(qualified) = self.qualified_mention(after, token_len) {
+                if let Some((skill, len)) = qualified {
+                    mentions.push((skill, at, at + 1 + len));
+                    spans.push((left, at + 1 + len));
+                }
                 continue;
             }
             let mut token = after.get(..token_len).unwrap_or("");
@@ -305,21 +301,23 @@ impl MatchIndex {
         (mentions, spans)
     }
 
-    /// A mention of a skill listed as `NAME@ORIGIN` (its name taken by another skill): the
-    /// skill and the mention's length after the first `@`, when the `token_len` bytes at the
-    /// start of `after` are followed by `@` and an origin naming one (a trailing `.`, `-` or
-    /// `_` is punctuation, not part of the origin).
-    fn qualified_mention(&self, after: &str, token_len: usize) -> Option<(usize, usize)> {
+    /// What `@NAME@ORIGIN` mentions, when the `token_len` bytes at the start of `after` are
+    /// followed by `@` and an origin: `Some(Some((skill, length after the first @)))` for a
+    /// skill listed so (a trailing `.`, `-` or `_` is punctuation, not part of the origin),
+    /// `Some(None)` for an origin the catalogue does not have (no skill: not the one that
+    /// holds NAME), `None` when no origin follows.
+    fn qualified_mention(&self, after: &str, token_len: usize) -> Option<Option<(usize, usize)>> {
         let rest = after.get(token_len..)?.strip_prefix('@')?;
         let origin_len = rest.bytes().take_while(|&b| b.is_ascii_alphanumeric() || b"._-".contains(&b)).count();
         let mut qualified = after.get(..token_len + 1 + origin_len)?;
         while qualified.len() > token_len + 1 {
             if let Some(skill) = self.by_mention(&mention_key(qualified)) {
-                return Some((skill, qualified.len()));
+                return Some(Some((skill, qualified.len())));
             }
-            qualified = qualified.strip_suffix(['.', '-', '_'])?;
+            let Some(shorter) = qualified.strip_suffix(['.', '-', '_']) else { break };
+            qualified = shorter;
         }
-        None
+        rest.starts_with(|c: char| c.is_ascii_alphanumeric()).then_some(None)
     }
 }
 

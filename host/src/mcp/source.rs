@@ -178,22 +178,27 @@ impl McpSource {
         self.client.as_ref().ok_or_else(|| "the MCP client is closed".to_owned())
     }
 
+    /// Runs `call` on the client's runtime within the time limit; `late` says what did not
+    /// come in time.
+    fn within<T>(
+        &self,
+        call: impl Future<Output = Result<T, String>>,
+        late: impl FnOnce(u64) -> String,
+    ) -> Result<T, String> {
+        outside_async()?;
+        let runtime = self.runtime.as_ref().ok_or("the MCP client is closed")?;
+        let timeout = self.timeout;
+        runtime.block_on(async { tokio::time::timeout(timeout, call).await }).map_err(|_| late(timeout.as_secs()))?
+    }
+
     /// Runs one request on the client's runtime, within the time limit.
     fn request<T>(
         &self,
         what: &str,
         call: impl Future<Output = Result<T, rmcp::service::ServiceError>>,
     ) -> Result<T, String> {
-        outside_async()?;
-        let runtime = self.runtime.as_ref().ok_or("the MCP client is closed")?;
-        let timeout = self.timeout;
-        runtime.block_on(async {
-            match tokio::time::timeout(timeout, call).await {
-                Ok(Ok(answer)) => Ok(answer),
-                Ok(Err(e)) => Err(format!("{what}: {e}")),
-                Err(_) => Err(format!("{what}: no answer within {} s", timeout.as_secs())),
-            }
-        })
+        let answer = async { call.await.map_err(|e| format!("{what}: {e}")) };
+        self.within(answer, |secs| format!("{what}: no answer within {secs} s"))
     }
 
     /// Every page of `skills/list`, within one time limit for them all; past the
@@ -219,12 +224,7 @@ impl McpSource {
                 }
             }
         };
-        outside_async()?;
-        let runtime = self.runtime.as_ref().ok_or("the MCP client is closed")?;
-        let timeout = self.timeout;
-        runtime
-            .block_on(async { tokio::time::timeout(timeout, pages).await })
-            .map_err(|_| format!("skills/list: not every page within {} s", timeout.as_secs()))??;
+        self.within(pages, |secs| format!("skills/list: not every page within {secs} s"))?;
         skills.truncate(self.limits.max_skills.saturating_add(1));
         Ok(skills)
     }
