@@ -84,6 +84,16 @@ fn catalogue_build_scan_bodies_when_read(bencher: divan::Bencher, size: usize) {
     bencher.with_inputs(|| inputs.clone()).bench_values(|i| Catalog::build(i, &options));
 }
 
+/// Restoring a catalogue from its snapshot (`Catalog::from_snapshot`): what a host that
+/// keeps the catalogue between processes pays instead of a build.
+#[cfg(feature = "snapshot")]
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_restore(bencher: divan::Bencher, size: usize) {
+    let options = CatalogOptions::default();
+    let snapshot = Catalog::build(inputs(size), &options).snapshot("bench").unwrap();
+    bencher.bench(|| Catalog::from_snapshot(&snapshot, "bench", &options).unwrap());
+}
+
 #[divan::bench(consts = [100, 1_000, 4_000], args = SIZES)]
 fn turn_matches<const BYTES: usize>(bencher: divan::Bencher, size: usize) {
     let catalog = Catalog::build(inputs(size), &CatalogOptions::default());

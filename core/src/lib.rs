@@ -63,6 +63,8 @@ pub use catalog::{
     EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies,
     ShadowedSkill, SkippedSkill, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES, MAX_RELEVANT,
 };
+#[cfg(feature = "snapshot")]
+pub use catalog::{SnapshotError, MAX_SNAPSHOT_BYTES};
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};
 pub use error::Error;

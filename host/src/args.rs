@@ -410,6 +410,12 @@ pub(crate) struct SkillArgs {
     /// Leave out the skills whose names match one of these glob patterns (over --allow).
     #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
     pub(crate) deny: Vec<String>,
+    /// Keep the catalogue built from the --skills folders in the cache folder
+    /// ($SKILLWIRE_CACHE_DIR, else $XDG_CACHE_HOME/skillwire or ~/.cache/skillwire) and
+    /// restore it while no SKILL.md in them changed (size, times or inode): `auto` does so
+    /// for folders of 200 skills or more, `on` always, `off` never. Not with --mcp.
+    #[arg(long, value_enum, default_value_t = CatalogCacheArg::Auto)]
+    pub(crate) catalog_cache: CatalogCacheArg,
     /// Report skipped, shadowed and gated skills and warnings on standard error.
     #[arg(long, short)]
     pub(crate) verbose: bool,
@@ -455,6 +461,14 @@ pub(crate) enum HookAgent {
     ClaudeCode,
     Codex,
     GeminiCli,
+}
+
+/// `--catalog-cache`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CatalogCacheArg {
+    Auto,
+    On,
+    Off,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

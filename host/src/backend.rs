@@ -15,6 +15,8 @@ use skillwire::{
 pub trait Backend {
     /// What building the catalogue found.
     fn report(&mut self) -> Result<CatalogReport, WasmError>;
+    /// The catalogue as bytes, to restore under `key` ([`skillwire::Engine::snapshot`]).
+    fn snapshot(&mut self, key: &str) -> Result<Vec<u8>, WasmError>;
     /// Lists and loads the sources again (dropping the skills' embeddings).
     fn refresh(&mut self) -> Result<(), WasmError>;
     /// What to embed for each skill ([`skillwire::Catalog::embedding_texts`]).
@@ -66,6 +68,9 @@ pub trait Backend {
 impl<S: SkillSource> Backend for Engine<S> {
     fn report(&mut self) -> Result<CatalogReport, WasmError> {
         Ok(self.catalog().report().clone())
+    }
+    fn snapshot(&mut self, key: &str) -> Result<Vec<u8>, WasmError> {
+        Engine::snapshot(self, key).map_err(|e| WasmError::Snapshot(e.to_string()))
     }
     fn refresh(&mut self) -> Result<(), WasmError> {
         Engine::refresh(self);

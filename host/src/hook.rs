@@ -16,7 +16,8 @@
 //! would block the user's prompt); that includes a command line clap refuses (`main.rs`).
 
 use crate::args::HookAgent;
-use crate::{cache_dir, InputError};
+use crate::load::cache_dir;
+use crate::InputError;
 use clap::ValueEnum;
 use skillwire::{Injection, Session};
 use skillwire_host::Backend;

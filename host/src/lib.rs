@@ -20,6 +20,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod backend;
+pub mod catalog_cache;
 pub mod files;
 pub mod mcp;
 pub mod wasm;
@@ -59,6 +60,8 @@ struct Ahead {
 /// Skills on the local filesystem.
 #[derive(Debug)]
 pub struct FsSource {
+    /// The discovered path, canonical.
+    root: PathBuf,
     files: Arc<[PathBuf]>,
     max_bytes: usize,
     /// Texts read ahead since the last listing, with their index in `files`.
@@ -68,7 +71,12 @@ pub struct FsSource {
 impl Clone for FsSource {
     /// The same files; a clone reads nothing ahead until it is listed.
     fn clone(&self) -> Self {
-        FsSource { files: Arc::clone(&self.files), max_bytes: self.max_bytes, ahead: Mutex::new(None) }
+        FsSource {
+            root: self.root.clone(),
+            files: Arc::clone(&self.files),
+            max_bytes: self.max_bytes,
+            ahead: Mutex::new(None),
+        }
     }
 }
 
@@ -79,7 +87,7 @@ impl FsSource {
         let root = fs::canonicalize(path)?;
         let mut files = Vec::new();
         if root.is_file() {
-            files.push(root);
+            files.push(root.clone());
         } else if let Some(file) = skill_file_in(&root) {
             files.push(file);
         } else {
@@ -89,6 +97,7 @@ impl FsSource {
         files.sort();
         files.dedup();
         Ok(FsSource {
+            root,
             files: files.into(),
             max_bytes: skillwire::Limits::default().max_skill_md_bytes,
             ahead: Mutex::new(None),
@@ -101,6 +110,11 @@ impl FsSource {
     pub fn with_max_bytes(mut self, max_bytes: usize) -> FsSource {
         self.max_bytes = max_bytes;
         self
+    }
+
+    /// The path discovered (canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
     }
 
     /// The SKILL.md files found.

@@ -2,7 +2,8 @@
 //! rules), natively or inside the component, with links to missing files warned about.
 
 use crate::args::{EngineArg, LintFormatArg};
-use crate::{input, limits, runtime, scan_policy, to_json, InputError};
+use crate::load::runtime;
+use crate::{input, limits, scan_policy, to_json, InputError};
 use skillwire::{lint_with, sha256_digest, LintOptions, LintReport};
 use skillwire_host::wasm::{CallLimits, Runtime};
 use skillwire_host::{read_skill_file, skill_file_in, FsSource};

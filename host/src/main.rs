@@ -4,26 +4,24 @@
 //! and `eval`/`bench` have their own modules; this file runs the others and builds the
 //! engine every command shares.
 
-use args::{BenchOpArg, Cli, Command, EngineArg, SkillArgs};
+use args::{BenchOpArg, Cli, Command, EngineArg};
 use clap::Parser;
+use load::{backend, native_engine};
 use measure::{bench, eval_text, read_embeddings, read_messages, read_stats, round3, trigger_evals};
 use skillwire::{
-    Action, CatalogFormat, CatalogOptions, CatalogReport, Category, Engine, Limits, Matches, Options, RankOptions,
-    RenderOptions, ReplyShape, ScanBodies, ScanPolicy, SelectOptions, SkillSource, ToolOptions, TurnContext,
+    Action, CatalogFormat, Category, Limits, Matches, RenderOptions, ReplyShape, ScanPolicy, SelectOptions,
+    ToolOptions, TurnContext,
 };
-use skillwire_host::mcp::{McpServer, McpSource};
-use skillwire_host::wasm::{CallLimits, Runtime, WasmEngine, WasmError};
-use skillwire_host::{Backend, FsSource};
+use skillwire_host::wasm::WasmError;
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use values::ScanBodiesArg;
 
 mod args;
 mod file_commands;
 mod hook;
 mod lint;
+mod load;
 mod measure;
 mod values;
 
@@ -412,138 +410,6 @@ fn read_message(arg: &str) -> Result<String, InputError> {
 
 pub(crate) fn input(e: impl std::fmt::Display) -> InputError {
     InputError(e.to_string())
-}
-
-/// skillwire's cache folder: `$SKILLWIRE_CACHE_DIR`, else `$XDG_CACHE_HOME/skillwire`, else
-/// `~/.cache/skillwire`.
-pub(crate) fn cache_dir() -> Option<PathBuf> {
-    std::env::var_os("SKILLWIRE_CACHE_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("skillwire")))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("skillwire")))
-}
-
-/// The component runtime, compiled once, or loaded from the cache folder ([`cache_dir`]).
-pub(crate) fn runtime() -> Result<Arc<Runtime>, InputError> {
-    let dir = cache_dir();
-    let runtime = match dir {
-        Some(dir) => Runtime::with_cache(&dir),
-        None => Runtime::new(),
-    };
-    runtime.map(Arc::new).map_err(input)
-}
-
-/// The core, natively, over `args`' skills.
-fn native_engine(
-    args: &SkillArgs,
-    render: RenderOptions,
-    rank: bool,
-) -> Result<Engine<Box<dyn SkillSource>>, InputError> {
-    let (sources, options) = engine_inputs(args, render, rank)?;
-    let engine = Engine::new(sources, options);
-    if args.verbose {
-        report(engine.catalog().report());
-    }
-    Ok(engine)
-}
-
-/// The core over `args`' skills, where `kind` says.
-fn backend(
-    kind: EngineArg,
-    args: &SkillArgs,
-    render: RenderOptions,
-    rank: bool,
-) -> Result<Box<dyn Backend>, InputError> {
-    let mut engine: Box<dyn Backend> = match kind {
-        EngineArg::Native => return Ok(Box::new(native_engine(args, render, rank)?)),
-        EngineArg::Wasm => {
-            let (sources, options) = engine_inputs(args, render, rank)?;
-            Box::new(WasmEngine::new(runtime()?, sources, options, CallLimits::default())?)
-        }
-    };
-    if args.verbose {
-        report(&engine.report()?);
-    }
-    Ok(engine)
-}
-
-/// The sources and options `args` describe: the folders, then the MCP servers.
-fn engine_inputs(
-    args: &SkillArgs,
-    render: RenderOptions,
-    rank: bool,
-) -> Result<(Vec<Box<dyn SkillSource>>, Options), InputError> {
-    let limits = limits(&args.limit)?;
-    let mut sources: Vec<Box<dyn SkillSource>> = Vec::new();
-    for path in &args.paths {
-        let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
-        sources.push(Box::new(source.with_max_bytes(limits.max_skill_md_bytes)));
-    }
-    // Two servers with one name are two origins: a later one is labelled NAME-N, N its place
-    // among the --mcp flags.
-    let mut labels: Vec<String> = Vec::new();
-    for (n, server) in args.mcp.iter().enumerate() {
-        let mut source =
-            McpSource::connect(&McpServer::parse(server)).map_err(|e| InputError(format!("--mcp {server}: {e}")))?;
-        if labels.iter().any(|label| skillwire::same_origin(label, source.origin())) {
-            // Room for the suffix within the label's limit; the `--mcp` position makes it unique.
-            let base: String = source.origin().chars().take(skillwire::MAX_ORIGIN_BYTES - 6).collect();
-            source = source.with_origin(&format!("{base}-{}", n + 1));
-        }
-        labels.push(source.origin().to_owned());
-        sources.push(Box::new(source.with_limits(limits.clone())));
-    }
-    let available = args.available.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();
-    let rank = RankOptions {
-        enabled: rank,
-        max_ranked: args.rank_max,
-        min_score: args.rank_min_score,
-        min_ratio: args.rank_min_ratio,
-        min_coverage: args.rank_min_coverage,
-        semantic_weight: args.rank_semantic_weight,
-        min_similarity: args.rank_min_similarity,
-        headings: args.rank_headings,
-    };
-    let catalog = CatalogOptions {
-        precedence: args.precedence.into(),
-        available,
-        limits,
-        rank,
-        scan: scan_policy(&args.scan)?,
-        not_user_invocable: args.not_user_invocable.into(),
-        scan_bodies: args.scan_bodies.map_or_else(ScanBodies::default, Into::into),
-        allow: args.allow.clone(),
-        deny: args.deny.clone(),
-    };
-    Ok((sources, Options { catalog, render }))
-}
-
-fn report(r: &CatalogReport) {
-    eprintln!("skillwire: {} skills loaded", r.loaded);
-    for s in &r.skipped {
-        eprintln!("skipped {}: {}", s.location, s.reason);
-    }
-    for s in &r.shadowed {
-        eprintln!("shadowed {} ({}) by {}", s.name, s.location, s.by);
-    }
-    for g in &r.gated {
-        eprintln!("gated {} ({}): {}", g.name, g.location, g.reason());
-    }
-    for w in &r.warnings {
-        eprintln!("{} ({})", w.diagnostic, w.location);
-    }
-    if !r.mention_only.is_empty() {
-        let (count, names) = (r.mention_only.len(), r.mention_only.join(", "));
-        let skills = if count == 1 { "skill fires" } else { "skills fire" };
-        eprintln!("skillwire: {count} {skills} only when @mentioned: {names}");
-    }
-    for f in &r.flagged {
-        let state = if f.blocked { "blocked" } else { "flagged" };
-        eprintln!("{state} {} ({})", f.name, f.location);
-        for finding in &f.findings {
-            eprintln!("  {finding}");
-        }
-    }
 }
 
 /// The limits from `--limit NAME=N` arguments, over the defaults.

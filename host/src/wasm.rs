@@ -89,6 +89,8 @@ pub enum WasmError {
     Engine(skillwire::Error),
     /// The engine refused to list or read a skill's file (the core's [`FileError`](skillwire::FileError)).
     File(skillwire::FileError),
+    /// The catalogue could not be written as a snapshot (the core's [`SnapshotError`](skillwire::SnapshotError)).
+    Snapshot(String),
 }
 
 impl std::fmt::Display for WasmError {
@@ -100,6 +102,7 @@ impl std::fmt::Display for WasmError {
             WasmError::Setup(m) => write!(f, "could not start the component: {m}"),
             WasmError::Engine(e) => e.fmt(f),
             WasmError::File(e) => e.fmt(f),
+            WasmError::Snapshot(m) => f.write_str(m),
         }
     }
 }
@@ -371,7 +374,19 @@ impl WasmEngine {
         options: Options,
         limits: CallLimits,
     ) -> Result<WasmEngine, WasmError> {
-        let mut engine = WasmEngine {
+        let mut engine = WasmEngine::idle(runtime, sources, options, limits);
+        engine.start(None)?;
+        Ok(engine)
+    }
+
+    /// An engine with no instance yet.
+    fn idle(
+        runtime: Arc<Runtime>,
+        sources: Vec<Box<dyn SkillSource>>,
+        options: Options,
+        limits: CallLimits,
+    ) -> WasmEngine {
+        WasmEngine {
             runtime,
             options,
             limits,
@@ -379,13 +394,38 @@ impl WasmEngine {
             idle_sources: sources,
             embeddings: None,
             embedding_error: None,
-        };
-        engine.start()?;
-        Ok(engine)
+        }
     }
 
-    /// A fresh instance: the guest lists the sources and builds its catalogue.
-    fn start(&mut self) -> Result<(), WasmError> {
+    /// The catalogue `snapshot` holds, restored inside a new instance when skillwire of
+    /// this version wrote it under `key` with `options.catalog`
+    /// ([`skillwire::Engine::restore_or_build`]); otherwise built from `sources`, and the
+    /// second value says why the snapshot was not used. (An instance replaced after a
+    /// trap builds from the sources.)
+    pub fn restore_or_build(
+        runtime: Arc<Runtime>,
+        sources: Vec<Box<dyn SkillSource>>,
+        options: Options,
+        limits: CallLimits,
+        snapshot: &[u8],
+        key: &str,
+    ) -> Result<(WasmEngine, Result<(), String>), WasmError> {
+        let mut engine = WasmEngine::idle(runtime, sources, options, limits);
+        match engine.start(Some((snapshot, key))) {
+            Ok(not_restored) => Ok((engine, not_restored.map_or(Ok(()), Err))),
+            Err(WasmError::Setup(e)) => Err(WasmError::Setup(e)),
+            // A snapshot that stops the guest (past its fuel or memory) is not used: the
+            // catalogue is built, so the host can replace the snapshot.
+            Err(stopped) => {
+                engine.start(None)?;
+                Ok((engine, Err(format!("restoring it stopped the component: {stopped}"))))
+            }
+        }
+    }
+
+    /// A fresh instance: the guest restores `snapshot` if it can, or lists the sources and
+    /// builds its catalogue. Returns why a snapshot given was not used.
+    fn start(&mut self, snapshot: Option<(&[u8], &str)>) -> Result<Option<String>, WasmError> {
         let sources = std::mem::take(&mut self.idle_sources);
         let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
         let mut store = self.runtime.store(sources, &self.options, self.limits);
@@ -393,24 +433,30 @@ impl WasmEngine {
             store.set_fuel(self.limits.fuel).map_err(setup)?;
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
             let api = instance.skillwire_engine_api().engine();
-            let engine = api.call_constructor(&mut store, count, &self.options.clone().cross()).map_err(trap)?;
+            let options = self.options.clone().cross();
+            let (engine, restored) = match snapshot {
+                Some((bytes, key)) => {
+                    api.call_restore_or_build(&mut store, count, &options, bytes, key).map_err(trap)?
+                }
+                None => (api.call_constructor(&mut store, count, &options).map_err(trap)?, None),
+            };
             // Accepted before, by a catalogue built from the same sources; the sources
             // may have changed since, so a refusal is kept, not dropped.
             let refused = match &self.embeddings {
                 Some(vectors) => api.call_set_embeddings(&mut store, engine, vectors).map_err(trap)?.err(),
                 None => None,
             };
-            Ok((instance, engine, refused))
+            Ok((instance, engine, refused, restored))
         })();
         match result {
-            Ok((instance, engine, refused)) => {
+            Ok((instance, engine, refused, restored)) => {
                 self.live = Some(Live { store, instance, engine });
                 if let Some(refusal) = refused {
                     let error: skillwire::Error = refusal.cross();
                     self.embedding_error = Some(format!("the rebuilt catalogue refused the embeddings: {error}"));
                     self.embeddings = None;
                 }
-                Ok(())
+                Ok(restored)
             }
             Err(e) => {
                 self.idle_sources = store.into_data().sources;
@@ -426,7 +472,7 @@ impl WasmEngine {
         f: impl FnOnce(&mut Store<HostState>, &bindings::SkillwireComponent, ResourceAny) -> wasmtime::Result<T>,
     ) -> Result<T, WasmError> {
         if self.live.is_none() {
-            self.start()?;
+            self.start(None)?;
         }
         let Some(live) = self.live.as_mut() else { return Err(WasmError::Setup("no instance".to_owned())) };
         live.store.set_fuel(self.limits.fuel).map_err(setup)?;
@@ -439,7 +485,7 @@ impl WasmEngine {
                 }
                 // Rebuild now so the catalogue is ready for the next call; if that
                 // fails too, the next call tries again.
-                let _ = self.start();
+                let _ = self.start(None);
                 Err(error)
             }
         }
@@ -496,6 +542,10 @@ impl Backend for WasmEngine {
 
     fn report(&mut self) -> Result<CatalogReport, WasmError> {
         Ok(self.call(|store, i, e| api!(i).call_report(store, e))?.cross())
+    }
+
+    fn snapshot(&mut self, key: &str) -> Result<Vec<u8>, WasmError> {
+        self.call(|store, i, e| api!(i).call_snapshot(store, e, key))?.map_err(WasmError::Snapshot)
     }
 
     fn matches(&mut self, message: &str, context: &TurnContext) -> Result<Vec<Match>, WasmError> {

@@ -131,6 +131,51 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
     assert!(matches!(WasmEngine::new(runtime(), corpus(&dir), Options::default(), small), Err(WasmError::OutOfMemory)));
 }
 
+#[test]
+fn a_snapshot_restores_in_the_component_and_one_that_stops_it_is_built_instead() {
+    let mut skills = MemorySource::new();
+    skills.insert("s/pdf/SKILL.md", "---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse pypdf.\n");
+    let native = Engine::new(vec![skills.clone()], Options::default());
+    let snapshot = native.snapshot("v1").unwrap();
+    let expected = native.inject("fill the pdf form", &TurnContext::default()).unwrap();
+    // Written natively, restored in the component: without listing the sources.
+    let (mut restored, used) = WasmEngine::restore_or_build(
+        runtime(),
+        boxed(vec![MemorySource::new()]),
+        Options::default(),
+        CallLimits::default(),
+        &snapshot,
+        "v1",
+    )
+    .unwrap();
+    assert_eq!(used, Ok(()));
+    assert_eq!(restored.report().unwrap().loaded, 1);
+    // Its snapshot restores natively in turn.
+    let again = restored.snapshot("v1").unwrap();
+    let (_, used) = Engine::restore_or_build(vec![skills.clone()], Options::default(), &again, "v1");
+    assert_eq!(used, Ok(()));
+    // Under another key: built from the sources, and why.
+    let (mut built, used) = WasmEngine::restore_or_build(
+        runtime(),
+        boxed(vec![skills.clone()]),
+        Options::default(),
+        CallLimits::default(),
+        &snapshot,
+        "v2",
+    )
+    .unwrap();
+    assert!(used.unwrap_err().contains("key differs"));
+    assert_eq!(built.inject("fill the pdf form", &TurnContext::default()).unwrap(), expected);
+    // Bytes too large for the guest's memory stop the restore: the catalogue is built
+    // instead (so a host can replace the file), not an error on every run.
+    let limits = CallLimits { memory_bytes: 48 << 20, ..CallLimits::default() };
+    let junk = vec![7u8; 64 << 20];
+    let (mut built, used) =
+        WasmEngine::restore_or_build(runtime(), boxed(vec![skills]), Options::default(), limits, &junk, "v1").unwrap();
+    assert!(used.unwrap_err().contains("stopped the component"));
+    assert_eq!(built.inject("fill the pdf form", &TurnContext::default()).unwrap(), expected);
+}
+
 /// A source whose reads fail or return far too much text.
 struct Hostile;
 

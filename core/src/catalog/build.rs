@@ -242,19 +242,31 @@ impl Builder {
         let nothing = Skill::default();
         let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
         let ranking = RankIndex::build(ranked, options.rank.headings);
+        Catalog::assemble(winners, shadowed, report, ranking, &options)
+    }
+}
+
+impl Catalog {
+    /// The catalogue of `skills` (in catalogue order) ranked by `ranking`, built with
+    /// `options`: the rule index made from them, with a new number (a build's last step,
+    /// and a restore's).
+    pub(super) fn assemble(
+        skills: Vec<CatalogSkill>,
+        shadowed: Vec<CatalogSkill>,
+        report: CatalogReport,
+        ranking: RankIndex,
+        options: &CatalogOptions,
+    ) -> Catalog {
         // A one-word name or tag that other skills use too is an everyday word here:
         // evidence for ranking, not a rule of its own.
-        let index = MatchIndex::build(winners.iter().map(|s| &s.skill), |word| ranking.shared_word(word));
+        let index = MatchIndex::build(skills.iter().map(|s| &s.skill), |word| ranking.shared_word(word));
         Catalog {
-            skills: winners,
+            skills,
             shadowed,
             report,
             index,
             ranking,
-            rank: options.rank.clone(),
-            limits: options.limits.clone(),
-            scan: options.scan.clone(),
-            not_user_invocable: options.not_user_invocable,
+            options: options.clone(),
             scanned: ScanCache::default(),
             id: next_id(),
         }

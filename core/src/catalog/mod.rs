@@ -25,6 +25,8 @@ pub(crate) mod names;
 mod options;
 mod prepare;
 mod report;
+#[cfg(feature = "snapshot")]
+mod snapshot;
 pub(crate) use report::gate_reason;
 pub(crate) mod text;
 pub(crate) mod tools;
@@ -36,6 +38,8 @@ pub use report::{
     CatalogReport, EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, Relevant, ShadowedSkill, SkippedSkill,
     MAX_RELEVANT,
 };
+#[cfg(feature = "snapshot")]
+pub use snapshot::{SnapshotError, MAX_SNAPSHOT_BYTES};
 
 use crate::error::Error;
 use crate::scan::{ScanCache, ScanPolicy};
@@ -53,10 +57,9 @@ pub struct Catalog {
     report: CatalogReport,
     index: MatchIndex,
     ranking: RankIndex,
-    rank: RankOptions,
-    limits: Limits,
-    scan: ScanPolicy,
-    not_user_invocable: NotUserInvocable,
+    /// The options it was built with (ranking, limits and the scan policy also apply to
+    /// each turn).
+    options: CatalogOptions,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the
@@ -70,7 +73,7 @@ impl Catalog {
     /// fields. The one rule for every automatic path (rules, ranking, LLM selection,
     /// skills as tools).
     pub fn automatic(&self, entry: &CatalogSkill) -> bool {
-        entry.listed() && open_to_automatic_use(&entry.skill, self.not_user_invocable)
+        entry.listed() && open_to_automatic_use(&entry.skill, self.options.not_user_invocable)
     }
 
     /// The skills that kept their names, in catalogue order (gated ones included).
@@ -81,12 +84,12 @@ impl Catalog {
     /// The scan policy the catalogue was built with (it also applies to what each
     /// turn reads).
     pub fn scan_policy(&self) -> &ScanPolicy {
-        &self.scan
+        &self.options.scan
     }
 
     /// The limits the catalogue was built with (they also bound each turn).
     pub fn limits(&self) -> &Limits {
-        &self.limits
+        &self.options.limits
     }
 
     /// The skills that lost their names to another entry.
@@ -181,7 +184,7 @@ impl Catalog {
         let (mut hits, at_spans) = self.index.find_with_spans(message)?;
         let eligible =
             |i: usize| self.skills.get(i).is_some_and(|s| self.automatic(s)) && !hits.iter().any(|h| h.skill == i);
-        let ranked = self.ranking.rank(&without_mentions(message, &at_spans), embedding, &self.rank, eligible);
+        let ranked = self.ranking.rank(&without_mentions(message, &at_spans), embedding, &self.options.rank, eligible);
         hits.extend(ranked.into_iter().map(|r| Hit {
             skill: r.skill,
             reason: Reason::Rank,
@@ -226,7 +229,7 @@ impl Catalog {
             min_score: 0.0,
             min_ratio: 0.0,
             min_coverage: 0.0,
-            ..self.rank.clone()
+            ..self.options.rank.clone()
         };
         Ok(self.ranking.rank(&without_mentions(message, &at_spans), embedding, &options, eligible))
     }

@@ -19,6 +19,7 @@ pub struct SkippedSkill {
 
 /// A skill that lost its name to another entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "snapshot", derive(serde::Deserialize))]
 pub struct ShadowedSkill {
     /// The shared name.
     pub name: String,
@@ -58,6 +59,7 @@ pub(crate) fn gate_reason(missing: &[String], kept_out: Option<&str>) -> String 
 
 /// A skill the safety scan found something in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "snapshot", derive(serde::Deserialize))]
 pub struct FlaggedSkill {
     /// The skill's name.
     pub name: String,

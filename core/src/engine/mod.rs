@@ -72,6 +72,31 @@ impl<S: SkillSource> Engine<S> {
         Engine { sources, options, catalog, embedder: None, embedding_error: None }
     }
 
+    /// The engine over `sources` with the catalogue `snapshot` holds, when skillwire of
+    /// this version wrote it under `key` with `options.catalog` ([`Catalog::from_snapshot`]):
+    /// the sources are not listed nor read. Otherwise the engine is built as
+    /// [`Engine::new`] builds it, and the second value says why the snapshot was not
+    /// used. `key` must change whenever the sources' skills do (see
+    /// [`Catalog::snapshot`]).
+    #[cfg(feature = "snapshot")]
+    pub fn restore_or_build(
+        sources: Vec<S>,
+        options: Options,
+        snapshot: &[u8],
+        key: &str,
+    ) -> (Self, Result<(), crate::SnapshotError>) {
+        match Catalog::from_snapshot(snapshot, key, &options.catalog) {
+            Ok(catalog) => (Engine { sources, options, catalog, embedder: None, embedding_error: None }, Ok(())),
+            Err(why) => (Engine::new(sources, options), Err(why)),
+        }
+    }
+
+    /// The engine's catalogue as bytes for [`Engine::restore_or_build`] under `key`.
+    #[cfg(feature = "snapshot")]
+    pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, crate::SnapshotError> {
+        self.catalog.snapshot(key)
+    }
+
     /// Ranks with the host's embedding model too: the skills are embedded now (and on
     /// every refresh), each message on its turn, and cosine similarity is fused into
     /// the ranking score (see [`RankOptions`](crate::RankOptions)). When `embed`

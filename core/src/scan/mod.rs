@@ -219,6 +219,7 @@ impl ScanPolicy {
 
 /// One thing the scan found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "snapshot", derive(serde::Deserialize))]
 pub struct Finding {
     /// What it is about.
     pub category: Category,

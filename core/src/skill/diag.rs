@@ -6,6 +6,7 @@ use serde::Serialize;
 /// How serious a diagnostic is. Errors skip a skill when loading; warnings don't.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "snapshot", derive(serde::Deserialize))]
 pub enum Severity {
     /// The skill cannot be used.
     Error,

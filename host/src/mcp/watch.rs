@@ -16,7 +16,7 @@ use std::time::Duration;
 /// Most entries one look at the folders visits; past it the rest count as unchanged.
 const MAX_WATCHED_ENTRIES: usize = 200_000;
 
-/// A digest of every file's path, size and modification time under `roots` (skipping
+/// A digest of every file's path and metadata (as the catalogue cache reads it) under `roots` (skipping
 /// `.git` and `node_modules`, [`MAX_DEPTH`](crate::MAX_DEPTH) folders deep).
 pub(crate) fn fingerprint(roots: &[PathBuf]) -> u64 {
     let mut hasher = DefaultHasher::new();
@@ -35,15 +35,9 @@ fn walk(path: &Path, depth: usize, hasher: &mut DefaultHasher, visited: &mut usi
     let Ok(meta) = std::fs::metadata(path) else { return };
     path.hash(hasher);
     if meta.is_file() {
-        meta.len().hash(hasher);
-        meta.modified().ok().hash(hasher);
-        // The inode and change time too: a same-size rewrite within a coarse modification
-        // time, or a file renamed into place, still counts.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            (meta.ino(), meta.ctime(), meta.ctime_nsec()).hash(hasher);
-        }
+        // As the catalogue cache compares files: a same-size rewrite within a coarse
+        // modification time, or a file renamed into place, still counts.
+        crate::catalog_cache::file_stamp(&meta).0.hash(hasher);
         return;
     }
     if !meta.is_dir() || depth > crate::MAX_DEPTH {

@@ -88,6 +88,21 @@ impl GuestEngine for Engine {
         Engine(RefCell::new(core::Engine::new((0..sources).map(HostSource).collect(), options.cross())))
     }
 
+    fn restore_or_build(
+        sources: u32,
+        options: wit::Options,
+        snapshot: Vec<u8>,
+        key: String,
+    ) -> (api::Engine, Option<String>) {
+        let sources = (0..sources).map(HostSource).collect();
+        let (engine, restored) = core::Engine::restore_or_build(sources, options.cross(), &snapshot, &key);
+        (api::Engine::new(Engine(RefCell::new(engine))), restored.err().map(|why| why.to_string()))
+    }
+
+    fn snapshot(&self, key: String) -> Result<Vec<u8>, String> {
+        self.0.borrow().snapshot(&key).map_err(|e| e.to_string())
+    }
+
     fn refresh(&self) {
         self.0.borrow_mut().refresh();
     }

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 /// The inverted index of a catalogue.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct RankIndex {
     /// Lowercase word as written → its term number, or `None` for a stop word:
     /// most words of a message are found here with one lookup, without stemming.
@@ -29,7 +30,9 @@ pub(crate) struct RankIndex {
     pub(super) sent_elsewhere: HashMap<u32, Vec<u32>>,
     pub(super) terms: Vec<Term>,
     pub(super) skill_count: usize,
-    /// Per skill, the host's embedding as a unit vector (empty: no embeddings).
+    /// Per skill, the host's embedding as a unit vector (empty: no embeddings). Not
+    /// kept by snapshots.
+    #[cfg_attr(feature = "snapshot", serde(skip))]
     pub(super) vectors: Vec<Option<Box<[f32]>>>,
     /// IDF of a word no skill has.
     pub(super) unseen_idf: f64,
@@ -230,6 +233,12 @@ impl RankIndex {
     /// Sets the skills' embeddings (by catalogue index; unit vectors of one length).
     pub(crate) fn set_vectors(&mut self, vectors: Vec<Option<Box<[f32]>>>) {
         self.vectors = vectors;
+    }
+
+    /// How many skills the index was built for.
+    #[cfg(feature = "snapshot")]
+    pub(crate) fn skill_count(&self) -> usize {
+        self.skill_count
     }
 
     /// The length of the skills' embeddings, if there are any.

@@ -155,6 +155,7 @@ const CANDIDATES_PER_WORD: usize = 32;
 
 /// A word of the catalogue.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "snapshot", derive(Serialize, Deserialize))]
 struct Term {
     idf: f64,
     /// A pair of adjacent words (evidence of a phrase), not a word: it adds to the

@@ -1,0 +1,388 @@
+//! Snapshots: a built catalogue as bytes, so that a host that starts often (a coding
+//! agent's hook runs once per prompt, a CLI once per command) can keep the catalogue
+//! between processes instead of loading, scanning and indexing every skill again.
+//!
+//! The core does no IO: the host stores the bytes where it likes and decides when they
+//! still describe its skills. It does so with a *key*: any text that changes whenever
+//! the sources' listing or a SKILL.md changes (the `skillwire` command uses a digest of
+//! each listed file's path, size, times and inode). A snapshot is restored only by a
+//! build of the same code (the crate's version, the layout's number and a digest of its
+//! sources), with options equal to those it was built with, under the same key, and with
+//! its body whole (its length and checksum in the header); anything else is a
+//! [`SnapshotError`], after which the host builds as usual.
+//!
+//! A snapshot is trusted as far as the place the host keeps it (the `skillwire` command:
+//! the user's cache folder, beside the skills it was built from): the checksum catches a
+//! damaged or cut file, not a forged one.
+//!
+//! What a snapshot holds: every skill in the catalogue and every shadowed one (their
+//! fields, the body's sections and headings ranking reads, scan findings), the build
+//! report, and the ranking index. The rule automaton is built again on restore (from
+//! the skills, as a build would), and the skills' embeddings are not kept (a host with
+//! an embedding model sets them again). The format is postcard's: fields in order, with no
+//! names, so the public types (whose JSON form leaves empty fields out) are written
+//! through the wire forms below, every field present. It is not an interchange format
+//! between versions.
+
+use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill, GatedSkill, LocatedWarning};
+use super::{ShadowedSkill, SkippedSkill};
+use crate::scan::Finding;
+use crate::select::rank::RankIndex;
+use crate::skill::diag::{Diagnostic, Severity};
+use crate::skill::{BodySections, Skill};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What every snapshot starts with.
+const MAGIC: &[u8] = b"skillwire catalogue snapshot\n";
+
+/// The snapshot layout's number; with the crate's version, what a snapshot must match.
+const FORMAT: u32 = 1;
+
+/// Largest snapshot [`Catalog::from_snapshot`] reads (1 GiB: a catalogue at the default
+/// limit of skills takes a small part of it).
+pub const MAX_SNAPSHOT_BYTES: usize = 1 << 30;
+
+/// Why a snapshot was not restored. The host then builds the catalogue from its sources.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SnapshotError {
+    /// Not a snapshot, cut short, or damaged.
+    Unreadable(String),
+    /// Written by another version of skillwire (or another snapshot layout).
+    OtherVersion {
+        /// The version that wrote it.
+        found: String,
+    },
+    /// Written under another key: the sources changed since.
+    OtherKey,
+    /// Built with other catalogue options.
+    OtherOptions,
+    /// Could not be written (not expected: every part of a catalogue can be encoded).
+    Unwritable(String),
+}
+
+impl std::fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SnapshotError::Unreadable(why) => write!(f, "the snapshot cannot be read: {why}"),
+            SnapshotError::OtherVersion { found } => {
+                write!(f, "the snapshot was written by skillwire {found}, not {}", version())
+            }
+            SnapshotError::OtherKey => f.write_str("the snapshot's key differs: the skills changed since"),
+            SnapshotError::OtherOptions => f.write_str("the snapshot was built with other catalogue options"),
+            SnapshotError::Unwritable(why) => write!(f, "the snapshot could not be written: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for SnapshotError {}
+
+/// This build as snapshots record it: the crate's version, the layout's number and the
+/// digest of the sources (`build.rs`).
+fn version() -> String {
+    format!("{} (snapshot format {FORMAT}, source {})", env!("CARGO_PKG_VERSION"), env!("SKILLWIRE_SOURCE_DIGEST"))
+}
+
+/// What is checked before the rest is read.
+#[derive(Serialize, Deserialize)]
+struct Header {
+    version: String,
+    key: String,
+    options: CatalogOptions,
+    /// The body's length in bytes.
+    body_bytes: u64,
+    /// The body's [`checksum`].
+    checksum: u64,
+}
+
+/// A checksum of `bytes`: any change within one 8-byte word changes it (each step is a
+/// bijection of the running value), and other changes almost surely do. Fast enough to
+/// run over every restore (several GB/s natively).
+fn checksum(bytes: &[u8]) -> u64 {
+    const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut words = bytes.chunks_exact(8);
+    let mut sum = bytes.len() as u64;
+    for word in words.by_ref() {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        sum = (sum ^ word).wrapping_mul(MULTIPLIER).rotate_left(29);
+    }
+    let mut tail = [0u8; 8];
+    tail.iter_mut().zip(words.remainder()).for_each(|(t, b)| *t = *b);
+    (sum ^ u64::from_le_bytes(tail)).wrapping_mul(MULTIPLIER).rotate_left(29)
+}
+
+/// The catalogue itself, as written ([`Body`] reads the same fields).
+#[derive(Serialize)]
+struct BodyRef<'a> {
+    skills: Vec<WireEntry>,
+    shadowed: Vec<WireEntry>,
+    report: WireReport,
+    ranking: &'a RankIndex,
+}
+
+/// The catalogue itself, as read.
+#[derive(Deserialize)]
+struct Body {
+    skills: Vec<WireEntry>,
+    shadowed: Vec<WireEntry>,
+    report: WireReport,
+    ranking: RankIndex,
+}
+
+impl Catalog {
+    /// The catalogue as bytes, for [`Catalog::from_snapshot`] to restore under `key`
+    /// with the same `options` (those it was built with: a catalogue does not keep them
+    /// all).
+    ///
+    /// The key is the host's: any text that changes whenever its sources' listing or a
+    /// SKILL.md does (the `skillwire` command digests each listed file's path, size, times
+    /// and inode). A snapshot holds every listed and shadowed skill (with the body's
+    /// sections and headings ranking reads, and scan findings), the build report and the
+    /// ranking index; not the skills' embeddings. The bytes are for this version of
+    /// skillwire only.
+    pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, SnapshotError> {
+        let unwritable = |e: postcard::Error| SnapshotError::Unwritable(e.to_string());
+        let body = BodyRef {
+            skills: self.skills.iter().map(WireEntry::from).collect(),
+            shadowed: self.shadowed.iter().map(WireEntry::from).collect(),
+            report: WireReport::from(&self.report),
+            ranking: &self.ranking,
+        };
+        let body = postcard::to_allocvec(&body).map_err(unwritable)?;
+        let header = Header {
+            version: version(),
+            key: key.to_owned(),
+            options: self.options.clone(),
+            body_bytes: body.len() as u64,
+            checksum: checksum(&body),
+        };
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend(postcard::to_allocvec(&header).map_err(unwritable)?);
+        bytes.extend(body);
+        Ok(bytes)
+    }
+
+    /// Whether [`Catalog::from_snapshot`] would take `snapshot` under `key` and `options`,
+    /// without decoding the catalogue: its header, length and checksum. A host whose
+    /// engine runs elsewhere (the component) checks here before handing the bytes over.
+    pub fn check_snapshot(snapshot: &[u8], key: &str, options: &CatalogOptions) -> Result<(), SnapshotError> {
+        checked_body(snapshot, key, options).map(drop)
+    }
+
+    /// The catalogue `snapshot` holds, if skillwire of this version wrote it under `key`
+    /// with these `options`; it answers every query and turn as the catalogue it was
+    /// taken from (a test builds, snapshots, restores and compares). The rule automaton
+    /// is built again; embeddings are not kept.
+    pub fn from_snapshot(snapshot: &[u8], key: &str, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
+        let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
+        let body: Body = postcard::from_bytes(checked_body(snapshot, key, options)?).map_err(unreadable)?;
+        if body.ranking.skill_count() != body.skills.len() {
+            return Err(SnapshotError::Unreadable("the ranking index does not fit the skills".to_owned()));
+        }
+        if body.skills.len().saturating_add(body.shadowed.len()) > options.limits.max_skills {
+            return Err(SnapshotError::Unreadable("more skills than the limit".to_owned()));
+        }
+        let skills = body.skills.into_iter().map(CatalogSkill::from).collect();
+        let shadowed = body.shadowed.into_iter().map(CatalogSkill::from).collect();
+        Ok(Catalog::assemble(skills, shadowed, body.report.into(), body.ranking, options))
+    }
+}
+
+/// The body of `snapshot`, once its header says it was written by this build under `key`
+/// with `options`, and its length and checksum hold.
+fn checked_body<'a>(snapshot: &'a [u8], key: &str, options: &CatalogOptions) -> Result<&'a [u8], SnapshotError> {
+    if snapshot.len() > MAX_SNAPSHOT_BYTES {
+        return Err(SnapshotError::Unreadable(format!("{} bytes; the limit is {MAX_SNAPSHOT_BYTES}", snapshot.len())));
+    }
+    let Some(rest) = snapshot.strip_prefix(MAGIC) else {
+        return Err(SnapshotError::Unreadable("not a skillwire catalogue snapshot".to_owned()));
+    };
+    let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
+    let (header, body) = postcard::take_from_bytes::<Header>(rest).map_err(unreadable)?;
+    if header.version != version() {
+        return Err(SnapshotError::OtherVersion { found: header.version });
+    }
+    if header.key != key {
+        return Err(SnapshotError::OtherKey);
+    }
+    if header.options != *options {
+        return Err(SnapshotError::OtherOptions);
+    }
+    if body.len() as u64 != header.body_bytes {
+        return Err(SnapshotError::Unreadable(format!(
+            "{} bytes of catalogue where the header says {}",
+            body.len(),
+            header.body_bytes
+        )));
+    }
+    if checksum(body) != header.checksum {
+        return Err(SnapshotError::Unreadable("its checksum does not hold: the file was damaged".to_owned()));
+    }
+    Ok(body)
+}
+
+// The wire forms: every field of the public types, in order (their serde forms are for
+// JSON, which leaves empty fields out). Writing clones; reading moves.
+
+/// A [`CatalogSkill`], its [`Skill`] whole (the body's sections and headings included).
+#[derive(Serialize, Deserialize)]
+struct WireEntry {
+    name: String,
+    description: String,
+    location: String,
+    license: Option<String>,
+    compatibility: Option<String>,
+    metadata: BTreeMap<String, String>,
+    allowed_tools: Vec<String>,
+    tags: Vec<String>,
+    when_to_use: Option<String>,
+    when_not_to_use: Option<String>,
+    paths: Vec<String>,
+    user_invocable: bool,
+    disable_model_invocation: bool,
+    requires: Vec<String>,
+    max_turns: u8,
+    extra: BTreeMap<String, String>,
+    headings: Vec<String>,
+    sections: (String, String),
+    source: usize,
+    origin: Option<String>,
+    missing: Vec<String>,
+    kept_out: Option<String>,
+    findings: Vec<Finding>,
+}
+
+impl From<&CatalogSkill> for WireEntry {
+    fn from(entry: &CatalogSkill) -> Self {
+        let s = &entry.skill;
+        WireEntry {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            location: s.location.clone(),
+            license: s.license.clone(),
+            compatibility: s.compatibility.clone(),
+            metadata: s.metadata.clone(),
+            allowed_tools: s.allowed_tools.clone(),
+            tags: s.tags.clone(),
+            when_to_use: s.when_to_use.clone(),
+            when_not_to_use: s.when_not_to_use.clone(),
+            paths: s.paths.clone(),
+            user_invocable: s.user_invocable,
+            disable_model_invocation: s.disable_model_invocation,
+            requires: s.requires.clone(),
+            max_turns: s.max_turns,
+            extra: s.extra.clone(),
+            headings: s.headings.clone(),
+            sections: (s.sections.when_to_use.clone(), s.sections.when_not_to_use.clone()),
+            source: entry.source,
+            origin: entry.origin.clone(),
+            missing: entry.missing.clone(),
+            kept_out: entry.kept_out.clone(),
+            findings: entry.findings.clone(),
+        }
+    }
+}
+
+impl From<WireEntry> for CatalogSkill {
+    fn from(w: WireEntry) -> Self {
+        let mut sections = BodySections::default();
+        (sections.when_to_use, sections.when_not_to_use) = w.sections;
+        let skill = Skill {
+            name: w.name,
+            description: w.description,
+            location: w.location,
+            license: w.license,
+            compatibility: w.compatibility,
+            metadata: w.metadata,
+            allowed_tools: w.allowed_tools,
+            tags: w.tags,
+            when_to_use: w.when_to_use,
+            when_not_to_use: w.when_not_to_use,
+            paths: w.paths,
+            user_invocable: w.user_invocable,
+            disable_model_invocation: w.disable_model_invocation,
+            requires: w.requires,
+            max_turns: w.max_turns,
+            extra: w.extra,
+            headings: w.headings,
+            sections,
+        };
+        CatalogSkill {
+            skill,
+            source: w.source,
+            origin: w.origin,
+            missing: w.missing,
+            kept_out: w.kept_out,
+            findings: w.findings,
+        }
+    }
+}
+
+/// A [`Diagnostic`]: severity, code, message, line, column.
+type WireDiagnostic = (Severity, String, String, Option<usize>, Option<usize>);
+
+fn wire_diagnostic(d: &Diagnostic) -> WireDiagnostic {
+    (d.severity, d.code.clone(), d.message.clone(), d.line, d.column)
+}
+
+fn diagnostic((severity, code, message, line, column): WireDiagnostic) -> Diagnostic {
+    Diagnostic { severity, code, message, line, column }
+}
+
+/// A [`CatalogReport`].
+#[derive(Serialize, Deserialize)]
+struct WireReport {
+    loaded: usize,
+    /// Location, reason, diagnostics.
+    skipped: Vec<(String, String, Vec<WireDiagnostic>)>,
+    shadowed: Vec<ShadowedSkill>,
+    /// Name, location, missing, kept out.
+    gated: Vec<(String, String, Vec<String>, Option<String>)>,
+    flagged: Vec<FlaggedSkill>,
+    /// Location, diagnostic.
+    warnings: Vec<(String, WireDiagnostic)>,
+    mention_only: Vec<String>,
+}
+
+impl From<&CatalogReport> for WireReport {
+    fn from(r: &CatalogReport) -> Self {
+        WireReport {
+            loaded: r.loaded,
+            skipped: (r.skipped.iter())
+                .map(|s| (s.location.clone(), s.reason.clone(), s.diagnostics.iter().map(wire_diagnostic).collect()))
+                .collect(),
+            shadowed: r.shadowed.clone(),
+            gated: (r.gated.iter())
+                .map(|g| (g.name.clone(), g.location.clone(), g.missing.clone(), g.kept_out.clone()))
+                .collect(),
+            flagged: r.flagged.clone(),
+            warnings: r.warnings.iter().map(|w| (w.location.clone(), wire_diagnostic(&w.diagnostic))).collect(),
+            mention_only: r.mention_only.clone(),
+        }
+    }
+}
+
+impl From<WireReport> for CatalogReport {
+    fn from(w: WireReport) -> Self {
+        CatalogReport {
+            loaded: w.loaded,
+            skipped: (w.skipped.into_iter())
+                .map(|(location, reason, diagnostics)| SkippedSkill {
+                    location,
+                    reason,
+                    diagnostics: diagnostics.into_iter().map(diagnostic).collect(),
+                })
+                .collect(),
+            shadowed: w.shadowed,
+            gated: (w.gated.into_iter())
+                .map(|(name, location, missing, kept_out)| GatedSkill { name, location, missing, kept_out })
+                .collect(),
+            flagged: w.flagged,
+            warnings: (w.warnings.into_iter())
+                .map(|(location, d)| LocatedWarning { location, diagnostic: diagnostic(d) })
+                .collect(),
+            mention_only: w.mention_only,
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Catalogue snapshots: a restored catalogue answers every query as the one it was taken
+//! from, and a snapshot that is stale, foreign or damaged is refused, never trusted (nor
+//! a panic).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::disallowed_methods)] // test code reads the shared corpus
+
+use skillwire::{
+    Catalog, CatalogFormat, CatalogInput, CatalogOptions, Engine, MemorySource, Options, RankOptions, ScanBodies,
+    SnapshotError, TurnContext,
+};
+use std::path::{Path, PathBuf};
+
+fn shared() -> PathBuf {
+    let dir = std::env::var_os("SKILLWIRE_SHARED")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"), PathBuf::from);
+    assert!(dir.join("corpus").is_dir(), "this test reads {}/corpus: set SKILLWIRE_SHARED", dir.display());
+    dir
+}
+
+fn skill_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            skill_files(&path, out);
+        } else if path.file_name().is_some_and(|n| n == "SKILL.md") {
+            out.push(path);
+        }
+    }
+}
+
+/// The corpus, then skills that leave a mark on every part of a catalogue: a shadowed
+/// duplicate, a gated skill, a flagged one, one that does not load, one from an origin
+/// whose name collides.
+fn inputs() -> Vec<CatalogInput> {
+    let mut files = Vec::new();
+    skill_files(&shared().join("corpus"), &mut files);
+    files.sort();
+    let mut inputs: Vec<CatalogInput> = files
+        .iter()
+        .map(|f| CatalogInput {
+            source: 0,
+            origin: None,
+            location: f.to_string_lossy().into_owned(),
+            text: Ok(std::fs::read_to_string(f).unwrap()),
+        })
+        .collect();
+    let extra = [
+        ("x/pdf/SKILL.md", None, "---\nname: pdf\ndescription: A second pdf skill.\n---\nShadowed.\n"),
+        ("x/jira/SKILL.md", None, "---\nname: jira-triage\ndescription: Triage Jira tickets.\nrequires: [jira]\n---\n"),
+        (
+            "x/hidden/SKILL.md",
+            None,
+            "---\nname: hidden-note\ndescription: Notes with a hidden\u{200b}character.\n---\n# When to use\nTaking meeting notes.\n",
+        ),
+        ("x/broken/SKILL.md", None, "---\nname: [unclosed\n---\n"),
+        ("m/pdf/SKILL.md", Some("acme"), "---\nname: pdf\ndescription: Acme's pdf skill.\n---\nAcme.\n"),
+    ];
+    for (location, origin, text) in extra {
+        inputs.push(CatalogInput {
+            source: 1,
+            origin: origin.map(str::to_owned),
+            location: location.to_owned(),
+            text: Ok(text.to_owned()),
+        });
+    }
+    inputs
+}
+
+fn messages() -> Vec<String> {
+    let dev = std::fs::read_to_string(shared().join("queries/dev.jsonl")).unwrap();
+    let mut messages: Vec<String> = dev
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["q"].as_str().unwrap().to_owned())
+        .collect();
+    messages.extend(["@pdf@acme fill this form".to_owned(), "take notes in the meeting".to_owned()]);
+    messages
+}
+
+/// Everything a host can ask a catalogue, as text, so that two catalogues compare whole.
+fn answers(catalog: &Catalog) -> Vec<String> {
+    let mut out = vec![
+        format!("{:?}", catalog.skills()),
+        format!("{:?}", catalog.shadowed()),
+        format!("{:?}", catalog.report()),
+        format!("{:?}", catalog.embedding_texts()),
+        skillwire::render_catalog(catalog, CatalogFormat::AgentSkills, None).text,
+        format!("{:?}", catalog.complete("p", 20)),
+        format!("{:?}", catalog.tools(&Default::default())),
+    ];
+    for message in messages() {
+        let turn = catalog.turn(&message, &TurnContext::default()).unwrap();
+        out.push(format!("{message}: {:?}", turn.matches()));
+        out.push(format!("{:?}", catalog.relevant(&message, &TurnContext::default(), 8).unwrap()));
+        let text = catalog.catalog_for(&message, &TurnContext::default(), 3, CatalogFormat::AgentSkills, None).unwrap();
+        out.push(text.text);
+    }
+    out
+}
+
+fn options() -> CatalogOptions {
+    // Headings ranked too, so the body's parts ranking reads must survive the snapshot.
+    CatalogOptions { rank: RankOptions { headings: true, ..RankOptions::default() }, ..CatalogOptions::default() }
+}
+
+#[test]
+fn a_restored_catalogue_answers_as_the_one_it_was_taken_from() {
+    for options in [options(), CatalogOptions { scan_bodies: ScanBodies::WhenRead, ..CatalogOptions::default() }] {
+        let built = Catalog::build(inputs(), &options);
+        assert!(!built.shadowed().is_empty() && !built.report().gated.is_empty() && !built.report().flagged.is_empty());
+        assert!(!built.report().skipped.is_empty());
+        let bytes = built.snapshot("key-1").unwrap();
+        let restored = Catalog::from_snapshot(&bytes, "key-1", &options).unwrap();
+        let expected = answers(&built);
+        assert!(answers(&restored) == expected, "a restored catalogue answers otherwise");
+        // Taken again and restored, it still does: nothing is lost on the way.
+        let again = restored.snapshot("key-1").unwrap();
+        assert!(answers(&Catalog::from_snapshot(&again, "key-1", &options).unwrap()) == expected);
+    }
+}
+
+#[test]
+fn a_snapshot_is_refused_under_another_key_options_or_version() {
+    let options = options();
+    let bytes = Catalog::build(inputs(), &options).snapshot("key-1").unwrap();
+    assert_eq!(Catalog::from_snapshot(&bytes, "key-2", &options).unwrap_err(), SnapshotError::OtherKey);
+    let other = CatalogOptions { available: vec!["jira".to_owned()], ..options.clone() };
+    assert_eq!(Catalog::from_snapshot(&bytes, "key-1", &other).unwrap_err(), SnapshotError::OtherOptions);
+    // The version is written as text in the header: another one (another release, or a
+    // build of other sources) is refused before the rest is read.
+    let version = format!("{} (snapshot format 1, source ", env!("CARGO_PKG_VERSION"));
+    let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
+    for offset in [0, version.len() + 3] {
+        let mut other = bytes.clone();
+        other[at + offset] = b'9' + b'a' - other[at + offset].min(b'9');
+        assert!(matches!(Catalog::from_snapshot(&other, "key-1", &options), Err(SnapshotError::OtherVersion { .. })));
+    }
+    // The header alone says so too, without the catalogue being decoded.
+    assert_eq!(Catalog::check_snapshot(&bytes, "key-1", &options), Ok(()));
+    assert_eq!(Catalog::check_snapshot(&bytes, "key-2", &options), Err(SnapshotError::OtherKey));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(Catalog::from_snapshot(&longer, "key-1", &options), Err(SnapshotError::Unreadable(_))));
+    assert!(matches!(Catalog::from_snapshot(b"not a snapshot", "key-1", &options), Err(SnapshotError::Unreadable(_))));
+}
+
+#[test]
+fn a_damaged_snapshot_is_refused_never_a_panic() {
+    let options = CatalogOptions::default();
+    let inputs: Vec<CatalogInput> = inputs().into_iter().rev().take(4).collect();
+    let bytes = Catalog::build(inputs, &options).snapshot("k").unwrap();
+    // Every cut is refused.
+    for len in 0..bytes.len() {
+        assert!(Catalog::from_snapshot(&bytes[..len], "k", &options).is_err(), "cut at {len}");
+    }
+    // Every byte changed, anywhere: refused (the header's fields, or the body's checksum).
+    for at in 0..bytes.len() {
+        for flip in [0x01, 0x80, 0xff] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= flip;
+            assert!(Catalog::from_snapshot(&damaged, "k", &options).is_err(), "byte {at} ^ {flip:#x} was taken");
+        }
+    }
+}
+
+#[test]
+fn an_engine_restores_without_reading_its_sources_and_builds_when_it_cannot() {
+    let mut skills = MemorySource::new();
+    skills.insert("s/pdf/SKILL.md", "---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse pypdf.\n");
+    let engine = Engine::new(vec![skills.clone()], Options::default());
+    let bytes = engine.snapshot("v1").unwrap();
+    // The snapshot is used: the source it is given now holds another skill, which the
+    // restored catalogue does not list (the key is the host's promise that nothing changed).
+    let mut changed = MemorySource::new();
+    changed.insert("s/pdf/SKILL.md", "---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse pypdf.\n");
+    changed.insert("s/xlsx/SKILL.md", "---\nname: xlsx\ndescription: Spreadsheets.\n---\nUse openpyxl.\n");
+    let (restored, used) = Engine::restore_or_build(vec![changed.clone()], Options::default(), &bytes, "v1");
+    assert_eq!(used, Ok(()));
+    assert_eq!(restored.catalog().skills().len(), 1);
+    // Embeddings are not kept; set again, they rank as on a built catalogue.
+    let mut restored = restored;
+    assert_eq!(restored.set_embeddings(vec![("pdf".to_owned(), vec![1.0, 0.0])]), Ok(1));
+    let turn = restored.inject("fill the pdf form", &TurnContext::default()).unwrap();
+    assert!(turn.user_message.contains("Use pypdf."), "{}", turn.user_message);
+    // Under another key it builds from the sources, and says why.
+    let (built, used) = Engine::restore_or_build(vec![changed], Options::default(), &bytes, "v2");
+    assert_eq!(used, Err(SnapshotError::OtherKey));
+    assert_eq!(built.catalog().skills().len(), 2);
+}
