@@ -213,7 +213,8 @@ pub(crate) enum Command {
         #[arg(long, requires = "provider")]
         read_file: bool,
     },
-    /// Time turns on your own skills and messages: per-turn p50 and p99 and turns per second.
+    /// Time turns on your own skills and messages: the catalogue's load (built, or restored
+    /// by --catalog-cache), per-turn p50 and p99 and turns per second.
     Bench {
         #[command(flatten)]
         skills: SkillArgs,

@@ -42,8 +42,17 @@ pub(crate) fn native_engine(
     render: RenderOptions,
     rank: bool,
 ) -> Result<Engine<Box<dyn SkillSource>>, InputError> {
+    native_engine_loaded(args, render, rank).map(|(engine, _)| engine)
+}
+
+/// [`native_engine`], and whether its catalogue was restored.
+fn native_engine_loaded(
+    args: &SkillArgs,
+    render: RenderOptions,
+    rank: bool,
+) -> Result<(Engine<Box<dyn SkillSource>>, bool), InputError> {
     let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank)?;
-    let engine = cached(args, cache, |snapshot| {
+    let (engine, restored) = cached(args, cache, |snapshot| {
         Ok(match snapshot {
             Some((bytes, key)) => {
                 let (engine, restored) = Engine::restore_or_build(sources, options, bytes, key);
@@ -55,7 +64,7 @@ pub(crate) fn native_engine(
     if args.verbose {
         report(engine.catalog().report());
     }
-    Ok(engine)
+    Ok((engine, restored))
 }
 
 /// The core over `args`' skills, where `kind` says.
@@ -65,44 +74,59 @@ pub(crate) fn backend(
     render: RenderOptions,
     rank: bool,
 ) -> Result<Box<dyn Backend>, InputError> {
-    let mut engine: Box<dyn Backend> = match kind {
-        EngineArg::Native => return Ok(Box::new(native_engine(args, render, rank)?)),
+    backend_loaded(kind, args, render, rank).map(|(engine, _)| engine)
+}
+
+/// [`backend`], and whether its catalogue was restored from the catalogue cache.
+pub(crate) fn backend_loaded(
+    kind: EngineArg,
+    args: &SkillArgs,
+    render: RenderOptions,
+    rank: bool,
+) -> Result<(Box<dyn Backend>, bool), InputError> {
+    let (mut engine, restored): (Box<dyn Backend>, bool) = match kind {
+        EngineArg::Native => {
+            let (engine, restored) = native_engine_loaded(args, render, rank)?;
+            return Ok((Box::new(engine), restored));
+        }
         EngineArg::Wasm => {
             let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank)?;
             let runtime = runtime()?;
-            Box::new(cached(args, cache, |snapshot| match snapshot {
+            let (engine, restored) = cached(args, cache, |snapshot| match snapshot {
                 Some((bytes, key)) => {
                     let made =
                         WasmEngine::restore_or_build(runtime, sources, options, CallLimits::default(), bytes, key);
                     made.map(|(engine, restored)| (engine, restored.err())).map_err(input)
                 }
                 None => Ok((WasmEngine::new(runtime, sources, options, CallLimits::default()).map_err(input)?, None)),
-            })?)
+            })?;
+            (Box::new(engine), restored)
         }
     };
     if args.verbose {
         report(&engine.report()?);
     }
-    Ok(engine)
+    Ok((engine, restored))
 }
 
 /// The engine `make` gives, handed the snapshot `cache` holds if the core would take it
 /// ([`CatalogCache::load`]): `make` restores it, or builds and says why it did not
 /// restore. A built catalogue is kept in the cache for the next run; a failure to keep it
-/// is said on standard error (the next runs would build every time).
+/// is said on standard error (the next runs would build every time). Says whether the
+/// engine's catalogue was restored.
 fn cached<E: Backend>(
     args: &SkillArgs,
     cache: Option<CatalogCache>,
     make: impl FnOnce(Option<(&[u8], &str)>) -> Result<(E, Option<String>), InputError>,
-) -> Result<E, InputError> {
-    let Some(cache) = cache else { return make(None).map(|(engine, _)| engine) };
+) -> Result<(E, bool), InputError> {
+    let Some(cache) = cache else { return make(None).map(|(engine, _)| (engine, false)) };
     let (mut engine, why) = match cache.load() {
         Ok(bytes) => match make(Some((&bytes, cache.key())))? {
             (engine, None) => {
                 if args.verbose {
                     eprintln!("skillwire: catalogue restored from {}", cache.path().display());
                 }
-                return Ok(engine);
+                return Ok((engine, true));
             }
             (engine, Some(why)) => (engine, why),
         },
@@ -123,7 +147,7 @@ fn cached<E: Backend>(
         Ok(_) => {}
         Err(e) => eprintln!("skillwire: catalogue built ({why}); could not keep it: {e}"),
     }
-    Ok(engine)
+    Ok((engine, false))
 }
 
 /// The catalogue cache for `folders`, if `args` keep one: `--catalog-cache on`, or `auto`

@@ -6,7 +6,7 @@
 
 use args::{BenchOpArg, Cli, Command, EngineArg};
 use clap::Parser;
-use load::{backend, native_engine};
+use load::{backend, backend_loaded, native_engine};
 use measure::{bench, eval_text, read_embeddings, read_messages, read_stats, round3, trigger_evals};
 use skillwire::{
     Action, CatalogFormat, Category, Limits, Matches, RenderOptions, ReplyShape, ScanPolicy, SelectOptions,
@@ -273,7 +273,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let messages = read_messages(&messages)?;
             let render = RenderOptions { budget, ..RenderOptions::default() };
             let started = std::time::Instant::now();
-            let mut engine = backend(kind, &skills, render, !no_rank)?;
+            let (mut engine, restored) = backend_loaded(kind, &skills, render, !no_rank)?;
             let build = started.elapsed();
             let loaded = engine.report()?.loaded;
             let figures = bench(engine.as_mut(), &messages, turns, op)?;
@@ -287,6 +287,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                     "messages": messages.len(),
                     "turns": turns,
                     "build_ms": round3(build.as_secs_f64() * 1e3),
+                    "restored": restored,
                     "p50_us": round3(figures.p50_us),
                     "p99_us": round3(figures.p99_us),
                     "mean_us": round3(figures.mean_us),
@@ -296,10 +297,11 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             } else {
                 out = format!(
                     "engine {engine_name}, {op_name}, {loaded} skills, {} messages, {turns} turns\n\
-                     catalogue built in {:.1} ms\n\
+                     catalogue {} in {:.1} ms\n\
                      per turn: p50 {:.2} µs, p99 {:.2} µs, mean {:.2} µs\n\
                      {:.0} turns/s",
                     messages.len(),
+                    if restored { "restored (--catalog-cache)" } else { "built" },
                     build.as_secs_f64() * 1e3,
                     figures.p50_us,
                     figures.p99_us,

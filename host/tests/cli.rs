@@ -442,6 +442,7 @@ fn bench_prices_turns_on_the_users_own_skills() {
             assert!(p50 > 0.0 && p50 <= p99, "{v}");
             assert!(v["turns_per_second"].as_f64().unwrap() > 0.0, "{v}");
             assert!(v["build_ms"].as_f64().unwrap() >= 0.0, "{v}");
+            assert!(v["restored"].is_boolean(), "{v}");
         }
     }
     let o = skillwire(&[
