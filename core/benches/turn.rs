@@ -10,61 +10,14 @@
 //! per-turn work that does not depend on reading bodies (rules and ranking).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::disallowed_methods)]
 
-use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions, ScanBodies, TurnContext};
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{corpus_files, inputs, message, shared};
+use skillwire::{Catalog, CatalogOptions, RankOptions, ScanBodies, TurnContext};
+use std::path::PathBuf;
 
 fn main() {
     divan::main();
-}
-
-fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            corpus_files(&path, out);
-        } else if path.file_name().is_some_and(|n| n == "SKILL.md") {
-            out.push(path);
-        }
-    }
-}
-
-/// The folder of the real packs and labelled messages.
-fn shared() -> PathBuf {
-    let dir = std::env::var_os("SKILLWIRE_SHARED")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"), PathBuf::from);
-    assert!(dir.join("corpus").is_dir(), "the benchmark reads {}/corpus: set SKILLWIRE_SHARED", dir.display());
-    dir
-}
-
-fn inputs(size: usize) -> Vec<CatalogInput> {
-    let mut files = Vec::new();
-    corpus_files(&shared().join("corpus"), &mut files);
-    files.sort();
-    let texts: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
-    (0..size)
-        .map(|i| {
-            let text = &texts[i % texts.len()];
-            let copy = i / texts.len();
-            // Copies get their own names (and folders), so nothing is shadowed.
-            let text =
-                if copy == 0 { text.clone() } else { text.replacen("\nname: ", &format!("\nname: c{copy}-"), 1) };
-            CatalogInput { source: 0, origin: None, location: format!("s/{i}/SKILL.md"), text: Ok(text) }
-        })
-        .collect()
-}
-
-fn message(bytes: usize) -> String {
-    let dev = std::fs::read_to_string(shared().join("queries/dev.jsonl")).unwrap();
-    let mut out = String::new();
-    for line in dev.lines().cycle() {
-        let q = line.split("\"q\": \"").nth(1).and_then(|r| r.split('"').next()).unwrap_or("");
-        if out.len() + q.len() + 1 > bytes {
-            break;
-        }
-        out.push_str(q);
-        out.push(' ');
-    }
-    out
 }
 
 const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];

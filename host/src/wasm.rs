@@ -397,8 +397,8 @@ impl WasmEngine {
         }
     }
 
-    /// The catalogue `snapshot` holds, restored inside a new instance when skillwire of
-    /// this version wrote it under `key` with `options.catalog`
+    /// The catalogue `snapshot` holds, restored inside a new instance when this build of
+    /// skillwire wrote it under `key` with `options.catalog`
     /// ([`skillwire::Engine::restore_or_build`]); otherwise built from `sources`, and the
     /// second value says why the snapshot was not used. (An instance replaced after a
     /// trap builds from the sources.)

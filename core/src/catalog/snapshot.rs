@@ -97,8 +97,8 @@ struct Header {
 }
 
 /// A checksum of `bytes`: any change within one 8-byte word changes it (each step is a
-/// bijection of the running value), and other changes almost surely do. Fast enough to
-/// run over every restore (several GB/s natively).
+/// bijection of the running value), and other changes almost surely do. One multiply and
+/// one rotation per 8 bytes: cheap beside decoding, on every restore.
 fn checksum(bytes: &[u8]) -> u64 {
     const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut words = bytes.chunks_exact(8);
@@ -131,16 +131,15 @@ struct Body {
 }
 
 impl Catalog {
-    /// The catalogue as bytes, for [`Catalog::from_snapshot`] to restore under `key`
-    /// with the same `options` (those it was built with: a catalogue does not keep them
-    /// all).
+    /// The catalogue as bytes, for [`Catalog::from_snapshot`] to restore under `key` with
+    /// the options it was built with.
     ///
     /// The key is the host's: any text that changes whenever its sources' listing or a
     /// SKILL.md does (the `skillwire` command digests each listed file's path, size, times
     /// and inode). A snapshot holds every listed and shadowed skill (with the body's
     /// sections and headings ranking reads, and scan findings), the build report and the
-    /// ranking index; not the skills' embeddings. The bytes are for this version of
-    /// skillwire only.
+    /// ranking index; not the skills' embeddings. The bytes are for this build of
+    /// skillwire only (its version, and a digest of the core's sources).
     pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, SnapshotError> {
         let unwritable = |e: postcard::Error| SnapshotError::Unwritable(e.to_string());
         let body = BodyRef {
@@ -170,10 +169,11 @@ impl Catalog {
         checked_body(snapshot, key, options).map(drop)
     }
 
-    /// The catalogue `snapshot` holds, if skillwire of this version wrote it under `key`
-    /// with these `options`; it answers every query and turn as the catalogue it was
-    /// taken from (a test builds, snapshots, restores and compares). The rule automaton
-    /// is built again; embeddings are not kept.
+    /// The catalogue `snapshot` holds, if this build of skillwire wrote it under `key`
+    /// from a catalogue built with these `options`; it answers every query and turn as the
+    /// catalogue it was taken from (a test builds, snapshots, restores and compares). The
+    /// rule automaton is built again; embeddings are not kept. At most
+    /// [`MAX_SNAPSHOT_BYTES`] are read, and at most `options.limits.max_skills` skills.
     pub fn from_snapshot(snapshot: &[u8], key: &str, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
         let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
         let body: Body = postcard::from_bytes(checked_body(snapshot, key, options)?).map_err(unreadable)?;

@@ -72,8 +72,8 @@ impl<S: SkillSource> Engine<S> {
         Engine { sources, options, catalog, embedder: None, embedding_error: None }
     }
 
-    /// The engine over `sources` with the catalogue `snapshot` holds, when skillwire of
-    /// this version wrote it under `key` with `options.catalog` ([`Catalog::from_snapshot`]):
+    /// The engine over `sources` with the catalogue `snapshot` holds, when this build of
+    /// skillwire wrote it under `key` with `options.catalog` ([`Catalog::from_snapshot`]):
     /// the sources are not listed nor read. Otherwise the engine is built as
     /// [`Engine::new`] builds it, and the second value says why the snapshot was not
     /// used. `key` must change whenever the sources' skills do (see
