@@ -69,6 +69,11 @@ impl<S: SkillSource> Engine<S> {
     /// Lists and loads every source. Failures are in [`Catalog::report`].
     pub fn new(sources: Vec<S>, options: Options) -> Self {
         let catalog = Catalog::from_sources(&sources, &options.catalog);
+        Engine::with_catalog(sources, options, catalog)
+    }
+
+    /// The engine over `sources` with `catalog`, built from them with `options.catalog`.
+    fn with_catalog(sources: Vec<S>, options: Options, catalog: Catalog) -> Self {
         Engine { sources, options, catalog, embedder: None, embedding_error: None }
     }
 
@@ -86,7 +91,7 @@ impl<S: SkillSource> Engine<S> {
         key: &str,
     ) -> (Self, Result<(), crate::SnapshotError>) {
         match Catalog::from_snapshot(snapshot, key, &options.catalog) {
-            Ok(catalog) => (Engine { sources, options, catalog, embedder: None, embedding_error: None }, Ok(())),
+            Ok(catalog) => (Engine::with_catalog(sources, options, catalog), Ok(())),
             Err(why) => (Engine::new(sources, options), Err(why)),
         }
     }
