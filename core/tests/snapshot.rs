@@ -185,3 +185,55 @@ fn an_engine_restores_without_reading_its_sources_and_builds_when_it_cannot() {
     assert_eq!(used, Err(SnapshotError::OtherKey));
     assert_eq!(built.catalog().skills().len(), 2);
 }
+
+#[test]
+fn a_catalogue_that_could_not_read_an_entry_or_a_listing_is_not_written() {
+    // A read that failed may succeed next time: a snapshot would keep the failure.
+    let mut inputs: Vec<CatalogInput> = inputs().into_iter().rev().take(2).collect();
+    inputs.push(CatalogInput {
+        source: 0,
+        origin: None,
+        location: "s/gone/SKILL.md".to_owned(),
+        text: Err("Input/output error".to_owned()),
+    });
+    let catalog = Catalog::build(inputs, &CatalogOptions::default());
+    assert_eq!(catalog.snapshot("k").unwrap_err(), SnapshotError::Unread { entries: 1 });
+    // Through an engine too, whose source fails to list.
+    struct Failing;
+    impl skillwire::SkillSource for Failing {
+        fn list(&self) -> Result<Vec<skillwire::SkillEntry>, skillwire::SourceError> {
+            Err(skillwire::SourceError("the server did not answer".to_owned()))
+        }
+        fn read(&self, _: &str) -> Result<String, skillwire::SourceError> {
+            Err(skillwire::SourceError("no".to_owned()))
+        }
+    }
+    let engine = Engine::new(vec![Failing], Options::default());
+    assert_eq!(engine.snapshot("k").unwrap_err(), SnapshotError::Unread { entries: 1 });
+    // A skill that does not load (its text is there, and wrong) is kept as skipped.
+    let broken = CatalogInput {
+        source: 0,
+        origin: None,
+        location: "s/broken/SKILL.md".to_owned(),
+        text: Ok("---\nname: [unclosed\n---\n".to_owned()),
+    };
+    let catalog = Catalog::build(vec![broken], &CatalogOptions::default());
+    let restored = Catalog::from_snapshot(&catalog.snapshot("k").unwrap(), "k", &CatalogOptions::default()).unwrap();
+    assert_eq!(restored.report().skipped, catalog.report().skipped);
+}
+
+#[test]
+fn options_that_never_compare_equal_still_restore() {
+    // NaN is not equal to itself: options are compared as written, not with `==`.
+    let options = CatalogOptions {
+        rank: RankOptions { min_ratio: f64::NAN, ..RankOptions::default() },
+        ..CatalogOptions::default()
+    };
+    let inputs: Vec<CatalogInput> = inputs().into_iter().rev().take(2).collect();
+    let bytes = Catalog::build(inputs, &options).snapshot("k").unwrap();
+    assert!(Catalog::from_snapshot(&bytes, "k", &options).is_ok());
+    assert_eq!(
+        Catalog::from_snapshot(&bytes, "k", &CatalogOptions::default()).unwrap_err(),
+        SnapshotError::OtherOptions
+    );
+}

@@ -16,7 +16,9 @@
 //! last [`SETTLE`] (or has a time in the future; the next run writes it). Snapshots are
 //! written to a temporary file and renamed into place, so a reader sees a whole snapshot
 //! or none; the core also checks each one's length and checksum. The folder keeps the
-//! [`KEPT_SNAPSHOTS`] snapshots written last (one per list of folders and options).
+//! [`KEPT_SNAPSHOTS`] snapshots used last: one per list of folders, options and build of
+//! skillwire (so that an installed `skillwire` and a development build sharing the folder
+//! keep one each instead of replacing each other's on every run).
 //!
 //! Off Unix the key has each file's size and modification time only (no inode or
 //! change time): an edit that keeps both is not seen there.
@@ -25,6 +27,7 @@ use crate::FsSource;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 /// How long a listed file must have stayed unchanged before a snapshot is written.
@@ -47,15 +50,18 @@ pub struct CatalogCache {
 
 impl CatalogCache {
     /// The cache entry for `sources` (the folders, in order) built with `options`, under
-    /// the cache folder `dir`: one file per list of folders and options (so that the hook
-    /// and the MCP server over the same folders, whose options differ, each keep theirs).
+    /// the cache folder `dir`: one file per list of folders, options and build (so that the
+    /// hook and the MCP server over the same folders, whose options differ, each keep theirs).
     /// Looks at every listed SKILL.md's metadata (reads none); a file that cannot be
     /// looked at makes the key one no snapshot has.
     pub fn new(dir: &Path, sources: &[&FsSource], options: &skillwire::CatalogOptions) -> CatalogCache {
         let now = SystemTime::now();
         let mut settling = false;
-        let mut roots = String::new();
-        let mut listing: Vec<u8> = b"skillwire catalogue key 1\n".to_vec();
+        // The build (the core's snapshot version, the host's version) names the file; the
+        // host's version is in the key too, for what the host alone decides (how it reads).
+        let build = format!("{}; host {}\n", skillwire::Catalog::snapshot_version(), env!("CARGO_PKG_VERSION"));
+        let mut roots = build.clone();
+        let mut listing: Vec<u8> = format!("skillwire catalogue key 1\n{build}").into_bytes();
         for source in sources {
             roots.push_str(&source.root().to_string_lossy());
             roots.push('\0');
@@ -97,7 +103,7 @@ impl CatalogCache {
 
     /// The stored snapshot's bytes, if there is one and the core would restore it
     /// ([`skillwire::Catalog::check_snapshot`]: version, key, options, length, checksum);
-    /// otherwise why not.
+    /// otherwise why not. A snapshot taken counts as used now, for pruning.
     pub fn load(&self) -> Result<Vec<u8>, String> {
         let file = match fs::File::open(&self.path) {
             Ok(file) => file,
@@ -105,9 +111,12 @@ impl CatalogCache {
             Err(e) => return Err(format!("{}: {e}", self.path.display())),
         };
         let mut bytes = Vec::new();
-        let read = file.take(skillwire::MAX_SNAPSHOT_BYTES as u64 + 1).read_to_end(&mut bytes);
+        let read = (&file).take(skillwire::MAX_SNAPSHOT_BYTES as u64 + 1).read_to_end(&mut bytes);
         read.map_err(|e| format!("{}: {e}", self.path.display()))?;
         skillwire::Catalog::check_snapshot(&bytes, &self.key, &self.options).map_err(|e| e.to_string())?;
+        // Pruning keeps the snapshots used last: this one was (a failure only makes it
+        // look older).
+        let _ = file.set_modified(SystemTime::now());
         Ok(bytes)
     }
 
@@ -124,27 +133,31 @@ impl CatalogCache {
         }
         let Some(dir) = self.path.parent() else { return Ok(false) };
         fs::create_dir_all(dir)?;
-        let temporary = self.path.with_extension(format!("tmp-{}", std::process::id()));
+        // One name per process and write: two threads (or two processes) never share one.
+        static WRITES: AtomicU64 = AtomicU64::new(0);
+        let write = WRITES.fetch_add(1, Ordering::Relaxed);
+        let temporary = self.path.with_extension(format!("tmp-{}-{write}", std::process::id()));
         let written = fs::write(&temporary, snapshot).and_then(|()| fs::rename(&temporary, &self.path));
         if written.is_err() {
             let _ = fs::remove_file(&temporary);
         }
         written?;
-        prune(dir);
+        prune(dir, &self.path);
         Ok(true)
     }
 }
 
-/// Leaves the [`KEPT_SNAPSHOTS`] snapshots in `dir` written last, and removes temporary
+/// Leaves the [`KEPT_SNAPSHOTS`] snapshots in `dir` used last (written or restored: their
+/// modification time) and `kept`, just written, whatever the clock says; removes temporary
 /// files a process left more than a minute ago (it stopped between writing and renaming).
-fn prune(dir: &Path) {
+fn prune(dir: &Path, kept: &Path) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     let mut snapshots = Vec::new();
     for entry in entries.flatten() {
         let (path, modified) = (entry.path(), entry.metadata().and_then(|m| m.modified()));
         let Ok(modified) = modified else { continue };
         match path.extension().and_then(|e| e.to_str()) {
-            Some("snapshot") => snapshots.push((modified, path)),
+            Some("snapshot") if path != kept => snapshots.push((modified, path)),
             Some(e) if e.starts_with("tmp-") && modified.elapsed().is_ok_and(|age| age > Duration::from_secs(60)) => {
                 let _ = fs::remove_file(&path);
             }
@@ -152,7 +165,7 @@ fn prune(dir: &Path) {
         }
     }
     snapshots.sort_by_key(|&(modified, _)| std::cmp::Reverse(modified));
-    for (_, path) in snapshots.into_iter().skip(KEPT_SNAPSHOTS) {
+    for (_, path) in snapshots.into_iter().skip(KEPT_SNAPSHOTS - 1) {
         let _ = fs::remove_file(path);
     }
 }
@@ -259,17 +272,30 @@ mod tests {
         assert!(changed.load().unwrap_err().contains("key differs"));
         assert!(entry.store(&snapshot[..snapshot.len() - 1]).unwrap());
         assert!(entry.load().unwrap_err().contains("cannot be read"));
-        // Past KEPT_SNAPSHOTS, the oldest go.
-        for n in 0..KEPT_SNAPSHOTS + 2 {
+        // Past KEPT_SNAPSHOTS, the ones used longest ago go: times set by hand, a day apart,
+        // so the order does not hang on the clock's resolution.
+        let day = |n: u64| SystemTime::UNIX_EPOCH + Duration::from_secs(86_400 * (1 + n));
+        let age = |path: &Path, at: SystemTime| fs::File::open(path).unwrap().set_modified(at).unwrap();
+        assert!(entry.store(&snapshot).unwrap());
+        age(entry.path(), day(0));
+        let mut others = Vec::new();
+        for n in 0..KEPT_SNAPSHOTS + 1 {
             let options = skillwire::CatalogOptions { available: vec![n.to_string()], ..options.clone() };
             let mut other = CatalogCache::new(&cache_dir, &[&source], &options);
             other.settling = false;
-            std::thread::sleep(Duration::from_millis(5));
             assert!(other.store(b"bytes").unwrap());
+            age(other.path(), day(1 + n as u64));
+            if n == KEPT_SNAPSHOTS - 3 {
+                // The first one, restored now: used last, so kept.
+                assert_eq!(entry.load().unwrap(), snapshot);
+            }
+            others.push(other.path().to_owned());
         }
         let left = fs::read_dir(cache_dir.join("catalogs")).unwrap().count();
         assert_eq!(left, KEPT_SNAPSHOTS);
-        assert!(!entry.path().exists(), "the oldest was removed");
+        assert!(entry.path().exists(), "the one restored last is kept");
+        assert!(!others[0].exists() && !others[1].exists(), "the two used longest ago were removed");
+        assert!(others[2..].iter().all(|p| p.exists()));
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -51,7 +51,7 @@ fn native_engine_loaded(
     render: RenderOptions,
     rank: bool,
 ) -> Result<(Engine<Box<dyn SkillSource>>, bool), InputError> {
-    let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank)?;
+    let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank, EngineArg::Native)?;
     let (engine, restored) = cached(args, cache, |snapshot| {
         Ok(match snapshot {
             Some((bytes, key)) => {
@@ -90,7 +90,7 @@ pub(crate) fn backend_loaded(
             return Ok((Box::new(engine), restored));
         }
         EngineArg::Wasm => {
-            let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank)?;
+            let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank, EngineArg::Wasm)?;
             let runtime = runtime()?;
             let (engine, restored) = cached(args, cache, |snapshot| match snapshot {
                 Some((bytes, key)) => {
@@ -184,8 +184,14 @@ struct EngineInputs {
     cache: Option<CatalogCache>,
 }
 
-/// The sources, options and catalogue cache `args` describe.
-fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<EngineInputs, InputError> {
+/// The sources, options and catalogue cache `args` describe, for an engine of `kind` (the
+/// component's options are the ones that reach it, for the cache to compare).
+fn engine_inputs(
+    args: &SkillArgs,
+    render: RenderOptions,
+    rank: bool,
+    kind: EngineArg,
+) -> Result<EngineInputs, InputError> {
     if args.catalog_cache == CatalogCacheArg::On && !args.mcp.is_empty() {
         let refused = "--catalog-cache on keeps the catalogue of --skills folders only, not of --mcp servers";
         return Err(InputError(refused.to_owned()));
@@ -234,8 +240,12 @@ fn engine_inputs(args: &SkillArgs, render: RenderOptions, rank: bool) -> Result<
         allow: args.allow.clone(),
         deny: args.deny.clone(),
     };
-    let cache = catalog_cache(args, &folders, &catalog)?;
-    Ok(EngineInputs { sources, options: Options { catalog, render }, cache })
+    let mut options = Options { catalog, render };
+    if kind == EngineArg::Wasm {
+        options = WasmEngine::crossed(options);
+    }
+    let cache = catalog_cache(args, &folders, &options.catalog)?;
+    Ok(EngineInputs { sources, options, cache })
 }
 
 pub(crate) fn report(r: &CatalogReport) {

@@ -367,6 +367,14 @@ struct Live {
 }
 
 impl WasmEngine {
+    /// `options` as the component receives them: sizes cross as 32-bit numbers, so larger
+    /// ones saturate. A snapshot the component writes records these, so a host checks one
+    /// against them ([`skillwire::Catalog::check_snapshot`]), not against its own.
+    pub fn crossed(options: Options) -> Options {
+        let wit: wit::Options = options.cross();
+        wit.cross()
+    }
+
     /// Builds the catalogue from `sources` inside a new instance.
     pub fn new(
         runtime: Arc<Runtime>,

@@ -145,3 +145,21 @@ fn small_folders_and_mcp_servers_keep_no_catalogue() {
     assert!(said(&refused).contains("--catalog-cache on keeps the catalogue of --skills folders only"));
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn options_the_component_cannot_hold_as_given_still_restore_there() {
+    // A limit past 32 bits saturates on its way into the component, and NaN equals nothing:
+    // the component's snapshot is checked against the options as it received them, and
+    // options are compared as written, so the second run restores instead of building again.
+    let dir = temp_dir("crossed");
+    let (skills, cache) = (dir.join("skills"), dir.join("cache"));
+    write_skill(&skills, "pdf", "Fill in PDF forms and merge PDF files.");
+    settle();
+    let extra = ["--limit", "max_skill_md_bytes=10000000000", "--rank-min-ratio", "NaN"];
+    let built = inject("wasm", &skills, &cache, &extra, "merge the pdf files");
+    assert!(said(&built).contains("catalogue built (none kept yet); kept in"), "{}", said(&built));
+    let restored = inject("wasm", &skills, &cache, &extra, "merge the pdf files");
+    assert!(said(&restored).contains("catalogue restored from"), "{}", said(&restored));
+    assert_eq!(restored.stdout, built.stdout);
+    let _ = fs::remove_dir_all(&dir);
+}

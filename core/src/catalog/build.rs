@@ -77,6 +77,8 @@ pub(crate) struct Builder {
     count: usize,
     /// Entries not prepared yet, in order.
     waiting: Vec<CatalogInput>,
+    /// Entries whose SKILL.md could not be read.
+    unread: usize,
 }
 
 impl Builder {
@@ -89,6 +91,7 @@ impl Builder {
             by_key: HashMap::new(),
             count: 0,
             waiting: Vec::new(),
+            unread: 0,
         }
     }
 
@@ -132,6 +135,7 @@ impl Builder {
     /// Counts, reports and merges one prepared entry.
     fn take(&mut self, prepared: Prepared) {
         if let Prepared::Unread { location, reason } = prepared {
+            self.unread += 1;
             self.report.skipped.push(SkippedSkill { location, reason, diagnostics: Vec::new() });
             return;
         }
@@ -208,7 +212,7 @@ impl Builder {
     /// The catalogue: precedence settled, gates reported, the indexes built.
     pub(crate) fn finish(mut self) -> Catalog {
         self.prepare_waiting();
-        let Builder { options, mut report, mut winners, shadowed, by_key, .. } = self;
+        let Builder { options, mut report, mut winners, shadowed, by_key, unread, .. } = self;
         // Who shadows whom, while `by_key` still indexes `winners`.
         for (key, s) in &shadowed {
             let by =
@@ -242,7 +246,9 @@ impl Builder {
         let nothing = Skill::default();
         let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
         let ranking = RankIndex::build(ranked, options.rank.headings);
-        Catalog::assemble(winners, shadowed, report, ranking, &options)
+        let mut catalog = Catalog::assemble(winners, shadowed, report, ranking, &options);
+        catalog.unread = unread;
+        catalog
     }
 }
 
@@ -267,6 +273,7 @@ impl Catalog {
             index,
             ranking,
             options: options.clone(),
+            unread: 0,
             scanned: ScanCache::default(),
             id: next_id(),
         }

@@ -60,6 +60,9 @@ pub struct Catalog {
     /// The options it was built with (ranking, limits and the scan policy also apply to
     /// each turn).
     options: CatalogOptions,
+    /// Entries (and sources' listings) the build could not read: a failure that may pass,
+    /// which a snapshot would keep (so none is written).
+    pub(crate) unread: usize,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the
@@ -142,6 +145,7 @@ impl Catalog {
     /// Reports `failures` (sources that could not list their skills) before the entries
     /// skipped while building.
     pub(crate) fn report_failures_first(&mut self, failures: Vec<SkippedSkill>) {
+        self.unread += failures.len();
         self.report.skipped.splice(0..0, failures);
     }
 

@@ -12,8 +12,10 @@
 //! [`SnapshotError`], after which the host builds as usual.
 //!
 //! A snapshot is trusted as far as the place the host keeps it (the `skillwire` command:
-//! the user's cache folder, beside the skills it was built from): the checksum catches a
-//! damaged or cut file, not a forged one.
+//! the user's cache folder): the checksum catches a damaged or cut file, not a forged one.
+//!
+//! A build that could not read an entry (or a source's listing) is not written: the
+//! failure may pass, and a snapshot would keep it.
 //!
 //! What a snapshot holds: every skill in the catalogue and every shadowed one (their
 //! fields, the body's sections and headings ranking reads, scan findings), the build
@@ -58,6 +60,13 @@ pub enum SnapshotError {
     OtherKey,
     /// Built with other catalogue options.
     OtherOptions,
+    /// Not written: the build could not read this many entries (SKILL.md files or
+    /// sources' listings). Such a failure may pass (a file being replaced, a network
+    /// hiccup), and a snapshot would keep it until the sources change.
+    Unread {
+        /// How many.
+        entries: usize,
+    },
     /// Could not be written (not expected: every part of a catalogue can be encoded).
     Unwritable(String),
 }
@@ -71,6 +80,11 @@ impl std::fmt::Display for SnapshotError {
             }
             SnapshotError::OtherKey => f.write_str("the snapshot's key differs: the skills changed since"),
             SnapshotError::OtherOptions => f.write_str("the snapshot was built with other catalogue options"),
+            SnapshotError::Unread { entries } => write!(
+                f,
+                "{entries} {} could not be read, and a snapshot would keep that until the skills change",
+                if *entries == 1 { "entry" } else { "entries" }
+            ),
             SnapshotError::Unwritable(why) => write!(f, "the snapshot could not be written: {why}"),
         }
     }
@@ -78,8 +92,7 @@ impl std::fmt::Display for SnapshotError {
 
 impl std::error::Error for SnapshotError {}
 
-/// This build as snapshots record it: the crate's version, the layout's number and the
-/// digest of the sources (`build.rs`).
+/// This build as snapshots record it ([`Catalog::snapshot_version`]).
 fn version() -> String {
     format!("{} (snapshot format {FORMAT}, source {})", env!("CARGO_PKG_VERSION"), env!("SKILLWIRE_SOURCE_DIGEST"))
 }
@@ -131,6 +144,15 @@ struct Body {
 }
 
 impl Catalog {
+    /// This build as its snapshots record it: the crate's version, the snapshot layout's
+    /// number and a digest of the code (the core's sources, its manifest, the workspace's
+    /// lock file when built there, whether it has its own NFKC tables). Only snapshots
+    /// with the same are restored. A host that keeps several may name them by it, so that
+    /// two builds sharing a cache folder keep one each.
+    pub fn snapshot_version() -> String {
+        version()
+    }
+
     /// The catalogue as bytes, for [`Catalog::from_snapshot`] to restore under `key` with
     /// the options it was built with.
     ///
@@ -140,7 +162,14 @@ impl Catalog {
     /// sections and headings ranking reads, and scan findings), the build report and the
     /// ranking index; not the skills' embeddings. The bytes are for this build of
     /// skillwire only (its version, and a digest of the core's sources).
+    ///
+    /// A catalogue whose build could not read an entry or a source's listing is not
+    /// written ([`SnapshotError::Unread`]): the failure may pass, and the snapshot would
+    /// keep it.
     pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, SnapshotError> {
+        if self.unread > 0 {
+            return Err(SnapshotError::Unread { entries: self.unread });
+        }
         let unwritable = |e: postcard::Error| SnapshotError::Unwritable(e.to_string());
         let body = BodyRef {
             skills: self.skills.iter().map(WireEntry::from).collect(),
@@ -206,7 +235,7 @@ fn checked_body<'a>(snapshot: &'a [u8], key: &str, options: &CatalogOptions) -> 
     if header.key != key {
         return Err(SnapshotError::OtherKey);
     }
-    if header.options != *options {
+    if !same_options(&header.options, options) {
         return Err(SnapshotError::OtherOptions);
     }
     if body.len() as u64 != header.body_bytes {
@@ -220,6 +249,12 @@ fn checked_body<'a>(snapshot: &'a [u8], key: &str, options: &CatalogOptions) -> 
         return Err(SnapshotError::Unreadable("its checksum does not hold: the file was damaged".to_owned()));
     }
     Ok(body)
+}
+
+/// Options are the same when equal or written alike: a NaN (which no `==` holds for) is the
+/// same NaN as the one the snapshot was built with.
+fn same_options(a: &CatalogOptions, b: &CatalogOptions) -> bool {
+    a == b || matches!((postcard::to_allocvec(a), postcard::to_allocvec(b)), (Ok(a), Ok(b)) if a == b)
 }
 
 // The wire forms: every field of the public types, in order (their serde forms are for
