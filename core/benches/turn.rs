@@ -13,7 +13,7 @@
 mod common;
 
 use common::{corpus_files, inputs, message, shared};
-use skillwire::{Catalog, CatalogOptions, RankOptions, ScanBodies, TurnContext};
+use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions, ScanBodies, TurnContext};
 use std::path::PathBuf;
 
 fn main() {
@@ -45,6 +45,42 @@ fn catalogue_restore(bencher: divan::Bencher, size: usize) {
     let options = CatalogOptions::default();
     let snapshot = Catalog::build(inputs(size), &options).snapshot("bench").unwrap();
     bencher.bench(|| Catalog::from_snapshot(&snapshot, "bench", &options).unwrap());
+}
+
+/// A stamped source over the bench inputs: entry `changed` gets a new stamp (and text)
+/// each time the source is listed, the others keep theirs.
+struct Stamped {
+    inputs: Vec<CatalogInput>,
+    changed: usize,
+    listings: std::cell::Cell<usize>,
+}
+
+impl skillwire::SkillSource for Stamped {
+    fn list(&self) -> Result<Vec<skillwire::SkillEntry>, skillwire::SourceError> {
+        let listing = self.listings.get() + 1;
+        self.listings.set(listing);
+        let stamp = |i: usize| if i == self.changed { format!("{i}-{listing}") } else { i.to_string() };
+        Ok(self
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(i, input)| skillwire::SkillEntry::new(&input.location).with_stamp(stamp(i)))
+            .collect())
+    }
+    fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
+        let input = self.inputs.iter().find(|i| i.location == location);
+        let text = input.and_then(|i| i.text.clone().ok()).ok_or_else(|| skillwire::SourceError("gone".to_owned()))?;
+        Ok(format!("{text}\nEdited {}.\n", self.listings.get()))
+    }
+}
+
+/// Refreshing an engine after one skill changed (`Engine::refresh` over stamped entries):
+/// one SKILL.md read, loaded and scanned; the rest reused, the indexes made again.
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_refresh_one_changed(bencher: divan::Bencher, size: usize) {
+    let source = Stamped { inputs: inputs(size), changed: size / 2, listings: std::cell::Cell::new(0) };
+    let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
+    bencher.bench_local(|| engine.refresh());
 }
 
 #[divan::bench(consts = [100, 1_000, 4_000], args = SIZES)]

@@ -7,25 +7,9 @@ use skillwire::{
     Catalog, CatalogFormat, CatalogInput, CatalogOptions, Engine, MemorySource, Options, RankOptions, ScanBodies,
     SnapshotError, TurnContext,
 };
-use std::path::{Path, PathBuf};
 
-fn shared() -> PathBuf {
-    let dir = std::env::var_os("SKILLWIRE_SHARED")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"), PathBuf::from);
-    assert!(dir.join("corpus").is_dir(), "this test reads {}/corpus: set SKILLWIRE_SHARED", dir.display());
-    dir
-}
-
-fn skill_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            skill_files(&path, out);
-        } else if path.file_name().is_some_and(|n| n == "SKILL.md") {
-            out.push(path);
-        }
-    }
-}
+mod common;
+use common::{shared, skill_files};
 
 /// The corpus, then skills that leave a mark on every part of a catalogue: a shadowed
 /// duplicate, a gated skill, a flagged one, one that does not load, one from an origin
@@ -126,7 +110,7 @@ fn a_snapshot_is_refused_under_another_key_options_or_version() {
     assert_eq!(Catalog::from_snapshot(&bytes, "key-1", &other).unwrap_err(), SnapshotError::OtherOptions);
     // The version is written as text in the header: another one (another release, or a
     // build of other sources) is refused before the rest is read.
-    let version = format!("{} (snapshot format 1, source ", env!("CARGO_PKG_VERSION"));
+    let version = format!("{} (snapshot format 2, source ", env!("CARGO_PKG_VERSION"));
     let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
     for offset in [0, version.len() + 3] {
         let mut other = bytes.clone();
@@ -236,4 +220,38 @@ fn options_that_never_compare_equal_still_restore() {
         Catalog::from_snapshot(&bytes, "k", &CatalogOptions::default()).unwrap_err(),
         SnapshotError::OtherOptions
     );
+}
+
+#[test]
+fn a_snapshot_under_another_key_is_refreshed_reading_only_the_entries_whose_stamp_changed() {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    /// Entries stamped with their text's length; reads counted.
+    struct Stamped(RefCell<Vec<(String, String)>>, Rc<Cell<usize>>);
+    impl skillwire::SkillSource for Stamped {
+        fn list(&self) -> Result<Vec<skillwire::SkillEntry>, skillwire::SourceError> {
+            let entries = self.0.borrow();
+            Ok(entries.iter().map(|(l, t)| skillwire::SkillEntry::new(l).with_stamp(t.len().to_string())).collect())
+        }
+        fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
+            self.1.set(self.1.get() + 1);
+            let entries = self.0.borrow();
+            let text = entries.iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
+            text.ok_or_else(|| skillwire::SourceError("gone".to_owned()))
+        }
+    }
+    let texts: Vec<(String, String)> = inputs().into_iter().take(60).map(|i| (i.location, i.text.unwrap())).collect();
+    let source = Stamped(RefCell::new(texts.clone()), Rc::default());
+    let bytes = Engine::new(vec![source], Options::default()).snapshot("v1").unwrap();
+    // One skill edited (its stamp changes), one removed.
+    let mut now = texts.clone();
+    now[3].1.push_str("\nOne more line.\n");
+    now.remove(10);
+    let reads = Rc::new(Cell::new(0));
+    let source = Stamped(RefCell::new(now.clone()), Rc::clone(&reads));
+    let (refreshed, used) = Engine::restore_or_build(vec![source], Options::default(), &bytes, "v2");
+    assert_eq!(used, Err(SnapshotError::OtherKey));
+    assert_eq!(reads.get(), 1, "only the edited entry is read");
+    let built = Engine::new(vec![Stamped(RefCell::new(now), Rc::default())], Options::default());
+    assert!(answers(refreshed.catalog()) == answers(built.catalog()), "the refreshed catalogue is the built one");
 }

@@ -66,7 +66,7 @@ impl CatalogCache {
             roots.push_str(&source.root().to_string_lossy());
             roots.push('\0');
             listing.extend_from_slice(b"source\n");
-            for file in source.files() {
+            for file in source.files().iter() {
                 listing.extend_from_slice(file.to_string_lossy().as_bytes());
                 listing.push(0);
                 match fs::metadata(file) {
@@ -105,6 +105,16 @@ impl CatalogCache {
     /// ([`skillwire::Catalog::check_snapshot`]: version, key, options, length, checksum);
     /// otherwise why not. A snapshot taken counts as used now, for pruning.
     pub fn load(&self) -> Result<Vec<u8>, String> {
+        match self.load_any_key()? {
+            (bytes, true) => Ok(bytes),
+            (_, false) => Err(skillwire::SnapshotError::OtherKey.to_string()),
+        }
+    }
+
+    /// The stored snapshot's bytes as [`CatalogCache::load`] gives them, and also when only
+    /// its key differs (the skills changed since): then with `false`, for an engine to
+    /// refresh it ([`skillwire::Engine::restore_or_build`]), reading only what changed.
+    pub fn load_any_key(&self) -> Result<(Vec<u8>, bool), String> {
         let file = match fs::File::open(&self.path) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err("none kept yet".to_owned()),
@@ -113,11 +123,15 @@ impl CatalogCache {
         let mut bytes = Vec::new();
         let read = (&file).take(skillwire::MAX_SNAPSHOT_BYTES as u64 + 1).read_to_end(&mut bytes);
         read.map_err(|e| format!("{}: {e}", self.path.display()))?;
-        skillwire::Catalog::check_snapshot(&bytes, &self.key, &self.options).map_err(|e| e.to_string())?;
+        let same_key = match skillwire::Catalog::check_snapshot(&bytes, &self.key, &self.options) {
+            Ok(()) => true,
+            Err(skillwire::SnapshotError::OtherKey) => false,
+            Err(e) => return Err(e.to_string()),
+        };
         // Pruning keeps the snapshots used last: this one was (a failure only makes it
         // look older).
         let _ = file.set_modified(SystemTime::now());
-        Ok(bytes)
+        Ok((bytes, same_key))
     }
 
     /// False while a listed file changed within [`SETTLE`]: a snapshot would not be stored.

@@ -62,7 +62,10 @@ struct Ahead {
 pub struct FsSource {
     /// The discovered path, canonical.
     root: PathBuf,
-    files: Arc<[PathBuf]>,
+    /// The SKILL.md files found, sorted: at discovery, then at each listing after the first.
+    files: Mutex<Arc<[PathBuf]>>,
+    /// Listed before: the next listing looks at the folders again.
+    listed: std::sync::atomic::AtomicBool,
     max_bytes: usize,
     /// Texts read ahead since the last listing, with their index in `files`.
     ahead: Mutex<Option<Ahead>>,
@@ -73,7 +76,8 @@ impl Clone for FsSource {
     fn clone(&self) -> Self {
         FsSource {
             root: self.root.clone(),
-            files: Arc::clone(&self.files),
+            files: Mutex::new(self.files()),
+            listed: std::sync::atomic::AtomicBool::new(false),
             max_bytes: self.max_bytes,
             ahead: Mutex::new(None),
         }
@@ -85,20 +89,11 @@ impl FsSource {
     /// does not exist or cannot be read.
     pub fn discover(path: &Path) -> io::Result<FsSource> {
         let root = fs::canonicalize(path)?;
-        let mut files = Vec::new();
-        if root.is_file() {
-            files.push(root.clone());
-        } else if let Some(file) = skill_file_in(&root) {
-            files.push(file);
-        } else {
-            let mut visited = HashSet::new();
-            walk(&root, &root, 0, &mut visited, &mut files)?;
-        }
-        files.sort();
-        files.dedup();
+        let files = find(&root)?;
         Ok(FsSource {
             root,
-            files: files.into(),
+            files: Mutex::new(files.into()),
+            listed: std::sync::atomic::AtomicBool::new(false),
             max_bytes: skillwire::Limits::default().max_skill_md_bytes,
             ahead: Mutex::new(None),
         })
@@ -117,27 +112,35 @@ impl FsSource {
         &self.root
     }
 
-    /// The SKILL.md files found.
-    pub fn files(&self) -> &[PathBuf] {
-        &self.files
+    /// The SKILL.md files found (at discovery, or at the last listing).
+    pub fn files(&self) -> Arc<[PathBuf]> {
+        Arc::clone(&self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// The index of `location` among the files, if this source listed it.
+    fn index_of(&self, files: &[PathBuf], location: &str) -> Result<usize, SourceError> {
+        let path = Path::new(location);
+        (files.binary_search_by(|f| f.as_path().cmp(path)))
+            .map_err(|_| SourceError(format!("{location}: not a skill of this source")))
     }
 
     /// The folder of the listed skill whose SKILL.md is at `location` (canonical, as
     /// the listing is).
-    fn skill_dir(&self, location: &str) -> Result<&Path, SourceError> {
-        let path = Path::new(location);
-        match self.files.binary_search_by(|f| f.as_path().cmp(path)) {
-            Ok(index) => self.files.get(index).and_then(|f| f.parent()),
-            Err(_) => None,
-        }
-        .ok_or_else(|| SourceError(format!("{location}: not a skill of this source")))
+    fn skill_dir(&self, location: &str) -> Result<PathBuf, SourceError> {
+        let files = self.files();
+        let index = self.index_of(&files, location)?;
+        files
+            .get(index)
+            .and_then(|f| f.parent())
+            .map(Path::to_path_buf)
+            .ok_or_else(|| SourceError(format!("{location}: not a skill of this source")))
     }
 
     /// Starts reading every file ahead, in order, into a bounded queue (replacing an
     /// earlier read-ahead, whose thread then stops). Without a thread, nothing is read ahead.
     fn read_ahead(&self) {
         let (sender, receiver) = sync_channel(PREFETCH_FILES);
-        let (files, max_bytes) = (Arc::clone(&self.files), self.max_bytes);
+        let (files, max_bytes) = (self.files(), self.max_bytes);
         let reader = std::thread::Builder::new().name("skillwire-read-ahead".to_owned()).spawn(move || {
             for (index, file) in files.iter().enumerate() {
                 // The receiver is gone: the build is over or read out of order.
@@ -167,6 +170,22 @@ impl FsSource {
             }
         }
     }
+}
+
+/// The SKILL.md files under the canonical path `root` (see the module docs), sorted.
+fn find(root: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    if root.is_file() {
+        files.push(root.to_path_buf());
+    } else if let Some(file) = skill_file_in(root) {
+        files.push(file);
+    } else {
+        let mut visited = HashSet::new();
+        walk(root, root, 0, &mut visited, &mut files)?;
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
 }
 
 /// The skill file in `dir`, if it has one.
@@ -270,9 +289,32 @@ pub(crate) fn read_at_most(file: fs::File, size: u64, max_bytes: usize) -> io::R
 }
 
 impl SkillSource for FsSource {
+    /// The SKILL.md files, each stamped with its metadata (size, times, inode, device: as
+    /// the catalogue cache compares files), so a refresh reads only the files that changed;
+    /// unstamped (read on every build) while it changed within the last
+    /// [`SETTLE`](catalog_cache::SETTLE), when a second write in the same tick of the
+    /// filesystem's clock could keep its times.
+    ///
+    /// The first listing gives the files found at discovery; each later one looks at the
+    /// folders again (a refresh sees skills added and removed).
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        if self.listed.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            let found = find(&self.root).map_err(|e| SourceError(format!("{}: {e}", self.root.display())))?;
+            *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.into();
+        }
         self.read_ahead();
-        Ok(self.files.iter().map(|p| SkillEntry::new(p.to_string_lossy())).collect())
+        let now = std::time::SystemTime::now();
+        let entry = |path: &PathBuf| {
+            let entry = SkillEntry::new(path.to_string_lossy());
+            let Ok(meta) = fs::metadata(path) else { return entry };
+            match catalog_cache::file_stamp(&meta) {
+                (stamp, Some(changed)) if now.duration_since(changed).is_ok_and(|age| age >= catalog_cache::SETTLE) => {
+                    entry.with_stamp(stamp)
+                }
+                _ => entry,
+            }
+        };
+        Ok(self.files().iter().map(entry).collect())
     }
 
     fn read(&self, location: &str) -> Result<String, SourceError> {
@@ -280,9 +322,7 @@ impl SkillSource for FsSource {
         // Only the files this source listed can be read through it. They are sorted:
         // a lookup costs the logarithm of their number (a catalogue of n skills reads
         // n files while it is built).
-        let Ok(index) = self.files.binary_search_by(|f| f.as_path().cmp(path)) else {
-            return Err(SourceError(format!("{location}: not a skill of this source")));
-        };
+        let index = self.index_of(&self.files(), location)?;
         match self.take_read_ahead(index) {
             Some(text) => text,
             None => read_skill_file(path, self.max_bytes),
@@ -292,11 +332,11 @@ impl SkillSource for FsSource {
 
     fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
         let dir = self.skill_dir(location)?;
-        files::list_skill_files(dir).map_err(|e| SourceError(format!("{}: {e}", dir.display())))
+        files::list_skill_files(&dir).map_err(|e| SourceError(format!("{}: {e}", dir.display())))
     }
 
     fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
-        files::read_skill_resource(self.skill_dir(location)?, path, max_bytes).map_err(SourceError)
+        files::read_skill_resource(&self.skill_dir(location)?, path, max_bytes).map_err(SourceError)
     }
 }
 
@@ -304,6 +344,38 @@ impl SkillSource for FsSource {
 mod tests {
     #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
     use super::*;
+
+    #[test]
+    fn a_listing_after_the_first_finds_the_folders_as_they_are_and_stamps_settled_files() {
+        let dir = std::env::temp_dir().join(format!("skillwire-fs-relist-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let write = |name: &str, description: &str| {
+            fs::create_dir_all(dir.join(name)).unwrap();
+            let text = format!("---\nname: {name}\ndescription: {description}\n---\n");
+            fs::write(dir.join(name).join("SKILL.md"), text).unwrap();
+        };
+        write("a", "First.");
+        write("b", "Second.");
+        let source = FsSource::discover(&dir).unwrap();
+        let listed = source.list().unwrap();
+        assert_eq!(listed.len(), 2);
+        assert!(listed.iter().all(|e| e.stamp.is_none()), "written just now: not stamped yet");
+        std::thread::sleep(catalog_cache::SETTLE + std::time::Duration::from_millis(100));
+        let settled = source.list().unwrap();
+        assert!(settled.iter().all(|e| e.stamp.is_some()));
+        assert_eq!(source.list().unwrap(), settled, "unchanged: the same stamps");
+        // Edited, added, removed: the next listing sees it (the edited file unstamped again).
+        write("a", "First, edited.");
+        write("c", "Third.");
+        fs::remove_dir_all(dir.join("b")).unwrap();
+        let again = source.list().unwrap();
+        let names: Vec<&str> = again.iter().map(|e| e.location.rsplit('/').nth(1).unwrap()).collect();
+        assert_eq!(names, ["a", "c"]);
+        assert!(again.iter().all(|e| e.stamp.is_none()));
+        assert!(source.read(&again[1].location).unwrap().contains("Third."), "a file found now can be read");
+        assert!(source.read(&settled[1].location).is_err(), "a removed file is no longer the source's");
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn reads_only_the_files_it_listed() {

@@ -54,9 +54,16 @@ fn native_engine_loaded(
     let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank, EngineArg::Native)?;
     let (engine, restored) = cached(args, cache, |snapshot| {
         Ok(match snapshot {
-            Some((bytes, key)) => {
+            // Under another key the snapshot is refreshed: only the changed files are read.
+            Some(Snapshot { bytes, key, .. }) => {
                 let (engine, restored) = Engine::restore_or_build(sources, options, bytes, key);
-                (engine, restored.err().map(|why| why.to_string()))
+                let why = restored.err().map(|why| match why {
+                    skillwire::SnapshotError::OtherKey => {
+                        format!("{why}; refreshed from it, reading only the SKILL.md files that changed")
+                    }
+                    why => why.to_string(),
+                });
+                (engine, why)
             }
             None => (Engine::new(sources, options), None),
         })
@@ -93,7 +100,12 @@ pub(crate) fn backend_loaded(
             let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank, EngineArg::Wasm)?;
             let runtime = runtime()?;
             let (engine, restored) = cached(args, cache, |snapshot| match snapshot {
-                Some((bytes, key)) => {
+                // The component's entries carry no stamps: a stale snapshot saves nothing.
+                Some(Snapshot { same_key: false, .. }) => {
+                    let engine = WasmEngine::new(runtime, sources, options, CallLimits::default()).map_err(input)?;
+                    Ok((engine, Some(skillwire::SnapshotError::OtherKey.to_string())))
+                }
+                Some(Snapshot { bytes, key, .. }) => {
                     let made =
                         WasmEngine::restore_or_build(runtime, sources, options, CallLimits::default(), bytes, key);
                     made.map(|(engine, restored)| (engine, restored.err())).map_err(input)
@@ -109,19 +121,28 @@ pub(crate) fn backend_loaded(
     Ok((engine, restored))
 }
 
+/// A kept snapshot, handed to an engine.
+struct Snapshot<'a> {
+    bytes: &'a [u8],
+    key: &'a str,
+    /// Written under the key of the folders as they are now; `false`: the skills changed
+    /// since (an engine may refresh it).
+    same_key: bool,
+}
+
 /// The engine `make` gives, handed the snapshot `cache` holds if the core would take it
-/// ([`CatalogCache::load`]): `make` restores it, or builds and says why it did not
+/// ([`CatalogCache::load_any_key`]): `make` restores it, or builds and says why it did not
 /// restore. A built catalogue is kept in the cache for the next run; a failure to keep it
 /// is said on standard error (the next runs would build every time). Says whether the
 /// engine's catalogue was restored.
 fn cached<E: Backend>(
     args: &SkillArgs,
     cache: Option<CatalogCache>,
-    make: impl FnOnce(Option<(&[u8], &str)>) -> Result<(E, Option<String>), InputError>,
+    make: impl FnOnce(Option<Snapshot<'_>>) -> Result<(E, Option<String>), InputError>,
 ) -> Result<(E, bool), InputError> {
     let Some(cache) = cache else { return make(None).map(|(engine, _)| (engine, false)) };
-    let (mut engine, why) = match cache.load() {
-        Ok(bytes) => match make(Some((&bytes, cache.key())))? {
+    let (mut engine, why) = match cache.load_any_key() {
+        Ok((bytes, same_key)) => match make(Some(Snapshot { bytes: &bytes, key: cache.key(), same_key }))? {
             (engine, None) => {
                 if args.verbose {
                     eprintln!("skillwire: catalogue restored from {}", cache.path().display());

@@ -84,11 +84,21 @@ fn a_run_over_unchanged_folders_restores_the_catalogue_and_any_change_rebuilds_i
     // A skill edited (the description now says what the message asks): built from the
     // file as it is now, in both engines.
     write_skill(&skills, "xlsx", "Merge PDF files into one spreadsheet report.");
+    let mut fresh = Command::new(env!("CARGO_BIN_EXE_skillwire"));
+    fresh.current_dir(repo()).args(["--engine", "native", "inject", "--json", "--catalog-cache", "off", "--skills"]);
+    let fresh = fresh.arg(&skills).arg(message).output().unwrap();
     for engine in ["wasm", "native"] {
         let edited = inject(engine, &skills, &cache, &[], message);
         assert!(said(&edited).contains("key differs"), "{engine}: {}", said(&edited));
         assert_ne!(edited.stdout, built.stdout, "{engine}: the edit is seen");
+        assert_eq!(edited.stdout, fresh.stdout, "{engine}: as a build from the files as they are");
     }
+    // Natively the kept catalogue was refreshed (the edited file is read, the others not:
+    // core/tests/refresh.rs counts the reads).
+    settle();
+    write_skill(&skills, "notes", "Take meeting notes, list the action items and merge PDF minutes.");
+    let refreshed = inject("native", &skills, &cache, &[], message);
+    assert!(said(&refreshed).contains("refreshed from it"), "{}", said(&refreshed));
     // A skill added, one removed: the same.
     settle();
     let _ = inject("native", &skills, &cache, &[], message);

@@ -319,7 +319,7 @@ fn corpus_loads_and_commands_run_on_it() {
     let Some(corpus) = corpus() else { return };
     let source = skillwire_host::FsSource::discover(Path::new(&corpus)).unwrap();
     assert_eq!(source.files().len(), 250);
-    for file in source.files() {
+    for file in source.files().iter() {
         let text = skillwire_host::read_skill_file(file, usize::MAX).unwrap();
         let loaded = skillwire::load(&file.to_string_lossy(), &text, &skillwire::Limits::default());
         assert!(loaded.skill.is_some(), "{} did not load: {:?}", file.display(), loaded.diagnostics);

@@ -312,7 +312,7 @@ fn native_and_component_agree_on_the_corpus_and_the_examples() {
             }
         }
         let options = LintOptions::default();
-        for file in FsSource::discover(dir).unwrap().files() {
+        for file in FsSource::discover(dir).unwrap().files().iter() {
             let text = std::fs::read_to_string(file).unwrap();
             let location = file.to_string_lossy();
             let native = skillwire::lint_with(&location, &text, &options);

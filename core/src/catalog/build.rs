@@ -95,6 +95,11 @@ impl Builder {
         }
     }
 
+    /// The options it builds with.
+    pub(crate) fn options(&self) -> &CatalogOptions {
+        &self.options
+    }
+
     /// Adds one entry, after the ones added before it.
     pub(crate) fn add(&mut self, input: CatalogInput) {
         if cfg!(target_arch = "wasm32") {
@@ -105,6 +110,15 @@ impl Builder {
         if self.waiting.len() >= BATCH {
             self.prepare_waiting();
         }
+    }
+
+    /// Adds one entry prepared by an earlier build (see [`Reuse`](super::Reuse)), after
+    /// the ones added before it.
+    pub(crate) fn add_prepared(&mut self, prepared: Prepared) {
+        if !self.waiting.is_empty() {
+            self.prepare_waiting();
+        }
+        self.take(prepared);
     }
 
     /// Once the catalogue is full, an entry with text is not loaded nor scanned: it can
@@ -274,6 +288,7 @@ impl Catalog {
             ranking,
             options: options.clone(),
             unread: 0,
+            stamps: HashMap::new(),
             scanned: ScanCache::default(),
             id: next_id(),
         }

@@ -24,7 +24,10 @@ pub(crate) mod complete;
 pub(crate) mod names;
 mod options;
 mod prepare;
+pub(crate) use prepare::Prepared;
 mod report;
+mod reuse;
+pub(crate) use reuse::Reuse;
 #[cfg(feature = "snapshot")]
 mod snapshot;
 pub(crate) use report::gate_reason;
@@ -33,6 +36,7 @@ pub(crate) mod tools;
 
 pub(crate) use names::origin_problem;
 pub use names::{glob_matches, origin_label, same_origin, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES};
+pub(crate) use options::same_options;
 pub use options::{CatalogInput, CatalogOptions, CatalogSkill, NotUserInvocable, Precedence, ScanBodies};
 pub use report::{
     CatalogReport, EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, Relevant, ShadowedSkill, SkippedSkill,
@@ -48,6 +52,7 @@ use crate::select::rules::{mention_key, Hit, MatchIndex, Reason};
 use crate::skill::limits::Limits;
 use crate::skill::Skill;
 use crate::turn::TurnContext;
+use std::collections::HashMap;
 
 /// The indexed catalogue of skills.
 #[derive(Debug, Clone, Default)]
@@ -63,6 +68,9 @@ pub struct Catalog {
     /// Entries (and sources' listings) the build could not read: a failure that may pass,
     /// which a snapshot would keep (so none is written).
     pub(crate) unread: usize,
+    /// The stamp of each entry the host stamped, by source and location (see
+    /// [`SkillEntry::stamp`](crate::SkillEntry)): what a rebuild may reuse.
+    pub(crate) stamps: HashMap<(usize, String), String>,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the

@@ -82,6 +82,13 @@ pub struct CatalogOptions {
     pub deny: Vec<String>,
 }
 
+/// Options are the same when equal or written alike: a NaN (which no `==` holds for)
+/// written by the same host is the same NaN. (What a snapshot or a rebuild may reuse
+/// depends on it.)
+pub(crate) fn same_options(a: &CatalogOptions, b: &CatalogOptions) -> bool {
+    a == b || matches!((serde_json::to_string(a), serde_json::to_string(b)), (Ok(a), Ok(b)) if a == b)
+}
+
 /// One entry handed to [`Catalog::build`](crate::Catalog::build): the source it came from (its index, which
 /// ranks it for precedence), its location, and its SKILL.md text or why there is none.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,7 +19,8 @@
 //!
 //! What a snapshot holds: every skill in the catalogue and every shadowed one (their
 //! fields, the body's sections and headings ranking reads, scan findings), the build
-//! report, and the ranking index. The rule automaton is built again on restore (from
+//! report, the ranking index, and the entries' stamps (so that a restored catalogue
+//! refreshes reading only what changed). The rule automaton is built again on restore (from
 //! the skills, as a build would), and the skills' embeddings are not kept (a host with
 //! an embedding model sets them again). The format is postcard's: fields in order, with no
 //! names, so the public types (whose JSON form leaves empty fields out) are written
@@ -27,7 +28,7 @@
 //! between versions.
 
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill, GatedSkill, LocatedWarning};
-use super::{ShadowedSkill, SkippedSkill};
+use super::{Reuse, ShadowedSkill, SkippedSkill};
 use crate::scan::Finding;
 use crate::select::rank::RankIndex;
 use crate::skill::diag::{Diagnostic, Severity};
@@ -39,7 +40,7 @@ use std::collections::BTreeMap;
 const MAGIC: &[u8] = b"skillwire catalogue snapshot\n";
 
 /// The snapshot layout's number; with the crate's version, what a snapshot must match.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// Largest snapshot [`Catalog::from_snapshot`] reads (1 GiB: a catalogue at the default
 /// limit of skills takes a small part of it).
@@ -131,6 +132,7 @@ struct BodyRef<'a> {
     skills: Vec<WireEntry>,
     shadowed: Vec<WireEntry>,
     report: WireReport,
+    stamps: Vec<(usize, String, String)>,
     ranking: &'a RankIndex,
 }
 
@@ -140,7 +142,19 @@ struct Body {
     skills: Vec<WireEntry>,
     shadowed: Vec<WireEntry>,
     report: WireReport,
+    /// The entries' stamps (source, location, stamp), for a refresh to reuse.
+    stamps: Vec<(usize, String, String)>,
     ranking: RankIndex,
+}
+
+/// What a refresh reuses of a body: all but the ranking index, which comes last and is
+/// not decoded (the refresh builds its own).
+#[derive(Deserialize)]
+struct PreparedBody {
+    skills: Vec<WireEntry>,
+    shadowed: Vec<WireEntry>,
+    report: WireReport,
+    stamps: Vec<(usize, String, String)>,
 }
 
 impl Catalog {
@@ -176,6 +190,15 @@ impl Catalog {
             shadowed: self.shadowed.iter().map(WireEntry::from).collect(),
             report: WireReport::from(&self.report),
             ranking: &self.ranking,
+            stamps: {
+                let mut stamps: Vec<(usize, String, String)> = self
+                    .stamps
+                    .iter()
+                    .map(|((source, location), stamp)| (*source, location.clone(), stamp.clone()))
+                    .collect();
+                stamps.sort();
+                stamps
+            },
         };
         let body = postcard::to_allocvec(&body).map_err(unwritable)?;
         let header = Header {
@@ -195,7 +218,7 @@ impl Catalog {
     /// without decoding the catalogue: its header, length and checksum. A host whose
     /// engine runs elsewhere (the component) checks here before handing the bytes over.
     pub fn check_snapshot(snapshot: &[u8], key: &str, options: &CatalogOptions) -> Result<(), SnapshotError> {
-        checked_body(snapshot, key, options).map(drop)
+        checked_body(snapshot, Some(key), options).map(drop)
     }
 
     /// The catalogue `snapshot` holds, if this build of skillwire wrote it under `key`
@@ -204,6 +227,28 @@ impl Catalog {
     /// rule automaton is built again; embeddings are not kept. At most
     /// [`MAX_SNAPSHOT_BYTES`] are read, and at most `options.limits.max_skills` skills.
     pub fn from_snapshot(snapshot: &[u8], key: &str, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
+        Catalog::restore(snapshot, Some(key), options)
+    }
+
+    /// What the catalogue `snapshot` holds prepared, written by this build with `options`
+    /// under any key: what [`Engine::restore_or_build`](crate::Engine::restore_or_build)
+    /// refreshes from when the sources changed since. Its indexes are neither decoded nor
+    /// built.
+    pub(crate) fn reuse_from_snapshot(snapshot: &[u8], options: &CatalogOptions) -> Result<Reuse, SnapshotError> {
+        let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
+        let (body, _ranking) =
+            postcard::take_from_bytes::<PreparedBody>(checked_body(snapshot, None, options)?).map_err(unreadable)?;
+        if body.skills.len().saturating_add(body.shadowed.len()) > options.limits.max_skills {
+            return Err(SnapshotError::Unreadable("more skills than the limit".to_owned()));
+        }
+        let skills = body.skills.into_iter().map(CatalogSkill::from).collect();
+        let shadowed = body.shadowed.into_iter().map(CatalogSkill::from).collect();
+        let stamps = body.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect();
+        Ok(Reuse::new(skills, shadowed, body.report.into(), options.clone(), stamps))
+    }
+
+    /// [`Catalog::from_snapshot`], under any key when `key` is `None`.
+    fn restore(snapshot: &[u8], key: Option<&str>, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
         let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
         let body: Body = postcard::from_bytes(checked_body(snapshot, key, options)?).map_err(unreadable)?;
         if body.ranking.skill_count() != body.skills.len() {
@@ -214,13 +259,19 @@ impl Catalog {
         }
         let skills = body.skills.into_iter().map(CatalogSkill::from).collect();
         let shadowed = body.shadowed.into_iter().map(CatalogSkill::from).collect();
-        Ok(Catalog::assemble(skills, shadowed, body.report.into(), body.ranking, options))
+        let mut catalog = Catalog::assemble(skills, shadowed, body.report.into(), body.ranking, options);
+        catalog.stamps = body.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect();
+        Ok(catalog)
     }
 }
 
 /// The body of `snapshot`, once its header says it was written by this build under `key`
 /// with `options`, and its length and checksum hold.
-fn checked_body<'a>(snapshot: &'a [u8], key: &str, options: &CatalogOptions) -> Result<&'a [u8], SnapshotError> {
+fn checked_body<'a>(
+    snapshot: &'a [u8],
+    key: Option<&str>,
+    options: &CatalogOptions,
+) -> Result<&'a [u8], SnapshotError> {
     if snapshot.len() > MAX_SNAPSHOT_BYTES {
         return Err(SnapshotError::Unreadable(format!("{} bytes; the limit is {MAX_SNAPSHOT_BYTES}", snapshot.len())));
     }
@@ -232,10 +283,10 @@ fn checked_body<'a>(snapshot: &'a [u8], key: &str, options: &CatalogOptions) -> 
     if header.version != version() {
         return Err(SnapshotError::OtherVersion { found: header.version });
     }
-    if header.key != key {
+    if key.is_some_and(|key| header.key != key) {
         return Err(SnapshotError::OtherKey);
     }
-    if !same_options(&header.options, options) {
+    if !super::same_options(&header.options, options) {
         return Err(SnapshotError::OtherOptions);
     }
     if body.len() as u64 != header.body_bytes {
@@ -249,12 +300,6 @@ fn checked_body<'a>(snapshot: &'a [u8], key: &str, options: &CatalogOptions) -> 
         return Err(SnapshotError::Unreadable("its checksum does not hold: the file was damaged".to_owned()));
     }
     Ok(body)
-}
-
-/// Options are the same when equal or written alike: a NaN (which no `==` holds for) is the
-/// same NaN as the one the snapshot was built with.
-fn same_options(a: &CatalogOptions, b: &CatalogOptions) -> bool {
-    a == b || matches!((postcard::to_allocvec(a), postcard::to_allocvec(b)), (Ok(a), Ok(b)) if a == b)
 }
 
 // The wire forms: every field of the public types, in order (their serde forms are for

@@ -6,9 +6,10 @@
 //! the order of reads, what a failure becomes and how embeddings are checked are written
 //! once.
 
-use crate::catalog::{Builder, Catalog, CatalogInput, CatalogOptions, SkippedSkill};
+use crate::catalog::{Builder, Catalog, CatalogInput, CatalogOptions, Prepared, Reuse, SkippedSkill};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::collections::VecDeque;
 
 /// What building the catalogue needs next from the host (as JSON: `{"need": "list",
@@ -64,6 +65,10 @@ pub struct CatalogBuild {
     /// Whether the embedding step was answered.
     embedded: bool,
     embedding_error: Option<String>,
+    /// What an earlier build prepared, for entries listed with the same stamp.
+    reuse: Reuse,
+    /// The stamps of the entries listed so far, by source and location.
+    stamps: HashMap<(usize, String), String>,
 }
 
 /// A listed entry on its way to the builder.
@@ -74,6 +79,15 @@ struct Pending {
     origin: Option<String>,
     /// The SKILL.md text or why it could not be read; `None` until it is read.
     text: Option<Result<String, String>>,
+    /// What an earlier build prepared for it, when its stamp did not change: not read.
+    reused: Option<Prepared>,
+}
+
+impl Pending {
+    /// Ready for the builder: read, or prepared before.
+    fn ready(&self) -> bool {
+        self.text.is_some() || self.reused.is_some()
+    }
 }
 
 impl CatalogBuild {
@@ -91,7 +105,27 @@ impl CatalogBuild {
             catalog: None,
             embedded: false,
             embedding_error: None,
+            reuse: Reuse::default(),
+            stamps: HashMap::new(),
         }
+    }
+
+    /// The same build, reusing what `previous` (a catalogue of the same sources) prepared
+    /// for every entry listed again at the same location, from the same source and origin,
+    /// with the same [`stamp`](SkillEntry::stamp): such an entry is not read, and the
+    /// catalogue is the one a full build would give. Nothing is reused when `previous` was
+    /// built with other options. Entries whose read failed, or that came past the limit
+    /// of skills, are read again.
+    pub fn reusing(self, previous: Catalog) -> Self {
+        self.with_reuse(previous.into_reuse())
+    }
+
+    /// The same build, reusing what `reuse` holds (see [`CatalogBuild::reusing`]).
+    pub(crate) fn with_reuse(mut self, reuse: Reuse) -> Self {
+        if let Some(builder) = &self.builder {
+            self.reuse = reuse.for_options(builder.options());
+        }
+        self
     }
 
     /// What is needed next. Each source is listed in turn and its entries without text
@@ -104,16 +138,18 @@ impl CatalogBuild {
     }
 
     fn compute_next(&mut self) -> Need {
-        // Entries whose text is in go to the builder, in list order.
-        while self.pending.front().is_some_and(|p| p.text.is_some()) {
-            let Some(Pending { source, location, origin, text: Some(text) }) = self.pending.pop_front() else {
-                break;
-            };
-            if let Some(builder) = self.builder.as_mut() {
-                builder.add(CatalogInput { source, location, origin, text });
+        // Entries whose text is in (or that were prepared before) go to the builder, in
+        // list order.
+        while self.pending.front().is_some_and(Pending::ready) {
+            let Some(Pending { source, location, origin, text, reused }) = self.pending.pop_front() else { break };
+            let Some(builder) = self.builder.as_mut() else { continue };
+            match (reused, text) {
+                (Some(prepared), _) => builder.add_prepared(prepared),
+                (None, Some(text)) => builder.add(CatalogInput { source, location, origin, text }),
+                (None, None) => {}
             }
         }
-        if let Some(Pending { source, location, text: None, .. }) = self.pending.front() {
+        if let Some(Pending { source, location, text: None, reused: None, .. }) = self.pending.front() {
             return Need::Read { source: *source, location: location.clone() };
         }
         if self.next_source < self.sources {
@@ -134,6 +170,8 @@ impl CatalogBuild {
     fn build(&mut self) -> Catalog {
         let mut catalog = self.builder.take().map(Builder::finish).unwrap_or_default();
         catalog.report_failures_first(std::mem::take(&mut self.failures));
+        catalog.stamps = std::mem::take(&mut self.stamps);
+        self.reuse = Reuse::default();
         catalog
     }
 
@@ -146,13 +184,22 @@ impl CatalogBuild {
         match entries {
             Ok(entries) => {
                 for entry in entries {
-                    let SkillEntry { location, text, origin } = entry;
+                    let SkillEntry { location, text, origin, stamp } = entry;
                     // An entry whose origin cannot be one is refused without being read.
                     let text = match origin.as_deref().and_then(crate::catalog::origin_problem) {
                         Some(why) => Some(Err(why)),
                         None => text.map(Ok),
                     };
-                    self.pending.push_back(Pending { source, location, origin, text });
+                    let mut reused = None;
+                    if let Some(stamp) = stamp {
+                        if text.as_ref().is_none_or(Result::is_ok) {
+                            reused = self.reuse.take(source, &location, origin.as_deref(), &stamp);
+                        }
+                        self.stamps.insert((source, location.clone()), stamp);
+                    }
+                    // What was prepared before stands for the text (which is dropped).
+                    let text = if reused.is_some() { None } else { text };
+                    self.pending.push_back(Pending { source, location, origin, text, reused });
                 }
             }
             Err(e) => self.failures.push(SkippedSkill {
@@ -168,7 +215,7 @@ impl CatalogBuild {
     pub fn read(&mut self, text: Result<String, String>) {
         let Some(Need::Read { .. }) = self.asked else { return };
         self.asked = None;
-        if let Some(Pending { text: slot @ None, .. }) = self.pending.front_mut() {
+        if let Some(Pending { text: slot @ None, reused: None, .. }) = self.pending.front_mut() {
             *slot = Some(text);
         }
     }
@@ -235,7 +282,7 @@ mod tests {
     const SQL: &str = "---\nname: sql-review\ndescription: Review SQL queries.\n---\nCheck indexes.\n";
 
     fn entry(location: &str, text: Option<&str>) -> SkillEntry {
-        SkillEntry { location: location.to_owned(), text: text.map(str::to_owned), origin: None }
+        SkillEntry { location: location.to_owned(), text: text.map(str::to_owned), origin: None, stamp: None }
     }
 
     #[test]
@@ -301,5 +348,41 @@ mod tests {
         build.need();
         build.embedded(Ok(Vec::new()));
         assert_eq!(build.finish().1.as_deref(), Some("the embedder returned 0 vectors for 1 texts"));
+    }
+
+    /// Drives `build` over one listing, reading from `texts`; returns the catalogue and how
+    /// many reads were asked for.
+    fn drive(mut build: CatalogBuild, listing: &[(&str, &str)]) -> (Catalog, usize) {
+        let mut reads = 0;
+        loop {
+            match build.need() {
+                Need::List { .. } => build.listed(Ok(listing
+                    .iter()
+                    .map(|(location, text)| entry(location, None).with_stamp(format!("{}", text.len())))
+                    .collect())),
+                Need::Read { location, .. } => {
+                    reads += 1;
+                    let text = listing.iter().find(|(l, _)| *l == location).map(|(_, t)| t.to_string());
+                    build.read(text.ok_or_else(|| "gone".to_owned()));
+                }
+                Need::Embed { .. } => build.embedded(Err("no embedder".to_owned())),
+                Need::Done => return (build.finish().0, reads),
+            }
+        }
+    }
+
+    #[test]
+    fn a_build_reuses_stamped_entries_of_a_catalogue_built_with_the_same_options() {
+        let listing = [("a/pdf/SKILL.md", PDF), ("a/sql/SKILL.md", SQL)];
+        let (first, reads) = drive(CatalogBuild::new(1, CatalogOptions::default(), false), &listing);
+        assert_eq!(reads, 2);
+        let (again, reads) =
+            drive(CatalogBuild::new(1, CatalogOptions::default(), false).reusing(first.clone()), &listing);
+        assert_eq!(reads, 0);
+        assert_eq!(format!("{:?}", again.skills()), format!("{:?}", first.skills()));
+        // Other options: what preparing gave may differ (gates, limits, the scan), so all is read.
+        let other = CatalogOptions { available: vec!["jira".to_owned()], ..CatalogOptions::default() };
+        let (_, reads) = drive(CatalogBuild::new(1, other, false).reusing(first), &listing);
+        assert_eq!(reads, 2);
     }
 }

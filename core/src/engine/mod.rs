@@ -79,9 +79,11 @@ impl<S: SkillSource> Engine<S> {
 
     /// The engine over `sources` with the catalogue `snapshot` holds, when this build of
     /// skillwire wrote it under `key` with `options.catalog` ([`Catalog::from_snapshot`]):
-    /// the sources are not listed nor read. Otherwise the engine is built as
-    /// [`Engine::new`] builds it, and the second value says why the snapshot was not
-    /// used. `key` must change whenever the sources' skills do (see
+    /// the sources are not listed nor read. Under another key (the sources changed since),
+    /// the snapshot's catalogue is [refreshed](Engine::refresh): the sources are listed and
+    /// only entries whose stamp changed, or that have none, are read. Otherwise the engine
+    /// is built as [`Engine::new`] builds it. The second value says why the snapshot was
+    /// not used as it was. `key` must change whenever the sources' skills do (see
     /// [`Catalog::snapshot`]).
     #[cfg(feature = "snapshot")]
     pub fn restore_or_build(
@@ -92,6 +94,14 @@ impl<S: SkillSource> Engine<S> {
     ) -> (Self, Result<(), crate::SnapshotError>) {
         match Catalog::from_snapshot(snapshot, key, &options.catalog) {
             Ok(catalog) => (Engine::with_catalog(sources, options, catalog), Ok(())),
+            Err(crate::SnapshotError::OtherKey) => match Catalog::reuse_from_snapshot(snapshot, &options.catalog) {
+                Ok(reuse) => {
+                    let build = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_reuse(reuse);
+                    let catalog = build.run(&sources).0;
+                    (Engine::with_catalog(sources, options, catalog), Err(crate::SnapshotError::OtherKey))
+                }
+                Err(why) => (Engine::new(sources, options), Err(why)),
+            },
             Err(why) => (Engine::new(sources, options), Err(why)),
         }
     }
@@ -157,10 +167,24 @@ impl<S: SkillSource> Engine<S> {
         self.sources.get(index).ok_or_else(|| format!("no source {index}"))
     }
 
-    /// Lists and loads the sources again (after skills changed).
+    /// Lists the sources again and builds the catalogue anew (after skills changed). An
+    /// entry listed with the same [`stamp`](crate::SkillEntry::stamp) as before is not
+    /// read, loaded nor scanned again: what it gave last time is used, and the catalogue
+    /// is the one a full build would give (only the changed entries are read). Unstamped
+    /// entries are all read again.
     pub fn refresh(&mut self) {
-        self.catalog = Catalog::from_sources(&self.sources, &self.options.catalog);
+        let previous = std::mem::take(&mut self.catalog);
+        let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false).reusing(previous);
+        self.catalog = build.run(&self.sources).0;
         self.embed_skills();
+    }
+
+    /// Takes `sources` in place of the engine's (the same sources found again: a folder
+    /// walked again finds skills added and removed) and [refreshes](Engine::refresh),
+    /// reusing what did not change.
+    pub fn replace_sources(&mut self, sources: Vec<S>) {
+        self.sources = sources;
+        self.refresh();
     }
 
     /// The catalogue.

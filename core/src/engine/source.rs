@@ -26,12 +26,19 @@ pub struct SkillEntry {
     /// held by a skill from elsewhere: on a collision it is listed as `NAME@ORIGIN` (reported
     /// as an `origin_collision` warning), and allow and deny patterns match it by either name.
     pub origin: Option<String>,
+    /// What the entry's SKILL.md was when listed, in the source's own terms: any text that
+    /// changes whenever the file does (the filesystem source: its size, times and inode; an
+    /// MCP server: the listed SHA-256). When a catalogue is built again
+    /// ([`Engine::refresh`](crate::Engine::refresh)), an entry listed at the same location,
+    /// from the same source and origin, with the same stamp as before is not read, loaded
+    /// nor scanned again: what it gave last time is used. No stamp: read every time.
+    pub stamp: Option<String>,
 }
 
 impl SkillEntry {
     /// An entry at `location` whose text the core reads when it needs it.
     pub fn new(location: impl Into<String>) -> Self {
-        SkillEntry { location: location.into(), text: None, origin: None }
+        SkillEntry { location: location.into(), text: None, origin: None, stamp: None }
     }
 
     /// The same entry, with its SKILL.md text at hand.
@@ -43,6 +50,12 @@ impl SkillEntry {
     /// The same entry, from `origin`.
     pub fn with_origin(mut self, origin: impl Into<String>) -> Self {
         self.origin = Some(origin.into());
+        self
+    }
+
+    /// The same entry, stamped (see [`SkillEntry::stamp`]).
+    pub fn with_stamp(mut self, stamp: impl Into<String>) -> Self {
+        self.stamp = Some(stamp.into());
         self
     }
 }

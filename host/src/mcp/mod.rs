@@ -48,10 +48,10 @@ pub enum Transport {
 /// Serves the engine `make` builds over `transport` until the client closes standard
 /// input (stdio) or the process is stopped (HTTP). The engine is built before the first
 /// request is read; its error (no skills folder, a component that cannot start) is
-/// returned. With `watch`, `make` builds it again whenever the folders change, and the
-/// clients are notified.
+/// returned. With `watch`, the engine refreshes whenever the folders change (reading only
+/// the SKILL.md files that changed), and the clients are notified.
 pub fn serve(
-    make: impl Fn() -> Result<Box<dyn Backend>, String> + Send + 'static,
+    make: impl FnOnce() -> Result<Box<dyn Backend>, String> + Send + 'static,
     limits: Limits,
     transport: Transport,
     watch: Option<Watch>,

@@ -86,10 +86,13 @@ impl SkillServer {
         }
     }
 
-    /// Reads the skills again (`--watch` saw them change): a new engine, its catalogue, and
-    /// no manifest kept from before. On an error the server goes on with what it had.
+    /// Reads the skills again (`--watch` saw them change): the engine refreshes its
+    /// catalogue (the folders walked again, only the SKILL.md files that changed read
+    /// again), and no manifest is kept from before. On an error the server goes on with
+    /// what it had.
     pub(crate) async fn reload(&self) -> Result<(), String> {
-        self.engine.rebuild().await.map_err(|Stopped| "the engine stopped".to_owned())??;
+        let refreshed = self.engine.run(|engine| engine.refresh().map_err(|e| e.to_string()));
+        refreshed.await.map_err(|Stopped| "the engine stopped".to_owned())??;
         let snapshot = self.engine.run(Snapshot::read).await.map_err(|Stopped| "the engine stopped".to_owned())??;
         *self.snapshot.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(snapshot);
         self.manifests().clear();

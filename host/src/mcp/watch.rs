@@ -1,5 +1,6 @@
 //! `skillwire mcp --watch`: the skills folders polled for changes. A change (a file added,
-//! removed, resized or rewritten under a `--skills` path) rebuilds the engine, and the
+//! removed, resized or rewritten under a `--skills` path) refreshes the engine (the
+//! folders walked again, only the SKILL.md files whose stamp changed read again), and the
 //! client is told that the prompts and resources changed (`notifications/prompts/list_changed`,
 //! `notifications/resources/list_changed`); the skills extension has no notification of
 //! its own: a client lists the skills again.

@@ -191,7 +191,7 @@ impl Build {
                     if let Some(error) = e.error {
                         self.refused.push((source as usize, e.location.clone(), error));
                     }
-                    listed.push(SkillEntry { location: e.location, text: e.text, origin: e.origin });
+                    listed.push(SkillEntry { location: e.location, text: e.text, origin: e.origin, stamp: None });
                 }
                 Ok(listed)
             }
