@@ -140,6 +140,7 @@ records! {
         hidden_text, bidi_control, homoglyph_name, instruction_override, exfiltration, destructive_command,
     }
     core::Finding = Finding { category, action, message, line, column, excerpt }
+    core::SkillEntry = SkillEntry { location, text, origin, stamp }
     core::ListedFile = ListedFile { path, size }
     core::SkillFile = SkillFile { path, size, kind, media_type }
     core::SkillFiles = SkillFiles { skill, files, left_out }
@@ -171,19 +172,6 @@ records! {
 }
 
 // The few that are not one to one.
-
-/// An entry's stamp does not cross (yet): the component's entries are read on every build.
-impl Cross<wit::SkillEntry> for core::SkillEntry {
-    fn cross(self) -> wit::SkillEntry {
-        wit::SkillEntry { location: self.location, text: self.text, origin: self.origin }
-    }
-}
-
-impl Cross<core::SkillEntry> for wit::SkillEntry {
-    fn cross(self) -> core::SkillEntry {
-        core::SkillEntry { location: self.location, text: self.text, origin: self.origin, stamp: None }
-    }
-}
 
 /// `match` is a keyword in both Rust and WIT, so the generated field is `match_`.
 impl Cross<wit::Completion> for core::Completion {

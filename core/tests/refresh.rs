@@ -141,6 +141,8 @@ fn a_refresh_reads_only_what_changed_and_gives_the_catalogue_a_build_would() {
             }),
         ),
         ("a skill that stops loading", 1, Box::new(|s| s.put(&pdf, "---\nname: [unclosed\n---\n", None))),
+        // Broken and left as it is: what did not load is reused too (nothing read).
+        ("a broken skill left alone", 0, Box::new(|_| {})),
         (
             "a skill that loads again",
             1,
@@ -192,4 +194,22 @@ fn a_read_that_failed_is_tried_again() {
     assert!(engine.catalog().report().skipped.is_empty());
     let entry = engine.catalog().skills().iter().find(|s| s.skill.location == location).unwrap();
     assert_eq!(entry.skill.name, skillwire::load(&location, &text, &Default::default()).skill.unwrap().name);
+}
+
+#[test]
+fn an_entry_past_the_limit_is_read_once_there_is_room() {
+    let source = corpus(true);
+    let listed = source.skills.borrow().len();
+    let mut limited = options();
+    limited.catalog.limits.max_skills = listed - 1;
+    let mut engine = Engine::new(vec![source.clone()], limited.clone());
+    let last = source.skills.borrow().keys().last().unwrap().clone();
+    assert!(engine.catalog().report().skipped.iter().any(|s| s.location == last), "the last entry is past the limit");
+    let first = source.skills.borrow().keys().next().unwrap().clone();
+    source.skills.borrow_mut().remove(&first);
+    let reads = source.reads.get();
+    engine.refresh();
+    assert_eq!(source.reads.get() - reads, 1, "only the entry that was past the limit is read");
+    let built = Engine::new(vec![source.copy()], limited);
+    assert!(answers(&engine) == answers(&built));
 }

@@ -114,7 +114,7 @@ fn a_snapshot_is_refused_under_another_key_options_or_version() {
     let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
     for offset in [0, version.len() + 3] {
         let mut other = bytes.clone();
-        other[at + offset] = b'9' + b'a' - other[at + offset].min(b'9');
+        other[at + offset] = if other[at + offset] == b'0' { b'1' } else { b'0' };
         assert!(matches!(Catalog::from_snapshot(&other, "key-1", &options), Err(SnapshotError::OtherVersion { .. })));
     }
     // The header alone says so too, without the catalogue being decoded.
@@ -171,8 +171,9 @@ fn an_engine_restores_without_reading_its_sources_and_builds_when_it_cannot() {
 }
 
 #[test]
-fn a_catalogue_that_could_not_read_an_entry_or_a_listing_is_not_written() {
-    // A read that failed may succeed next time: a snapshot would keep the failure.
+fn a_catalogue_that_could_not_read_an_entry_is_never_restored_as_is_but_refreshed() {
+    use std::cell::Cell;
+    // A read that failed may succeed next time: the snapshot says so, and is refreshed.
     let mut inputs: Vec<CatalogInput> = inputs().into_iter().rev().take(2).collect();
     inputs.push(CatalogInput {
         source: 0,
@@ -181,20 +182,37 @@ fn a_catalogue_that_could_not_read_an_entry_or_a_listing_is_not_written() {
         text: Err("Input/output error".to_owned()),
     });
     let catalog = Catalog::build(inputs, &CatalogOptions::default());
-    assert_eq!(catalog.snapshot("k").unwrap_err(), SnapshotError::Unread { entries: 1 });
-    // Through an engine too, whose source fails to list.
-    struct Failing;
-    impl skillwire::SkillSource for Failing {
+    let bytes = catalog.snapshot("k").unwrap();
+    assert_eq!(
+        Catalog::from_snapshot(&bytes, "k", &CatalogOptions::default()).unwrap_err(),
+        SnapshotError::Unread { entries: 1 }
+    );
+    // An engine whose source failed to read one entry, then answers: the restore reads that
+    // entry again, and only it.
+    struct Flaky(Cell<bool>, Cell<usize>);
+    impl skillwire::SkillSource for Flaky {
         fn list(&self) -> Result<Vec<skillwire::SkillEntry>, skillwire::SourceError> {
-            Err(skillwire::SourceError("the server did not answer".to_owned()))
+            let entry = |l: &str| skillwire::SkillEntry::new(l).with_stamp("1");
+            Ok(vec![entry("s/pdf/SKILL.md"), entry("s/sql/SKILL.md")])
         }
-        fn read(&self, _: &str) -> Result<String, skillwire::SourceError> {
-            Err(skillwire::SourceError("no".to_owned()))
+        fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
+            self.1.set(self.1.get() + 1);
+            if location.contains("sql") && self.0.replace(false) {
+                return Err(skillwire::SourceError("busy".to_owned()));
+            }
+            let name = location.split('/').nth(1).unwrap_or_default();
+            Ok(format!("---\nname: {name}\ndescription: The {name} skill.\n---\nUse it.\n"))
         }
     }
-    let engine = Engine::new(vec![Failing], Options::default());
-    assert_eq!(engine.snapshot("k").unwrap_err(), SnapshotError::Unread { entries: 1 });
-    // A skill that does not load (its text is there, and wrong) is kept as skipped.
+    let engine = Engine::new(vec![Flaky(Cell::new(true), Cell::new(0))], Options::default());
+    assert_eq!(engine.catalog().report().loaded, 1);
+    let bytes = engine.snapshot("k").unwrap();
+    let (restored, used) =
+        Engine::restore_or_build(vec![Flaky(Cell::new(false), Cell::new(0))], Options::default(), &bytes, "k");
+    assert_eq!(used, Err(SnapshotError::Unread { entries: 1 }));
+    assert_eq!(restored.catalog().report().loaded, 2, "the entry that failed is read again");
+    assert!(restored.catalog().report().skipped.is_empty());
+    // A skill that does not load (its text is there, and wrong) is restored as skipped.
     let broken = CatalogInput {
         source: 0,
         origin: None,

@@ -236,7 +236,14 @@ class Skillwire:
         out = []
         for entry in self.sources[source].list():
             entry = {"location": entry} if isinstance(entry, str) else entry
-            out.append(record(location=entry["location"], text=entry.get("text"), origin=entry.get("origin")))
+            out.append(
+                record(
+                    location=entry["location"],
+                    text=entry.get("text"),
+                    origin=entry.get("origin"),
+                    stamp=entry.get("stamp"),
+                )
+            )
         return out
 
     def _read(self, source: int, location: str) -> str:

@@ -112,8 +112,9 @@ impl CatalogCache {
     }
 
     /// The stored snapshot's bytes as [`CatalogCache::load`] gives them, and also when only
-    /// its key differs (the skills changed since): then with `false`, for an engine to
-    /// refresh it ([`skillwire::Engine::restore_or_build`]), reading only what changed.
+    /// its key differs (the skills changed since) or its build could not read an entry:
+    /// then with `false`, for an engine to refresh it
+    /// ([`skillwire::Engine::restore_or_build`]), reading only what changed or failed.
     pub fn load_any_key(&self) -> Result<(Vec<u8>, bool), String> {
         let file = match fs::File::open(&self.path) {
             Ok(file) => file,
@@ -125,12 +126,14 @@ impl CatalogCache {
         read.map_err(|e| format!("{}: {e}", self.path.display()))?;
         let same_key = match skillwire::Catalog::check_snapshot(&bytes, &self.key, &self.options) {
             Ok(()) => true,
-            Err(skillwire::SnapshotError::OtherKey) => false,
+            // Refreshed by the engine: the skills changed since, or an entry failed to read.
+            Err(skillwire::SnapshotError::OtherKey | skillwire::SnapshotError::Unread { .. }) => false,
             Err(e) => return Err(e.to_string()),
         };
+        drop(file);
         // Pruning keeps the snapshots used last: this one was (a failure only makes it
-        // look older).
-        let _ = file.set_modified(SystemTime::now());
+        // look older). Setting the time takes a handle that may write (Windows).
+        let _ = fs::File::options().write(true).open(&self.path).and_then(|f| f.set_modified(SystemTime::now()));
         Ok((bytes, same_key))
     }
 

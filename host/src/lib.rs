@@ -55,6 +55,8 @@ type ReadAhead = Receiver<(usize, Result<String, String>)>;
 struct Ahead {
     next: usize,
     texts: ReadAhead,
+    /// The listing it reads, in order (a read of another listing's file is not taken from it).
+    files: Arc<[PathBuf]>,
 }
 
 /// Skills on the local filesystem.
@@ -66,6 +68,8 @@ pub struct FsSource {
     files: Mutex<Arc<[PathBuf]>>,
     /// Listed before: the next listing looks at the folders again.
     listed: std::sync::atomic::AtomicBool,
+    /// When the folders were walked for [`FsSource::discover`].
+    discovered: std::time::Instant,
     max_bytes: usize,
     /// Texts read ahead since the last listing, with their index in `files`.
     ahead: Mutex<Option<Ahead>>,
@@ -77,7 +81,8 @@ impl Clone for FsSource {
         FsSource {
             root: self.root.clone(),
             files: Mutex::new(self.files()),
-            listed: std::sync::atomic::AtomicBool::new(false),
+            listed: std::sync::atomic::AtomicBool::new(self.listed.load(std::sync::atomic::Ordering::Relaxed)),
+            discovered: self.discovered,
             max_bytes: self.max_bytes,
             ahead: Mutex::new(None),
         }
@@ -94,6 +99,7 @@ impl FsSource {
             root,
             files: Mutex::new(files.into()),
             listed: std::sync::atomic::AtomicBool::new(false),
+            discovered: std::time::Instant::now(),
             max_bytes: skillwire::Limits::default().max_skill_md_bytes,
             ahead: Mutex::new(None),
         })
@@ -141,6 +147,7 @@ impl FsSource {
     fn read_ahead(&self) {
         let (sender, receiver) = sync_channel(PREFETCH_FILES);
         let (files, max_bytes) = (self.files(), self.max_bytes);
+        let listing = Arc::clone(&files);
         let reader = std::thread::Builder::new().name("skillwire-read-ahead".to_owned()).spawn(move || {
             for (index, file) in files.iter().enumerate() {
                 // The receiver is gone: the build is over or read out of order.
@@ -150,15 +157,16 @@ impl FsSource {
             }
         });
         if let Ok(mut ahead) = self.ahead.lock() {
-            *ahead = reader.is_ok().then_some(Ahead { next: 0, texts: receiver });
+            *ahead = reader.is_ok().then_some(Ahead { next: 0, texts: receiver, files: listing });
         }
     }
 
-    /// File `index`'s text if the read-ahead holds it next; otherwise the read-ahead stops
-    /// (without waiting for it).
-    fn take_read_ahead(&self, index: usize) -> Option<Result<String, String>> {
+    /// The text of `path`, file `index` of the listing, if the read-ahead holds it next;
+    /// otherwise the read-ahead stops (without waiting for it).
+    fn take_read_ahead(&self, index: usize, path: &Path) -> Option<Result<String, String>> {
         let mut slot = self.ahead.lock().ok()?;
-        let ahead = slot.as_mut().filter(|ahead| ahead.next == index);
+        let ahead = (slot.as_mut())
+            .filter(|ahead| ahead.next == index && ahead.files.get(index).is_some_and(|f| f.as_path() == path));
         match ahead.map(|ahead| (ahead.texts.recv(), &mut ahead.next)) {
             Some((Ok((read, text)), next)) if read == index => {
                 *next += 1;
@@ -293,16 +301,20 @@ impl SkillSource for FsSource {
     /// the catalogue cache compares files), so a refresh reads only the files that changed;
     /// unstamped (read on every build) while it changed within the last
     /// [`SETTLE`](catalog_cache::SETTLE), when a second write in the same tick of the
-    /// filesystem's clock could keep its times.
+    /// filesystem's clock could keep its times. Stamps are taken before any file is read,
+    /// so a text is never older than its stamp.
     ///
-    /// The first listing gives the files found at discovery; each later one looks at the
-    /// folders again (a refresh sees skills added and removed).
+    /// The folders are walked again, except by a first listing within `SETTLE` of
+    /// [`FsSource::discover`] (which has just walked them): a refresh sees skills added and
+    /// removed. When the walk fails (a folder removed while it is read), the files found
+    /// last are listed again rather than none.
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
-        if self.listed.swap(true, std::sync::atomic::Ordering::Relaxed) {
-            let found = find(&self.root).map_err(|e| SourceError(format!("{}: {e}", self.root.display())))?;
-            *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.into();
+        let first = !self.listed.swap(true, std::sync::atomic::Ordering::Relaxed);
+        if !(first && self.discovered.elapsed() < catalog_cache::SETTLE) {
+            if let Ok(found) = find(&self.root) {
+                *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.into();
+            }
         }
-        self.read_ahead();
         let now = std::time::SystemTime::now();
         let entry = |path: &PathBuf| {
             let entry = SkillEntry::new(path.to_string_lossy());
@@ -314,7 +326,9 @@ impl SkillSource for FsSource {
                 _ => entry,
             }
         };
-        Ok(self.files().iter().map(entry).collect())
+        let entries = self.files().iter().map(entry).collect();
+        self.read_ahead();
+        Ok(entries)
     }
 
     fn read(&self, location: &str) -> Result<String, SourceError> {
@@ -323,7 +337,7 @@ impl SkillSource for FsSource {
         // a lookup costs the logarithm of their number (a catalogue of n skills reads
         // n files while it is built).
         let index = self.index_of(&self.files(), location)?;
-        match self.take_read_ahead(index) {
+        match self.take_read_ahead(index, path) {
             Some(text) => text,
             None => read_skill_file(path, self.max_bytes),
         }
@@ -357,6 +371,8 @@ mod tests {
         write("a", "First.");
         write("b", "Second.");
         let source = FsSource::discover(&dir).unwrap();
+        // A copy restored from a kept catalogue lists for the first time long after discovery.
+        let restored = source.clone();
         let listed = source.list().unwrap();
         assert_eq!(listed.len(), 2);
         assert!(listed.iter().all(|e| e.stamp.is_none()), "written just now: not stamped yet");
@@ -372,6 +388,8 @@ mod tests {
         let names: Vec<&str> = again.iter().map(|e| e.location.rsplit('/').nth(1).unwrap()).collect();
         assert_eq!(names, ["a", "c"]);
         assert!(again.iter().all(|e| e.stamp.is_none()));
+        let first: Vec<String> = restored.list().unwrap().into_iter().map(|e| e.location).collect();
+        assert_eq!(first, again.iter().map(|e| e.location.clone()).collect::<Vec<_>>(), "walked again");
         assert!(source.read(&again[1].location).unwrap().contains("Third."), "a file found now can be read");
         assert!(source.read(&settled[1].location).is_err(), "a removed file is no longer the source's");
         let _ = fs::remove_dir_all(&dir);

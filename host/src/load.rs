@@ -100,11 +100,7 @@ pub(crate) fn backend_loaded(
             let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank, EngineArg::Wasm)?;
             let runtime = runtime()?;
             let (engine, restored) = cached(args, cache, |snapshot| match snapshot {
-                // The component's entries carry no stamps: a stale snapshot saves nothing.
-                Some(Snapshot { same_key: false, .. }) => {
-                    let engine = WasmEngine::new(runtime, sources, options, CallLimits::default()).map_err(input)?;
-                    Ok((engine, Some(skillwire::SnapshotError::OtherKey.to_string())))
-                }
+                // Under another key the guest refreshes the snapshot, as the core does natively.
                 Some(Snapshot { bytes, key, .. }) => {
                     let made =
                         WasmEngine::restore_or_build(runtime, sources, options, CallLimits::default(), bytes, key);
@@ -124,10 +120,9 @@ pub(crate) fn backend_loaded(
 /// A kept snapshot, handed to an engine.
 struct Snapshot<'a> {
     bytes: &'a [u8],
+    /// The key of the folders as they are now: under another one, the engine refreshes the
+    /// snapshot's catalogue (reading only the changed files).
     key: &'a str,
-    /// Written under the key of the folders as they are now; `false`: the skills changed
-    /// since (an engine may refresh it).
-    same_key: bool,
 }
 
 /// The engine `make` gives, handed the snapshot `cache` holds if the core would take it
@@ -142,7 +137,7 @@ fn cached<E: Backend>(
 ) -> Result<(E, bool), InputError> {
     let Some(cache) = cache else { return make(None).map(|(engine, _)| (engine, false)) };
     let (mut engine, why) = match cache.load_any_key() {
-        Ok((bytes, same_key)) => match make(Some(Snapshot { bytes: &bytes, key: cache.key(), same_key }))? {
+        Ok((bytes, _)) => match make(Some(Snapshot { bytes: &bytes, key: cache.key() }))? {
             (engine, None) => {
                 if args.verbose {
                     eprintln!("skillwire: catalogue restored from {}", cache.path().display());

@@ -131,6 +131,11 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
     assert!(matches!(WasmEngine::new(runtime(), corpus(&dir), Options::default(), small), Err(WasmError::OutOfMemory)));
 }
 
+/// `WasmEngine::restore_or_build` with the default options and limits.
+fn restore(sources: Vec<Box<dyn SkillSource>>, snapshot: &[u8], key: &str) -> (WasmEngine, Result<(), String>) {
+    WasmEngine::restore_or_build(runtime(), sources, Options::default(), CallLimits::default(), snapshot, key).unwrap()
+}
+
 #[test]
 fn a_snapshot_restores_in_the_component_and_one_that_stops_it_is_built_instead() {
     let mut skills = MemorySource::new();
@@ -139,15 +144,7 @@ fn a_snapshot_restores_in_the_component_and_one_that_stops_it_is_built_instead()
     let snapshot = native.snapshot("v1").unwrap();
     let expected = native.inject("fill the pdf form", &TurnContext::default()).unwrap();
     // Written natively, restored in the component: without listing the sources.
-    let (mut restored, used) = WasmEngine::restore_or_build(
-        runtime(),
-        boxed(vec![MemorySource::new()]),
-        Options::default(),
-        CallLimits::default(),
-        &snapshot,
-        "v1",
-    )
-    .unwrap();
+    let (mut restored, used) = restore(boxed(vec![MemorySource::new()]), &snapshot, "v1");
     assert_eq!(used, Ok(()));
     assert_eq!(restored.report().unwrap().loaded, 1);
     // Its snapshot restores natively in turn.
@@ -155,15 +152,7 @@ fn a_snapshot_restores_in_the_component_and_one_that_stops_it_is_built_instead()
     let (_, used) = Engine::restore_or_build(vec![skills.clone()], Options::default(), &again, "v1");
     assert_eq!(used, Ok(()));
     // Under another key: built from the sources, and why.
-    let (mut built, used) = WasmEngine::restore_or_build(
-        runtime(),
-        boxed(vec![skills.clone()]),
-        Options::default(),
-        CallLimits::default(),
-        &snapshot,
-        "v2",
-    )
-    .unwrap();
+    let (mut built, used) = restore(boxed(vec![skills.clone()]), &snapshot, "v2");
     assert!(used.unwrap_err().contains("key differs"));
     assert_eq!(built.inject("fill the pdf form", &TurnContext::default()).unwrap(), expected);
     // Bytes too large for the guest's memory stop the restore: the catalogue is built
@@ -174,6 +163,49 @@ fn a_snapshot_restores_in_the_component_and_one_that_stops_it_is_built_instead()
         WasmEngine::restore_or_build(runtime(), boxed(vec![skills]), Options::default(), limits, &junk, "v1").unwrap();
     assert!(used.unwrap_err().contains("stopped the component"));
     assert_eq!(built.inject("fill the pdf form", &TurnContext::default()).unwrap(), expected);
+}
+
+/// Skills stamped with their text's length; reads counted (the count shared with the test).
+struct Stamped(Vec<(String, String)>, Arc<std::sync::atomic::AtomicUsize>);
+
+impl SkillSource for Stamped {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        Ok(self.0.iter().map(|(l, t)| SkillEntry::new(l).with_stamp(t.len().to_string())).collect())
+    }
+    fn read(&self, location: &str) -> Result<String, SourceError> {
+        self.1.fetch_add(1, Ordering::Relaxed);
+        let found = self.0.iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
+        found.ok_or_else(|| SourceError("gone".to_owned()))
+    }
+}
+
+#[test]
+fn stamps_cross_into_the_component_so_a_stale_snapshot_is_refreshed_reading_only_what_changed() {
+    let pdf = "---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse pypdf.\n";
+    let sql = "---\nname: sql\ndescription: Review SQL queries.\n---\nCheck the indexes.\n";
+    let skills = vec![("s/pdf/SKILL.md".to_owned(), pdf.to_owned()), ("s/sql/SKILL.md".to_owned(), sql.to_owned())];
+    let reads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut engine = WasmEngine::new(
+        runtime(),
+        boxed(vec![Stamped(skills.clone(), Arc::clone(&reads))]),
+        Options::default(),
+        CallLimits::default(),
+    )
+    .unwrap();
+    assert_eq!(reads.load(Ordering::Relaxed), 2);
+    engine.refresh().unwrap();
+    assert_eq!(reads.load(Ordering::Relaxed), 2, "a refresh in the component reads nothing unchanged");
+    let snapshot = engine.snapshot("v1").unwrap();
+    // The sql skill edited: restored under another key, only it is read.
+    let mut edited = skills;
+    edited[1].1 = sql.replace("Check the indexes.", "Check the indexes and the query plan.");
+    let reads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (mut refreshed, used) = restore(boxed(vec![Stamped(edited.clone(), Arc::clone(&reads))]), &snapshot, "v2");
+    assert!(used.unwrap_err().contains("key differs"));
+    // One read while refreshing, before any turn.
+    assert_eq!(reads.load(Ordering::Relaxed), 1);
+    let turn = refreshed.inject("@sql", &TurnContext::default()).unwrap();
+    assert!(turn.user_message.contains("query plan"), "{}", turn.user_message);
 }
 
 /// A source whose reads fail or return far too much text.

@@ -188,28 +188,33 @@ type Need =
 /** A source's listing as the core takes it: `{location}` (to be read), `{location,
  * text}`, or `{location, error}` for an inline text surely over the limit (refused
  * without being copied into the WebAssembly memory, and without a read); each with its
- * `origin` when it has one. */
+ * `origin` and `stamp` when it has them. */
 function entriesOf(listed: unknown[], limits: CoreLimits):
-  { location: string; text?: string; error?: string; origin?: string }[] {
+  { location: string; text?: string; error?: string; origin?: string; stamp?: string }[] {
   return listed.map((item) => {
     const entry = typeof item === 'object' && item !== null
-      ? item as { location?: unknown; text?: unknown; origin?: unknown } : null;
+      ? item as { location?: unknown; text?: unknown; origin?: unknown; stamp?: unknown } : null;
     const location = typeof item === 'string' ? item : String(entry?.location ?? '');
     const text = entry?.text;
     // A label the core checks (and refuses with a reason when it is not one).
     const origin = entry?.origin == null ? {} : { origin: String(entry.origin) };
+    const stamp = entry?.stamp == null ? {} : { stamp: String(entry.stamp) };
     return typeof text === 'string'
-      ? { location, ...sourceText(text, limits.max_skill_md_bytes), ...origin }
-      : { location, ...origin };
+      ? { location, ...sourceText(text, limits.max_skill_md_bytes), ...origin, ...stamp }
+      : { location, ...origin, ...stamp };
   });
 }
 
 /** Builds a catalogue: the core says what it needs (list a source, read an entry, embed
- * the skills) and these steps do it with the host's sources and `embed`, sync or async. */
-function* buildSteps(sources: SkillSource[], options: CoreOptions, limits: CoreLimits, embed: Embed | undefined):
-  Steps<Catalog> {
+ * the skills) and these steps do it with the host's sources and `embed`, sync or async.
+ * With `previous` (the catalogue being refreshed, left usable meanwhile), entries listed
+ * again with the same `stamp` are not read. */
+function* buildSteps(
+  sources: SkillSource[], options: CoreOptions, limits: CoreLimits, embed: Embed | undefined, previous?: Catalog,
+): Steps<Catalog> {
   const build = call(() => new Build(sources.length, options, typeof embed === 'function'));
   try {
+    if (previous) call(() => build.reuse(previous));
     for (;;) {
       const need = call(() => build.need()) as Need;
       if (need.need === 'done') return call(() => build.finish());
@@ -555,7 +560,7 @@ export class Skillwire {
   }
 
   #buildSteps(): Steps<Catalog> {
-    return buildSteps(this.#sources, this.#options, this.#limits, this.#embed);
+    return buildSteps(this.#sources, this.#options, this.#limits, this.#embed, this.#catalog ?? undefined);
   }
 
   /** Why the skills have no embeddings when `embed` failed, else null. */
@@ -580,11 +585,12 @@ export class Skillwire {
     return this.#catalog;
   }
 
-  /** Lists and reads the sources again (and embeds the skills again). */
+  /** Lists the sources again and reads the entries whose `stamp` changed, or that have
+   * none (and embeds the skills again). */
   async refresh(): Promise<void> {
     this.#use(await runAsync(this.#buildSteps(), this.#timeout));
   }
-  /** Lists and reads the sources again, synchronously. */
+  /** `refresh`, synchronously. */
   refreshSync(): void {
     this.#use(runSync(this.#buildSteps()));
   }

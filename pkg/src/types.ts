@@ -9,9 +9,11 @@
  * when it is not the host's own (an MCP server: 1 to 64 ASCII letters, digits, `.`, `_`,
  * `-`). A skill from an origin never silently takes or loses a name another skill holds:
  * it is listed as `name@origin` then (an `origin_collision` warning in the report), and
- * `allow`/`deny` patterns match it by either name.
+ * `allow`/`deny` patterns match it by either name. `stamp`: any text that changes whenever
+ * the SKILL.md does (a file's size and modification time, a digest); `refresh()` reads
+ * again only the entries whose stamp changed (none: read on every build).
  */
-export type SkillEntry = string | { location: string; text?: string; origin?: string };
+export type SkillEntry = string | { location: string; text?: string; origin?: string; stamp?: string };
 
 /** The host's skills. Either method may answer directly or with a Promise (async API). */
 export interface SkillSource {

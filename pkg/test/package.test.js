@@ -240,6 +240,33 @@ test('refresh picks up changed skills', async () => {
   assert.match((await sw.inject('@xlsx')).text, /Use openpyxl/);
 });
 
+test('a refresh reads only the entries whose stamp changed, and gives what a build gives', async () => {
+  const xlsx = '---\nname: xlsx\ndescription: Spreadsheets.\n---\nUse openpyxl.\n';
+  const texts = new Map([['s/pdf/SKILL.md', pdf], ['s/xlsx/SKILL.md', xlsx]]);
+  const reads = [];
+  const source = {
+    // Stamped with the text's length: any text that changes with the file does.
+    list: () => [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })),
+    read: (location) => {
+      reads.push(location);
+      return texts.get(location);
+    },
+  };
+  const sw = new Skillwire({ sources: [source] });
+  assert.equal(reads.length, 2);
+  sw.refreshSync();
+  assert.deepEqual(reads.slice(2), [], 'nothing changed: nothing read');
+  texts.set('s/xlsx/SKILL.md', xlsx.replace('Use openpyxl.', 'Use openpyxl, then check the totals.'));
+  texts.set('s/notes/SKILL.md', '---\nname: notes\ndescription: Meeting notes.\n---\nList the actions.\n');
+  await sw.refresh();
+  assert.deepEqual(reads.slice(2).sort(), ['s/notes/SKILL.md', 's/xlsx/SKILL.md']);
+  assert.match(sw.injectSync('@xlsx').text, /check the totals/);
+  const built = new Skillwire({ sources: [{ list: source.list, read: (l) => texts.get(l) }] });
+  assert.deepEqual(sw.report(), built.report());
+  assert.equal(sw.catalogSync().text, built.catalogSync().text);
+  for (const s of [sw, built]) s.free();
+});
+
 test('package.json version is the crate version', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const cargo = readFileSync(new URL('../../Cargo.toml', import.meta.url), 'utf8');

@@ -82,11 +82,34 @@ pub struct CatalogOptions {
     pub deny: Vec<String>,
 }
 
-/// Options are the same when equal or written alike: a NaN (which no `==` holds for)
-/// written by the same host is the same NaN. (What a snapshot or a rebuild may reuse
-/// depends on it.)
+/// Options are the same when equal, or when they differ only by NaNs in the same ranking
+/// fields (NaN equals nothing, itself included). What a snapshot or a refresh may reuse
+/// depends on it.
 pub(crate) fn same_options(a: &CatalogOptions, b: &CatalogOptions) -> bool {
-    a == b || matches!((serde_json::to_string(a), serde_json::to_string(b)), (Ok(a), Ok(b)) if a == b)
+    let same = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
+    let (r, s) = (&a.rank, &b.rank);
+    // Everything but the floats, compared with `==` (every field named: a new one is a
+    // compile error here, not one left out of the comparison).
+    let without_floats = |o: &CatalogOptions| {
+        let RankOptions {
+            enabled,
+            max_ranked,
+            headings,
+            min_score: _,
+            min_ratio: _,
+            min_coverage: _,
+            semantic_weight: _,
+            min_similarity: _,
+        } = o.rank;
+        CatalogOptions { rank: RankOptions { enabled, max_ranked, headings, ..RankOptions::default() }, ..o.clone() }
+    };
+    a == b
+        || (same(r.min_score, s.min_score)
+            && same(r.min_ratio, s.min_ratio)
+            && same(r.min_coverage, s.min_coverage)
+            && same(r.semantic_weight, s.semantic_weight)
+            && same(r.min_similarity, s.min_similarity)
+            && without_floats(a) == without_floats(b))
 }
 
 /// One entry handed to [`Catalog::build`](crate::Catalog::build): the source it came from (its index, which

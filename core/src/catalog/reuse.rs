@@ -33,6 +33,16 @@ impl Catalog {
         let Catalog { skills, shadowed, report, options, stamps, .. } = self;
         Reuse::new(skills, shadowed, report, options, stamps)
     }
+
+    /// [`Catalog::into_reuse`] of a catalogue still in use: its prepared parts are copied
+    /// (not its indexes).
+    pub(crate) fn reuse(&self) -> Reuse {
+        if self.stamps.is_empty() {
+            return Reuse::default();
+        }
+        let (skills, shadowed) = (self.skills.clone(), self.shadowed.clone());
+        Reuse::new(skills, shadowed, self.report.clone(), self.options.clone(), self.stamps.clone())
+    }
 }
 
 impl Reuse {

@@ -14,8 +14,8 @@
 //! A snapshot is trusted as far as the place the host keeps it (the `skillwire` command:
 //! the user's cache folder): the checksum catches a damaged or cut file, not a forged one.
 //!
-//! A build that could not read an entry (or a source's listing) is not written: the
-//! failure may pass, and a snapshot would keep it.
+//! A catalogue whose build could not read an entry (or a source's listing) is never
+//! restored as it is: the failure may pass, so an engine refreshes it instead.
 //!
 //! What a snapshot holds: every skill in the catalogue and every shadowed one (their
 //! fields, the body's sections and headings ranking reads, scan findings), the build
@@ -61,9 +61,11 @@ pub enum SnapshotError {
     OtherKey,
     /// Built with other catalogue options.
     OtherOptions,
-    /// Not written: the build could not read this many entries (SKILL.md files or
-    /// sources' listings). Such a failure may pass (a file being replaced, a network
-    /// hiccup), and a snapshot would keep it until the sources change.
+    /// Its catalogue could not read this many entries (SKILL.md files or sources'
+    /// listings) when it was built. Such a failure may pass (a file being replaced, a
+    /// network hiccup), so the catalogue is not restored as it was:
+    /// [`Engine::restore_or_build`](crate::Engine::restore_or_build) refreshes it, reading
+    /// those entries (and any whose stamp changed) again.
     Unread {
         /// How many.
         entries: usize,
@@ -83,7 +85,7 @@ impl std::fmt::Display for SnapshotError {
             SnapshotError::OtherOptions => f.write_str("the snapshot was built with other catalogue options"),
             SnapshotError::Unread { entries } => write!(
                 f,
-                "{entries} {} could not be read, and a snapshot would keep that until the skills change",
+                "the snapshot's catalogue could not read {entries} {} when it was built",
                 if *entries == 1 { "entry" } else { "entries" }
             ),
             SnapshotError::Unwritable(why) => write!(f, "the snapshot could not be written: {why}"),
@@ -104,6 +106,8 @@ struct Header {
     version: String,
     key: String,
     options: CatalogOptions,
+    /// Entries the catalogue could not read (then it is refreshed, never restored as is).
+    unread: u64,
     /// The body's length in bytes.
     body_bytes: u64,
     /// The body's [`checksum`].
@@ -177,13 +181,11 @@ impl Catalog {
     /// ranking index; not the skills' embeddings. The bytes are for this build of
     /// skillwire only (its version, and a digest of the core's sources).
     ///
-    /// A catalogue whose build could not read an entry or a source's listing is not
-    /// written ([`SnapshotError::Unread`]): the failure may pass, and the snapshot would
-    /// keep it.
+    /// A catalogue whose build could not read an entry or a source's listing says so in
+    /// its snapshot, which is then never restored as it is ([`SnapshotError::Unread`]): the
+    /// failure may pass, so [`Engine::restore_or_build`](crate::Engine::restore_or_build)
+    /// refreshes it, reading those entries again.
     pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, SnapshotError> {
-        if self.unread > 0 {
-            return Err(SnapshotError::Unread { entries: self.unread });
-        }
         let unwritable = |e: postcard::Error| SnapshotError::Unwritable(e.to_string());
         let body = BodyRef {
             skills: self.skills.iter().map(WireEntry::from).collect(),
@@ -205,6 +207,7 @@ impl Catalog {
             version: version(),
             key: key.to_owned(),
             options: self.options.clone(),
+            unread: self.unread as u64,
             body_bytes: body.len() as u64,
             checksum: checksum(&body),
         };
@@ -298,6 +301,9 @@ fn checked_body<'a>(
     }
     if checksum(body) != header.checksum {
         return Err(SnapshotError::Unreadable("its checksum does not hold: the file was damaged".to_owned()));
+    }
+    if key.is_some() && header.unread > 0 {
+        return Err(SnapshotError::Unread { entries: usize::try_from(header.unread).unwrap_or(usize::MAX) });
     }
     Ok(body)
 }

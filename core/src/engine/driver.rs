@@ -110,14 +110,15 @@ impl CatalogBuild {
         }
     }
 
-    /// The same build, reusing what `previous` (a catalogue of the same sources) prepared
+    /// The same build, reusing what `previous` (a catalogue of the same sources, left as it
+    /// is: what it prepared is copied) prepared
     /// for every entry listed again at the same location, from the same source and origin,
     /// with the same [`stamp`](SkillEntry::stamp): such an entry is not read, and the
     /// catalogue is the one a full build would give. Nothing is reused when `previous` was
     /// built with other options. Entries whose read failed, or that came past the limit
     /// of skills, are read again.
-    pub fn reusing(self, previous: Catalog) -> Self {
-        self.with_reuse(previous.into_reuse())
+    pub fn reusing(self, previous: &Catalog) -> Self {
+        self.with_reuse(previous.reuse())
     }
 
     /// The same build, reusing what `reuse` holds (see [`CatalogBuild::reusing`]).
@@ -376,13 +377,12 @@ mod tests {
         let listing = [("a/pdf/SKILL.md", PDF), ("a/sql/SKILL.md", SQL)];
         let (first, reads) = drive(CatalogBuild::new(1, CatalogOptions::default(), false), &listing);
         assert_eq!(reads, 2);
-        let (again, reads) =
-            drive(CatalogBuild::new(1, CatalogOptions::default(), false).reusing(first.clone()), &listing);
+        let (again, reads) = drive(CatalogBuild::new(1, CatalogOptions::default(), false).reusing(&first), &listing);
         assert_eq!(reads, 0);
         assert_eq!(format!("{:?}", again.skills()), format!("{:?}", first.skills()));
         // Other options: what preparing gave may differ (gates, limits, the scan), so all is read.
         let other = CatalogOptions { available: vec!["jira".to_owned()], ..CatalogOptions::default() };
-        let (_, reads) = drive(CatalogBuild::new(1, other, false).reusing(first), &listing);
+        let (_, reads) = drive(CatalogBuild::new(1, other, false).reusing(&first), &listing);
         assert_eq!(reads, 2);
     }
 }

@@ -80,8 +80,9 @@ impl<S: SkillSource> Engine<S> {
     /// The engine over `sources` with the catalogue `snapshot` holds, when this build of
     /// skillwire wrote it under `key` with `options.catalog` ([`Catalog::from_snapshot`]):
     /// the sources are not listed nor read. Under another key (the sources changed since),
-    /// the snapshot's catalogue is [refreshed](Engine::refresh): the sources are listed and
-    /// only entries whose stamp changed, or that have none, are read. Otherwise the engine
+    /// or when its build could not read an entry, the snapshot's catalogue is
+    /// [refreshed](Engine::refresh): the sources are listed and only entries whose stamp
+    /// changed, that have none, or that failed are read. Otherwise the engine
     /// is built as [`Engine::new`] builds it. The second value says why the snapshot was
     /// not used as it was. `key` must change whenever the sources' skills do (see
     /// [`Catalog::snapshot`]).
@@ -94,14 +95,18 @@ impl<S: SkillSource> Engine<S> {
     ) -> (Self, Result<(), crate::SnapshotError>) {
         match Catalog::from_snapshot(snapshot, key, &options.catalog) {
             Ok(catalog) => (Engine::with_catalog(sources, options, catalog), Ok(())),
-            Err(crate::SnapshotError::OtherKey) => match Catalog::reuse_from_snapshot(snapshot, &options.catalog) {
-                Ok(reuse) => {
-                    let build = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_reuse(reuse);
-                    let catalog = build.run(&sources).0;
-                    (Engine::with_catalog(sources, options, catalog), Err(crate::SnapshotError::OtherKey))
+            // The sources changed, or an entry could not be read: refreshed, reading only
+            // what changed (and what failed).
+            Err(why @ (crate::SnapshotError::OtherKey | crate::SnapshotError::Unread { .. })) => {
+                match Catalog::reuse_from_snapshot(snapshot, &options.catalog) {
+                    Ok(reuse) => {
+                        let build = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_reuse(reuse);
+                        let catalog = build.run(&sources).0;
+                        (Engine::with_catalog(sources, options, catalog), Err(why))
+                    }
+                    Err(why) => (Engine::new(sources, options), Err(why)),
                 }
-                Err(why) => (Engine::new(sources, options), Err(why)),
-            },
+            }
             Err(why) => (Engine::new(sources, options), Err(why)),
         }
     }
@@ -174,7 +179,8 @@ impl<S: SkillSource> Engine<S> {
     /// entries are all read again.
     pub fn refresh(&mut self) {
         let previous = std::mem::take(&mut self.catalog);
-        let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false).reusing(previous);
+        let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false)
+            .with_reuse(previous.into_reuse());
         self.catalog = build.run(&self.sources).0;
         self.embed_skills();
     }

@@ -27,8 +27,8 @@ pub struct SkillEntry {
     /// as an `origin_collision` warning), and allow and deny patterns match it by either name.
     pub origin: Option<String>,
     /// What the entry's SKILL.md was when listed, in the source's own terms: any text that
-    /// changes whenever the file does (the filesystem source: its size, times and inode; an
-    /// MCP server: the listed SHA-256). When a catalogue is built again
+    /// changes whenever the file does (the filesystem source: its size, times and inode;
+    /// a source with a digest of the text: the digest). When a catalogue is built again
     /// ([`Engine::refresh`](crate::Engine::refresh)), an entry listed at the same location,
     /// from the same source and origin, with the same stamp as before is not read, loaded
     /// nor scanned again: what it gave last time is used. No stamp: read every time.

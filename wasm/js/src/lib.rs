@@ -106,6 +106,8 @@ struct EntryInput {
     error: Option<String>,
     #[serde(default)]
     origin: Option<String>,
+    #[serde(default)]
+    stamp: Option<String>,
 }
 
 /// A body fetched for a turn: its source and location, and text or the error of reading it;
@@ -180,7 +182,7 @@ impl Build {
     }
 
     /// The answer to `list` of source `source`: the entries (`[{location, text?,
-    /// error?, origin?}]`), or the error.
+    /// error?, origin?, stamp?}]`), or the error.
     pub fn listed(&mut self, source: u32, entries: JsValue, error: Option<String>) -> Result<(), JsValue> {
         let entries = match error {
             Some(e) => Err(e),
@@ -191,7 +193,7 @@ impl Build {
                     if let Some(error) = e.error {
                         self.refused.push((source as usize, e.location.clone(), error));
                     }
-                    listed.push(SkillEntry { location: e.location, text: e.text, origin: e.origin, stamp: None });
+                    listed.push(SkillEntry { location: e.location, text: e.text, origin: e.origin, stamp: e.stamp });
                 }
                 Ok(listed)
             }
@@ -214,6 +216,14 @@ impl Build {
             None => Ok(from_js::<Vec<Vec<f32>>>(vectors, "vectors")?),
         };
         self.live()?.embedded(vectors);
+        Ok(())
+    }
+
+    /// Reuses what `previous` (a catalogue of the same sources, left as it is) prepared for
+    /// entries listed again with the same stamp: they are not read. Before the first need.
+    pub fn reuse(&mut self, previous: &Catalog) -> Result<(), JsValue> {
+        let build = self.build.take().ok_or_else(|| error("freed", "this build is finished"))?;
+        self.build = Some(build.reusing(&previous.catalog));
         Ok(())
     }
 
