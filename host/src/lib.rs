@@ -123,8 +123,8 @@ impl FsSource {
         Arc::clone(&self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
-    /// The index of `location` among the files, if this source listed it.
-    fn index_of(&self, files: &[PathBuf], location: &str) -> Result<usize, SourceError> {
+    /// The index of `location` among `files` (sorted), if this source listed it.
+    fn index_of(files: &[PathBuf], location: &str) -> Result<usize, SourceError> {
         let path = Path::new(location);
         (files.binary_search_by(|f| f.as_path().cmp(path)))
             .map_err(|_| SourceError(format!("{location}: not a skill of this source")))
@@ -134,7 +134,7 @@ impl FsSource {
     /// the listing is).
     fn skill_dir(&self, location: &str) -> Result<PathBuf, SourceError> {
         let files = self.files();
-        let index = self.index_of(&files, location)?;
+        let index = Self::index_of(&files, location)?;
         files
             .get(index)
             .and_then(|f| f.parent())
@@ -336,7 +336,7 @@ impl SkillSource for FsSource {
         // Only the files this source listed can be read through it. They are sorted:
         // a lookup costs the logarithm of their number (a catalogue of n skills reads
         // n files while it is built).
-        let index = self.index_of(&self.files(), location)?;
+        let index = Self::index_of(&self.files(), location)?;
         match self.take_read_ahead(index, path) {
             Some(text) => text,
             None => read_skill_file(path, self.max_bytes),

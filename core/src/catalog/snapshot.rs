@@ -34,7 +34,7 @@ use crate::select::rank::RankIndex;
 use crate::skill::diag::{Diagnostic, Severity};
 use crate::skill::{BodySections, Skill};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// What every snapshot starts with.
 const MAGIC: &[u8] = b"skillwire catalogue snapshot\n";
@@ -140,14 +140,11 @@ struct BodyRef<'a> {
     ranking: &'a RankIndex,
 }
 
-/// The catalogue itself, as read.
+/// The catalogue itself, as read: what a refresh reuses, then the ranking index (postcard
+/// writes a nested struct's fields in order, so this reads the fields [`BodyRef`] writes).
 #[derive(Deserialize)]
 struct Body {
-    skills: Vec<WireEntry>,
-    shadowed: Vec<WireEntry>,
-    report: WireReport,
-    /// The entries' stamps (source, location, stamp), for a refresh to reuse.
-    stamps: Vec<(usize, String, String)>,
+    prepared: PreparedBody,
     ranking: RankIndex,
 }
 
@@ -158,7 +155,31 @@ struct PreparedBody {
     skills: Vec<WireEntry>,
     shadowed: Vec<WireEntry>,
     report: WireReport,
+    /// The entries' stamps (source, location, stamp), for a refresh to reuse.
     stamps: Vec<(usize, String, String)>,
+}
+
+/// A body's prepared parts, as the catalogue holds them.
+struct Parts {
+    skills: Vec<CatalogSkill>,
+    shadowed: Vec<CatalogSkill>,
+    report: CatalogReport,
+    stamps: HashMap<(usize, String), String>,
+}
+
+impl PreparedBody {
+    /// Its parts, if it holds at most `options.limits.max_skills` skills.
+    fn into_parts(self, options: &CatalogOptions) -> Result<Parts, SnapshotError> {
+        if self.skills.len().saturating_add(self.shadowed.len()) > options.limits.max_skills {
+            return Err(SnapshotError::Unreadable("more skills than the limit".to_owned()));
+        }
+        Ok(Parts {
+            skills: self.skills.into_iter().map(CatalogSkill::from).collect(),
+            shadowed: self.shadowed.into_iter().map(CatalogSkill::from).collect(),
+            report: self.report.into(),
+            stamps: self.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect(),
+        })
+    }
 }
 
 impl Catalog {
@@ -230,7 +251,15 @@ impl Catalog {
     /// rule automaton is built again; embeddings are not kept. At most
     /// [`MAX_SNAPSHOT_BYTES`] are read, and at most `options.limits.max_skills` skills.
     pub fn from_snapshot(snapshot: &[u8], key: &str, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
-        Catalog::restore(snapshot, Some(key), options)
+        let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
+        let body: Body = postcard::from_bytes(checked_body(snapshot, Some(key), options)?).map_err(unreadable)?;
+        if body.ranking.skill_count() != body.prepared.skills.len() {
+            return Err(SnapshotError::Unreadable("the ranking index does not fit the skills".to_owned()));
+        }
+        let Parts { skills, shadowed, report, stamps } = body.prepared.into_parts(options)?;
+        let mut catalog = Catalog::assemble(skills, shadowed, report, body.ranking, options);
+        catalog.stamps = stamps;
+        Ok(catalog)
     }
 
     /// What the catalogue `snapshot` holds prepared, written by this build with `options`
@@ -241,30 +270,8 @@ impl Catalog {
         let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
         let (body, _ranking) =
             postcard::take_from_bytes::<PreparedBody>(checked_body(snapshot, None, options)?).map_err(unreadable)?;
-        if body.skills.len().saturating_add(body.shadowed.len()) > options.limits.max_skills {
-            return Err(SnapshotError::Unreadable("more skills than the limit".to_owned()));
-        }
-        let skills = body.skills.into_iter().map(CatalogSkill::from).collect();
-        let shadowed = body.shadowed.into_iter().map(CatalogSkill::from).collect();
-        let stamps = body.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect();
-        Ok(Reuse::new(skills, shadowed, body.report.into(), options.clone(), stamps))
-    }
-
-    /// [`Catalog::from_snapshot`], under any key when `key` is `None`.
-    fn restore(snapshot: &[u8], key: Option<&str>, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
-        let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
-        let body: Body = postcard::from_bytes(checked_body(snapshot, key, options)?).map_err(unreadable)?;
-        if body.ranking.skill_count() != body.skills.len() {
-            return Err(SnapshotError::Unreadable("the ranking index does not fit the skills".to_owned()));
-        }
-        if body.skills.len().saturating_add(body.shadowed.len()) > options.limits.max_skills {
-            return Err(SnapshotError::Unreadable("more skills than the limit".to_owned()));
-        }
-        let skills = body.skills.into_iter().map(CatalogSkill::from).collect();
-        let shadowed = body.shadowed.into_iter().map(CatalogSkill::from).collect();
-        let mut catalog = Catalog::assemble(skills, shadowed, body.report.into(), body.ranking, options);
-        catalog.stamps = body.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect();
-        Ok(catalog)
+        let Parts { skills, shadowed, report, stamps } = body.into_parts(options)?;
+        Ok(Reuse::new(skills, shadowed, report, options.clone(), stamps))
     }
 }
 
