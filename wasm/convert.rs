@@ -141,6 +141,7 @@ records! {
     }
     core::Finding = Finding { category, action, message, line, column, excerpt }
     core::SkillEntry = SkillEntry { location, text, origin, stamp }
+    core::SourceError = ReadError { message, refused }
     core::ListedFile = ListedFile { path, size }
     core::SkillFile = SkillFile { path, size, kind, media_type }
     core::SkillFiles = SkillFiles { skill, files, left_out }

@@ -69,7 +69,8 @@ impl skillwire::SkillSource for Stamped {
     }
     fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
         let input = self.inputs.iter().find(|i| i.location == location);
-        let text = input.and_then(|i| i.text.clone().ok()).ok_or_else(|| skillwire::SourceError("gone".to_owned()))?;
+        let text =
+            input.and_then(|i| i.text.clone().ok()).ok_or_else(|| skillwire::SourceError::new("gone".to_owned()))?;
         Ok(format!("{text}\nEdited {}.\n", self.listings.get()))
     }
 }

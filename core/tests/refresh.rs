@@ -59,7 +59,7 @@ impl SkillSource for Stamped {
     fn read(&self, location: &str) -> Result<String, SourceError> {
         self.reads.set(self.reads.get() + 1);
         let skills = self.skills.borrow();
-        skills.get(location).map(|(text, _)| text.clone()).ok_or_else(|| SourceError(format!("{location}: gone")))
+        skills.get(location).map(|(text, _)| text.clone()).ok_or_else(|| SourceError::new(format!("{location}: gone")))
     }
 }
 
@@ -181,7 +181,7 @@ fn a_read_that_failed_is_tried_again() {
         }
         fn read(&self, location: &str) -> Result<String, SourceError> {
             match self.1.replace(false) {
-                true => Err(SourceError(format!("{location}: busy"))),
+                true => Err(SourceError::new(format!("{location}: busy"))),
                 false => self.0.read(location),
             }
         }

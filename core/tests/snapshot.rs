@@ -110,7 +110,7 @@ fn a_snapshot_is_refused_under_another_key_options_or_version() {
     assert_eq!(Catalog::from_snapshot(&bytes, "key-1", &other).unwrap_err(), SnapshotError::OtherOptions);
     // The version is written as text in the header: another one (another release, or a
     // build of other sources) is refused before the rest is read.
-    let version = format!("{} (snapshot format 2, source ", env!("CARGO_PKG_VERSION"));
+    let version = format!("{} (snapshot format 3, source ", env!("CARGO_PKG_VERSION"));
     let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
     for offset in [0, version.len() + 3] {
         let mut other = bytes.clone();
@@ -179,7 +179,7 @@ fn a_catalogue_that_could_not_read_an_entry_is_never_restored_as_is_but_refreshe
         source: 0,
         origin: None,
         location: "s/gone/SKILL.md".to_owned(),
-        text: Err("Input/output error".to_owned()),
+        text: Err(skillwire::SourceError::new("Input/output error")),
     });
     let catalog = Catalog::build(inputs, &CatalogOptions::default());
     let bytes = catalog.snapshot("k").unwrap();
@@ -198,7 +198,7 @@ fn a_catalogue_that_could_not_read_an_entry_is_never_restored_as_is_but_refreshe
         fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
             self.1.set(self.1.get() + 1);
             if location.contains("sql") && self.0.replace(false) {
-                return Err(skillwire::SourceError("busy".to_owned()));
+                return Err(skillwire::SourceError::new("busy".to_owned()));
             }
             let name = location.split('/').nth(1).unwrap_or_default();
             Ok(format!("---\nname: {name}\ndescription: The {name} skill.\n---\nUse it.\n"))
@@ -226,11 +226,11 @@ fn a_catalogue_that_could_not_read_an_entry_is_never_restored_as_is_but_refreshe
 
 #[test]
 fn options_that_never_compare_equal_still_restore() {
-    // NaN is not equal to itself: options are compared as written, not with `==`.
-    let options = CatalogOptions {
-        rank: RankOptions { min_ratio: f64::NAN, ..RankOptions::default() },
-        ..CatalogOptions::default()
-    };
+    // NaN is not equal to itself: options are compared field by field, a NaN matching
+    // a NaN in the same field (here in several fields at once).
+    let nan = f64::NAN;
+    let rank = RankOptions { min_ratio: nan, min_score: nan, semantic_weight: nan, ..RankOptions::default() };
+    let options = CatalogOptions { rank, ..CatalogOptions::default() };
     let inputs: Vec<CatalogInput> = inputs().into_iter().rev().take(2).collect();
     let bytes = Catalog::build(inputs, &options).snapshot("k").unwrap();
     assert!(Catalog::from_snapshot(&bytes, "k", &options).is_ok());
@@ -238,6 +238,49 @@ fn options_that_never_compare_equal_still_restore() {
         Catalog::from_snapshot(&bytes, "k", &CatalogOptions::default()).unwrap_err(),
         SnapshotError::OtherOptions
     );
+    // One of the NaNs a number: other options.
+    let one_less = CatalogOptions { rank: RankOptions { semantic_weight: 30.0, ..options.rank.clone() }, ..options };
+    assert_eq!(Catalog::from_snapshot(&bytes, "k", &one_less).unwrap_err(), SnapshotError::OtherOptions);
+}
+
+#[test]
+fn a_refused_entry_is_kept_while_its_stamp_holds_and_its_catalogue_restores_as_is() {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    /// A skill, and an entry its source refuses for what it is (too large); both stamped,
+    /// reads counted.
+    struct Refusing(Rc<RefCell<String>>, Rc<Cell<usize>>);
+    impl skillwire::SkillSource for Refusing {
+        fn list(&self) -> Result<Vec<skillwire::SkillEntry>, skillwire::SourceError> {
+            let huge = skillwire::SkillEntry::new("s/huge/SKILL.md").with_stamp(self.0.borrow().clone());
+            Ok(vec![skillwire::SkillEntry::new("s/pdf/SKILL.md").with_stamp("1"), huge])
+        }
+        fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
+            self.1.set(self.1.get() + 1);
+            match location.contains("huge") {
+                true => Err(skillwire::SourceError::refusal("SKILL.md is 9000000 bytes; the limit is 1048576")),
+                false => Ok("---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n".to_owned()),
+            }
+        }
+    }
+    let (stamp, reads) = (Rc::new(RefCell::new("1".to_owned())), Rc::new(Cell::new(0)));
+    let mut engine = Engine::new(vec![Refusing(Rc::clone(&stamp), Rc::clone(&reads))], Options::default());
+    let skipped = engine.catalog().report().skipped.clone();
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(skipped[0].reason, "SKILL.md is 9000000 bytes; the limit is 1048576");
+    assert_eq!(skipped[0].diagnostics[0].code, "unreadable");
+    // It lasts while the file does not change: the snapshot is restored as it is.
+    let bytes = engine.snapshot("k").unwrap();
+    let restored = Catalog::from_snapshot(&bytes, "k", &CatalogOptions::default()).unwrap();
+    assert_eq!(restored.report().skipped, skipped);
+    // A refresh reads neither entry again while their stamps hold...
+    assert_eq!(reads.get(), 2);
+    engine.refresh();
+    assert_eq!((reads.get(), engine.catalog().report().skipped.clone()), (2, skipped));
+    // ...and the refused one again once its stamp changed.
+    *stamp.borrow_mut() = "2".to_owned();
+    engine.refresh();
+    assert_eq!(reads.get(), 3);
 }
 
 #[test]
@@ -255,7 +298,7 @@ fn a_snapshot_under_another_key_is_refreshed_reading_only_the_entries_whose_stam
             self.1.set(self.1.get() + 1);
             let entries = self.0.borrow();
             let text = entries.iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
-            text.ok_or_else(|| skillwire::SourceError("gone".to_owned()))
+            text.ok_or_else(|| skillwire::SourceError::new("gone".to_owned()))
         }
     }
     let texts: Vec<(String, String)> = inputs().into_iter().take(60).map(|i| (i.location, i.text.unwrap())).collect();

@@ -15,7 +15,10 @@
 //
 // The failure contract of sources (wit/skillwire.wit): a source that throws has its error
 // handed to the engine as the import's `err` (a skipped skill, `body-unavailable`, a file
-// error); the call goes on. A failure the host does not contain aborts the call: an import
+// error); the call goes on. An error `read` throws with `refused: true` (see `refusal`) is a
+// refusal of the SKILL.md for what it is, lasting until the file changes: a `refresh()`
+// does not read it again while the entry's `stamp` (a string that changes with the file)
+// holds. A failure the host does not contain aborts the call: an import
 // that throws a JS `Error` or answers what cannot be lowered unwinds the guest without its
 // clean-up (jco lets later calls in), and a trap in the guest leaves the instance refusing
 // every call; either way `rebuild()` (a new instance) comes first.
@@ -47,14 +50,29 @@ function coreModule(path) {
   return modules.get(path);
 }
 
-/** A source answer as the import's `result`: `{tag: 'ok'}` or `{tag: 'err'}` with the
- * source's message (a thrown JS `Error` would abort the guest's call instead). */
-function contained(answer) {
+/** A source answer as the import's `result`: `{tag: 'ok'}` or `{tag: 'err'}` with what
+ * `error` makes of the thrown value, by default its message (a thrown JS `Error` would abort
+ * the guest's call instead). */
+function contained(answer, error = message) {
   try {
     return { tag: 'ok', val: answer() };
   } catch (e) {
-    return { tag: 'err', val: e instanceof Error ? e.message : String(e) };
+    return { tag: 'err', val: error(e) };
   }
+}
+
+function message(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A `read` failure as the WIT `read-error`. */
+function readError(e) {
+  return { message: message(e), refused: e?.refused === true };
+}
+
+/** An error refusing a SKILL.md for what it is (too large, not UTF-8, not a regular file). */
+export function refusal(text) {
+  return Object.assign(new Error(text), { refused: true });
 }
 
 /** `value` unwrapped from a thrown `ComponentError`, as a `SkillwireError`. */
@@ -74,12 +92,12 @@ const MAX_SKILL_MD_READ = 16 << 20;
  * the first `limit` bytes of a longer file, else a longer file is an error. */
 function readRegular(path, limit, what, cut = false) {
   const stat = lstatSync(path);
-  if (!stat.isFile()) throw new Error(`${what}: not a regular file`);
+  if (!stat.isFile()) throw refusal(`${what}: not a regular file`);
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(Math.min(limit + (cut ? 0 : 1), stat.size + 1));
     const read = readSync(fd, buffer, 0, buffer.length, 0);
-    if (!cut && read > limit) throw new Error(`${what} is over ${limit} bytes`);
+    if (!cut && read > limit) throw refusal(`${what} is over ${limit} bytes`);
     return buffer.subarray(0, Math.min(read, limit));
   } finally {
     closeSync(fd);
@@ -107,7 +125,14 @@ export function folderSource(root) {
   };
   return {
     list: () => skills.map((location) => ({ location })),
-    read: (location) => readRegular(location, MAX_SKILL_MD_READ, 'SKILL.md').toString('utf8'),
+    read: (location) => {
+      const bytes = readRegular(location, MAX_SKILL_MD_READ, 'SKILL.md');
+      try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        throw refusal('SKILL.md: not valid UTF-8');
+      }
+    },
     listFiles: (location) => {
       const folder = folderOf(location);
       const files = [];
@@ -148,14 +173,14 @@ export class Skillwire {
   rebuild() {
     const source = (i) => this.sources[i];
     const imports = {
-      list: (i) => contained(() => source(i).list().map((e) => (typeof e === 'string' ? { location: e } : e))),
+      list: (i) => contained(() => source(i).list().map(skillEntry)),
       read: (i, location) => contained(() => {
         const text = source(i).read(location);
         // Refused here, as the Rust host does, rather than copied into the guest.
         const limit = this.limits.maxSkillMdBytes;
-        if (new TextEncoder().encode(text).length > limit) throw new Error(`SKILL.md is over ${limit} bytes`);
+        if (new TextEncoder().encode(text).length > limit) throw refusal(`SKILL.md is over ${limit} bytes`);
         return text;
-      }),
+      }, readError),
       listFiles: (i, location) => contained(() => {
         if (!source(i).listFiles) throw new Error('this source has no skill files');
         // jco lowers a u32 modulo 2^32: a size past it is given as the largest.
@@ -193,6 +218,9 @@ export class Skillwire {
     }
   }
 
+  /** Lists the sources again and reads the entries whose `stamp` changed (and those
+   * without one); the rest is what the last build prepared. */
+  refresh() { this.engine.refresh(); }
   report() { return this.engine.report(); }
   catalog(format = 'agent-skills', budget) { return this.engine.catalog(format, budget); }
   catalogFor(message, turn = {}, featured = this.featured, format = 'agent-skills', budget) {
@@ -218,6 +246,17 @@ export class Skillwire {
   }
   answerReadFile(args) { return this.engine.answerReadFile(args); }
   setEmbeddings(vectors) { return this.call(() => this.engine.setEmbeddings(vectors)); }
+}
+
+/** A listed entry as the WIT `skill-entry`: a location, or `{location, text?, origin?,
+ * stamp?}`. A stamp stands for the text: one that is not a string could keep a changed
+ * entry from being read, so the listing is refused. */
+function skillEntry(entry) {
+  if (typeof entry === 'string') return { location: entry };
+  if (entry.stamp != null && typeof entry.stamp !== 'string') {
+    throw new Error(`${entry.location}: stamp is ${typeof entry.stamp}, not a string`);
+  }
+  return { location: entry.location, text: entry.text, origin: entry.origin, stamp: entry.stamp };
 }
 
 /** The WIT `turn-context` for a turn's `recent`, `embedding` and `selected`. */

@@ -7,10 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonical, jsOptions, jsView, runCase, turns, vectorSource } from '../../pkg/test/helpers.js';
-import { Skillwire, SkillwireError, folderSource } from './skillwire-jco.mjs';
+import { Skillwire, SkillwireError, folderSource, refusal } from './skillwire-jco.mjs';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const skills = fileURLToPath(new URL('../skills', import.meta.url));
@@ -118,3 +120,45 @@ test('jco: a size past u32 is listed as the largest, not wrapped', () => {
   assert.equal(sizes['assets/huge.bin'], 2 ** 32 - 1);
 });
 
+
+test('jco: a refresh reads what changed or failed, keeps refusals, and wants string stamps', () => {
+  const reads = [];
+  let stamp = '1';
+  const source = {
+    list: () => ['pdf', 'huge', 'flaky'].map((name) => ({ location: `s/${name}/SKILL.md`, stamp })),
+    read: (location) => {
+      reads.push(location);
+      if (location.includes('huge')) throw refusal('SKILL.md is 9000000 bytes');
+      if (location.includes('flaky')) throw new Error('connection reset');
+      return '---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody\n';
+    },
+  };
+  const sw = new Skillwire([source]);
+  const skipped = sw.report().skipped;
+  assert.deepEqual(skipped.map((s) => [s.location, s.reason, s.diagnostics.map((d) => d.code)]), [
+    ['s/huge/SKILL.md', 'SKILL.md is 9000000 bytes', ['unreadable']],
+    ['s/flaky/SKILL.md', 'connection reset', []],
+  ]);
+  sw.refresh();
+  assert.deepEqual(reads.slice(3), ['s/flaky/SKILL.md'], 'the refusal is kept; the failure may pass');
+  stamp = '2';
+  sw.refresh();
+  assert.deepEqual(reads.slice(4), ['s/pdf/SKILL.md', 's/huge/SKILL.md', 's/flaky/SKILL.md']);
+  stamp = 5;
+  sw.refresh();
+  assert.equal(sw.report().loaded, 0);
+  assert.match(sw.report().skipped[0].reason, /s\/pdf\/SKILL\.md: stamp is number, not a string/);
+});
+
+test('jco: the folder source refuses a SKILL.md that is not UTF-8', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'skillwire-jco-'));
+  try {
+    mkdirSync(join(folder, 'latin1'));
+    writeFileSync(join(folder, 'latin1', 'SKILL.md'), Buffer.from('---\nname: latin1\ndescription: Caf\xe9.\n---\n', 'latin1'));
+    const [skipped] = new Skillwire([folderSource(folder)]).report().skipped;
+    assert.match(skipped.reason, /not valid UTF-8/);
+    assert.deepEqual(skipped.diagnostics.map((d) => d.code), ['unreadable']);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

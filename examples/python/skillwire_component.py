@@ -15,7 +15,11 @@ raises `SkillwireError` with the WIT error's case as `code` (`message_too_large`
 Sources answer `list()`, `read(location)` and optionally `list_files(location)` and
 `read_file(location, path, max_bytes)`; an exception they raise is caught here and handed to
 the engine as the source's `err` (a skipped skill, `body-unavailable`, a file error), as the
-WIT's failure contract asks of hosts. A failure this class cannot contain (a trap in the
+WIT's failure contract asks of hosts. `list()` gives locations, or dicts with `location` and
+optionally `text`, `origin` and `stamp` (a string that changes whenever the SKILL.md does:
+`refresh()` reads again only the entries whose stamp changed). `read` raises `Refused` for a
+SKILL.md it refuses for what it is (too large, not UTF-8, not a regular file): that lasts
+until the file changes, so a refresh does not read it again while its stamp holds. A failure this class cannot contain (a trap in the
 guest: fuel, memory) leaves the instance unusable; `rebuild()` instantiates the component
 again and rebuilds the engine over the same sources.
 """
@@ -42,6 +46,11 @@ FILE_ERROR_CODES = {
     "unavailable": "file_unavailable",
     "blocked": "file_blocked",
 }
+
+
+class Refused(Exception):
+    """A source's refusal of a SKILL.md for what it is (too large, not UTF-8 text, not a
+    regular file), which lasts until the file changes: the WIT `read-error.refused`."""
 
 
 class SkillwireError(Exception):
@@ -107,7 +116,11 @@ class FolderSource:
 
     def read(self, location: str) -> str:
         self._folder(location)
-        return _read_regular(Path(location), self.MAX_SKILL_MD_READ, "SKILL.md").decode("utf-8")
+        data = _read_regular(Path(location), self.MAX_SKILL_MD_READ, "SKILL.md")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise Refused(f"SKILL.md: not valid UTF-8 (byte {e.start})") from None
 
     def _folder(self, location: str) -> Path:
         if location not in self.skills:
@@ -146,13 +159,13 @@ def _regular(path: Path) -> bool:
 
 def _read_regular(path: Path, limit: int, what: str, cut: bool = False) -> bytes:
     """At most `limit` bytes of the regular file at `path` (not through a link); with `cut`
-    the first `limit` bytes of a longer file, else a longer file is an error."""
+    the first `limit` bytes of a longer file, else a longer file is refused."""
     if not _regular(path):
-        raise PermissionError(f"{what}: not a regular file")
+        raise Refused(f"{what}: not a regular file")
     with open(path, "rb") as f:
         data = f.read(limit + (0 if cut else 1))
     if len(data) > limit:
-        raise ValueError(f"{what} is over {limit} bytes")
+        raise Refused(f"{what} is over {limit} bytes")
     return data
 
 
@@ -188,7 +201,7 @@ class Skillwire:
         with linker.root() as root:
             with root.add_instance(SOURCE) as imports:
                 imports.add_func("list", self._import(self._list))
-                imports.add_func("read", self._import(self._read, tagged=True))
+                imports.add_func("read", self._import_read(self._read))
                 imports.add_func("list-files", self._import(self._list_files))
                 imports.add_func("read-file", self._import(self._read_file))
         self._instance = linker.instantiate(self._store, self._component)
@@ -218,17 +231,30 @@ class Skillwire:
         return options
 
     @staticmethod
-    def _import(answer: Callable[..., Any], tagged: bool = False) -> Callable[..., Any]:
-        """A source method as a host import answering `result<_, string>`: its value, or
-        the message of the exception it raised (a `str` is the `err` case where the `ok`
-        case is a list; `result<string, string>` needs a tagged `Variant`)."""
+    def _import(answer: Callable[..., Any]) -> Callable[..., Any]:
+        """A source method as a host import answering `result<list<_>, string>`: its value,
+        or the message of the exception it raised (a `str` is the `err` case where the `ok`
+        case is a list)."""
 
         def run(_store: Any, *args: Any) -> Any:
             try:
-                value = answer(*args)
+                return answer(*args)
             except Exception as e:  # the source's failure, handed to the engine as its err
-                return wc.Variant("err", str(e)) if tagged else str(e)
-            return wc.Variant("ok", value) if tagged else value
+                return str(e)
+
+        return run
+
+    @staticmethod
+    def _import_read(answer: Callable[..., str]) -> Callable[..., Any]:
+        """`read` as the host import answering `result<string, read-error>` (its cases are
+        told apart by type, so untagged): the text, or a `read-error` with the exception's
+        message, `refused` when it is a `Refused`."""
+
+        def run(_store: Any, *args: Any) -> Any:
+            try:
+                return answer(*args)
+            except Exception as e:  # the source's failure, handed to the engine as its err
+                return record(message=str(e), refused=isinstance(e, Refused))
 
         return run
 
@@ -236,6 +262,10 @@ class Skillwire:
         out = []
         for entry in self.sources[source].list():
             entry = {"location": entry} if isinstance(entry, str) else entry
+            # A stamp stands for the text: one that is not a string could keep a changed
+            # entry from being read, so the listing is refused.
+            if entry.get("stamp") is not None and not isinstance(entry["stamp"], str):
+                raise TypeError(f"{entry['location']}: stamp is {type(entry['stamp']).__name__}, not a string")
             out.append(
                 record(
                     location=entry["location"],
@@ -251,7 +281,7 @@ class Skillwire:
         # Refused here, as the Rust host does, rather than copied into the guest.
         limit = getattr(self._limits, "max-skill-md-bytes")
         if len(text.encode("utf-8")) > limit:
-            raise ValueError(f"SKILL.md is over {limit} bytes")
+            raise Refused(f"SKILL.md is over {limit} bytes")
         return text
 
     def _list_files(self, source: int, location: str) -> list:
@@ -295,6 +325,11 @@ class Skillwire:
         return answer
 
     # The engine -----------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Lists the sources again and reads the entries whose `stamp` changed (and those
+        without one); the rest is what the last build prepared."""
+        self._method("refresh")
 
     def report(self) -> dict:
         return to_plain(self._method("report"))

@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 import unittest
 from pathlib import Path
 
 import wasmtime
 
-from skillwire_component import FolderSource, Skillwire, SkillwireError
+from skillwire_component import FolderSource, Refused, Skillwire, SkillwireError
 
 REPO = Path(__file__).resolve().parents[2]
 COMPONENT = os.environ.get("SKILLWIRE_COMPONENT", str(REPO / "target" / "skillwire-component" / "skillwire.wasm"))
@@ -106,6 +107,56 @@ class FailureContract(unittest.TestCase):
         del source.list
         sw.rebuild()
         self.assertEqual(sw.inject("@pdf")["decisions"][0]["detail"], "contained")
+
+
+class Stamped:
+    """Three stamped entries: a skill, one refused for its size, one whose read fails;
+    reads counted."""
+
+    def __init__(self, stamp):
+        self.stamp = stamp
+        self.reads = []
+
+    def list(self):
+        return [{"location": f"s/{name}/SKILL.md", "stamp": self.stamp} for name in ("pdf", "huge", "flaky")]
+
+    def read(self, location):
+        self.reads.append(location)
+        if "huge" in location:
+            raise Refused("SKILL.md is 9000000 bytes")
+        if "flaky" in location:
+            raise OSError("connection reset")
+        return "---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody\n"
+
+
+class Stamps(unittest.TestCase):
+    def test_a_refresh_reads_what_changed_or_failed_and_keeps_refusals(self):
+        source = Stamped("1")
+        sw = Skillwire(COMPONENT, [source])
+        skipped = sw.report()["skipped"]
+        self.assertEqual(
+            [(s["location"], s["reason"], [d["code"] for d in s["diagnostics"]]) for s in skipped],
+            [("s/huge/SKILL.md", "SKILL.md is 9000000 bytes", ["unreadable"]), ("s/flaky/SKILL.md", "connection reset", [])],
+        )
+        sw.refresh()
+        self.assertEqual(source.reads[3:], ["s/flaky/SKILL.md"], "the refusal is kept; the failure may pass")
+        self.assertEqual(sw.report()["skipped"], skipped)
+        source.stamp = "2"
+        sw.refresh()
+        self.assertEqual(source.reads[4:], ["s/pdf/SKILL.md", "s/huge/SKILL.md", "s/flaky/SKILL.md"])
+
+    def test_a_stamp_that_is_not_a_string_fails_the_listing(self):
+        report = Skillwire(COMPONENT, [Stamped(5)]).report()
+        self.assertEqual(report["loaded"], 0)
+        self.assertIn("s/pdf/SKILL.md: stamp is int, not a string", report["skipped"][0]["reason"])
+
+    def test_the_folder_source_refuses_a_skill_md_that_is_not_utf8(self):
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "latin1").mkdir()
+            (Path(folder) / "latin1" / "SKILL.md").write_bytes(b"---\nname: latin1\ndescription: Caf\xe9.\n---\n")
+            skipped = Skillwire(COMPONENT, [FolderSource(folder)]).report()["skipped"]
+        self.assertIn("not valid UTF-8", skipped[0]["reason"])
+        self.assertEqual([d["code"] for d in skipped[0]["diagnostics"]], ["unreadable"])
 
 
 if __name__ == "__main__":

@@ -106,16 +106,16 @@ impl CatalogCache {
     /// otherwise why not. A snapshot taken counts as used now, for pruning.
     pub fn load(&self) -> Result<Vec<u8>, String> {
         match self.load_any_key()? {
-            (bytes, true) => Ok(bytes),
-            (_, false) => Err(skillwire::SnapshotError::OtherKey.to_string()),
+            (bytes, None) => Ok(bytes),
+            (_, Some(stale)) => Err(stale.to_string()),
         }
     }
 
     /// The stored snapshot's bytes as [`CatalogCache::load`] gives them, and also when only
-    /// its key differs (the skills changed since) or its build could not read an entry:
-    /// then with `false`, for an engine to refresh it
+    /// its key differs (the skills changed since) or its build could not read an entry for
+    /// a reason that may pass: then with that reason, for an engine to refresh it
     /// ([`skillwire::Engine::restore_or_build`]), reading only what changed or failed.
-    pub fn load_any_key(&self) -> Result<(Vec<u8>, bool), String> {
+    pub fn load_any_key(&self) -> Result<(Vec<u8>, Option<skillwire::SnapshotError>), String> {
         let file = match fs::File::open(&self.path) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err("none kept yet".to_owned()),
@@ -124,17 +124,17 @@ impl CatalogCache {
         let mut bytes = Vec::new();
         let read = (&file).take(skillwire::MAX_SNAPSHOT_BYTES as u64 + 1).read_to_end(&mut bytes);
         read.map_err(|e| format!("{}: {e}", self.path.display()))?;
-        let same_key = match skillwire::Catalog::check_snapshot(&bytes, &self.key, &self.options) {
-            Ok(()) => true,
+        let stale = match skillwire::Catalog::check_snapshot(&bytes, &self.key, &self.options) {
+            Ok(()) => None,
             // Refreshed by the engine: the skills changed since, or an entry failed to read.
-            Err(skillwire::SnapshotError::OtherKey | skillwire::SnapshotError::Unread { .. }) => false,
+            Err(stale @ (skillwire::SnapshotError::OtherKey | skillwire::SnapshotError::Unread { .. })) => Some(stale),
             Err(e) => return Err(e.to_string()),
         };
         drop(file);
         // Pruning keeps the snapshots used last: this one was (a failure only makes it
         // look older). Setting the time takes a handle that may write (Windows).
         let _ = fs::File::options().write(true).open(&self.path).and_then(|f| f.set_modified(SystemTime::now()));
-        Ok((bytes, same_key))
+        Ok((bytes, stale))
     }
 
     /// False while a listed file changed within [`SETTLE`]: a snapshot would not be stored.

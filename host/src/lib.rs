@@ -48,7 +48,7 @@ pub(crate) const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
 pub const PREFETCH_FILES: usize = 32;
 
 /// Texts read ahead, each with its index in the listed files.
-type ReadAhead = Receiver<(usize, Result<String, String>)>;
+type ReadAhead = Receiver<(usize, Result<String, SourceError>)>;
 
 /// A read-ahead and the index of the file it holds next.
 #[derive(Debug)]
@@ -66,8 +66,10 @@ pub struct FsSource {
     root: PathBuf,
     /// The SKILL.md files found, sorted: at discovery, then at each listing after the first.
     files: Mutex<Arc<[PathBuf]>>,
-    /// Listed before: the next listing looks at the folders again.
-    listed: std::sync::atomic::AtomicBool,
+    /// Listed before, or restored in place of a listing: the next listing walks the folders
+    /// again. Shared by clones: they are one source (the engine lists a clone, the host
+    /// keeps the original).
+    listed: Arc<std::sync::atomic::AtomicBool>,
     /// When the folders were walked for [`FsSource::discover`].
     discovered: std::time::Instant,
     max_bytes: usize,
@@ -81,7 +83,7 @@ impl Clone for FsSource {
         FsSource {
             root: self.root.clone(),
             files: Mutex::new(self.files()),
-            listed: std::sync::atomic::AtomicBool::new(self.listed.load(std::sync::atomic::Ordering::Relaxed)),
+            listed: Arc::clone(&self.listed),
             discovered: self.discovered,
             max_bytes: self.max_bytes,
             ahead: Mutex::new(None),
@@ -98,7 +100,7 @@ impl FsSource {
         Ok(FsSource {
             root,
             files: Mutex::new(files.into()),
-            listed: std::sync::atomic::AtomicBool::new(false),
+            listed: Arc::new(std::sync::atomic::AtomicBool::new(false)),
             discovered: std::time::Instant::now(),
             max_bytes: skillwire::Limits::default().max_skill_md_bytes,
             ahead: Mutex::new(None),
@@ -111,6 +113,14 @@ impl FsSource {
     pub fn with_max_bytes(mut self, max_bytes: usize) -> FsSource {
         self.max_bytes = max_bytes;
         self
+    }
+
+    /// Makes the next listing (of this source or a clone) walk the folders again, even
+    /// right after discovery: for a host whose engine restored a kept catalogue instead of
+    /// building one from a first listing, so that a later refresh (`--watch`) sees skills
+    /// added since discovery.
+    pub fn walk_at_next_listing(&self) {
+        self.listed.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The path discovered (canonical).
@@ -127,7 +137,7 @@ impl FsSource {
     fn index_of(files: &[PathBuf], location: &str) -> Result<usize, SourceError> {
         let path = Path::new(location);
         (files.binary_search_by(|f| f.as_path().cmp(path)))
-            .map_err(|_| SourceError(format!("{location}: not a skill of this source")))
+            .map_err(|_| SourceError::new(format!("{location}: not a skill of this source")))
     }
 
     /// The folder of the listed skill whose SKILL.md is at `location` (canonical, as
@@ -139,7 +149,7 @@ impl FsSource {
             .get(index)
             .and_then(|f| f.parent())
             .map(Path::to_path_buf)
-            .ok_or_else(|| SourceError(format!("{location}: not a skill of this source")))
+            .ok_or_else(|| SourceError::new(format!("{location}: not a skill of this source")))
     }
 
     /// Starts reading every file ahead, in order, into a bounded queue (replacing an
@@ -163,7 +173,7 @@ impl FsSource {
 
     /// The text of `path`, file `index` of the listing, if the read-ahead holds it next;
     /// otherwise the read-ahead stops (without waiting for it).
-    fn take_read_ahead(&self, index: usize, path: &Path) -> Option<Result<String, String>> {
+    fn take_read_ahead(&self, index: usize, path: &Path) -> Option<Result<String, SourceError>> {
         let mut slot = self.ahead.lock().ok()?;
         let ahead = (slot.as_mut())
             .filter(|ahead| ahead.next == index && ahead.files.get(index).is_some_and(|f| f.as_path() == path));
@@ -265,24 +275,30 @@ fn walk(
 /// Reads a SKILL.md as UTF-8 text, refusing one over `max_bytes` after reading at most
 /// one byte more (a file that grows while it is read is refused too), and anything but a
 /// regular file (opened without waiting, so a named pipe is refused, not waited on).
-pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, String> {
-    let failed = |e: io::Error| format!("{}: {e}", path.display());
+///
+/// What the file is (over the limit by its size, not a regular file, not UTF-8) is a
+/// [refusal](SourceError::refused): it lasts until the file changes. An I/O error, or a
+/// file that grew past the limit while it was read, may pass.
+pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, SourceError> {
+    let failed = |e: io::Error| SourceError::new(format!("{}: {e}", path.display()));
     let file = files::open_without_waiting(path).map_err(failed)?;
     let meta = file.metadata().map_err(failed)?;
     if !meta.is_file() {
-        return Err(format!("{}: not a regular file", path.display()));
+        return Err(SourceError::refusal(format!("{}: not a regular file", path.display())));
     }
     let size = meta.len();
     let too_large = |size: u64| format!("{}: SKILL.md is {size} bytes; the limit is {max_bytes}", path.display());
     if size > max_bytes as u64 {
-        return Err(too_large(size));
+        return Err(SourceError::refusal(too_large(size)));
     }
     let bytes = read_at_most(file, size, max_bytes).map_err(failed)?;
     if bytes.len() > max_bytes {
-        return Err(too_large(bytes.len() as u64));
+        return Err(SourceError::new(too_large(bytes.len() as u64)));
     }
-    String::from_utf8(bytes)
-        .map_err(|e| format!("{}: not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        SourceError::refusal(format!("{}: not valid UTF-8 (byte {at})", path.display()))
+    })
 }
 
 /// The bytes of an open file of `size` bytes (by its metadata), at most `max_bytes` and
@@ -305,15 +321,16 @@ impl SkillSource for FsSource {
     /// so a text is never older than its stamp.
     ///
     /// The folders are walked again, except by a first listing within `SETTLE` of
-    /// [`FsSource::discover`] (which has just walked them): a refresh sees skills added and
-    /// removed. When the walk fails (a folder removed while it is read), the files found
-    /// last are listed again rather than none.
+    /// [`FsSource::discover`] (which has just walked them; see also
+    /// [`FsSource::walk_at_next_listing`]): a refresh sees skills added and removed. When
+    /// the walk fails (the folder removed, or no longer readable), so does the listing: the
+    /// catalogue reports the source as unlisted (a failure that may pass, so a kept
+    /// catalogue holding it is refreshed, not restored).
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
         let first = !self.listed.swap(true, std::sync::atomic::Ordering::Relaxed);
         if !(first && self.discovered.elapsed() < catalog_cache::SETTLE) {
-            if let Ok(found) = find(&self.root) {
-                *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.into();
-            }
+            let found = find(&self.root).map_err(|e| SourceError::new(format!("{}: {e}", self.root.display())))?;
+            *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.into();
         }
         let now = std::time::SystemTime::now();
         let entry = |path: &PathBuf| {
@@ -341,16 +358,15 @@ impl SkillSource for FsSource {
             Some(text) => text,
             None => read_skill_file(path, self.max_bytes),
         }
-        .map_err(SourceError)
     }
 
     fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
         let dir = self.skill_dir(location)?;
-        files::list_skill_files(&dir).map_err(|e| SourceError(format!("{}: {e}", dir.display())))
+        files::list_skill_files(&dir).map_err(|e| SourceError::new(format!("{}: {e}", dir.display())))
     }
 
     fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
-        files::read_skill_resource(&self.skill_dir(location)?, path, max_bytes).map_err(SourceError)
+        files::read_skill_resource(&self.skill_dir(location)?, path, max_bytes).map_err(SourceError::new)
     }
 }
 
@@ -396,6 +412,31 @@ mod tests {
     }
 
     #[test]
+    fn a_restored_source_walks_at_its_first_listing_and_a_failed_walk_fails_the_listing() {
+        let dir = std::env::temp_dir().join(format!("skillwire-fs-restored-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let write = |name: &str| {
+            fs::create_dir_all(dir.join(name)).unwrap();
+            fs::write(dir.join(name).join("SKILL.md"), format!("---\nname: {name}\ndescription: D.\n---\n")).unwrap();
+        };
+        write("a");
+        let (source, built) = (FsSource::discover(&dir).unwrap(), FsSource::discover(&dir).unwrap());
+        let in_engine = source.clone();
+        write("b");
+        // Within SETTLE of discovery a first listing uses discovery's walk...
+        assert_eq!(built.list().unwrap().len(), 1);
+        // ...but not once the host says its catalogue was restored: the engine's clone
+        // (whose first listing is a refresh) sees the skill added since.
+        source.walk_at_next_listing();
+        assert_eq!(in_engine.list().unwrap().len(), 2);
+        // The folder gone: the listing fails, saying which folder, instead of listing the
+        // files found last.
+        fs::remove_dir_all(&dir).unwrap();
+        let failed = in_engine.list().unwrap_err();
+        assert!(!failed.refused && failed.message.contains(&*source.root().to_string_lossy()), "{failed:?}");
+    }
+
+    #[test]
     fn reads_only_the_files_it_listed() {
         let dir = std::env::temp_dir().join(format!("skillwire-fs-source-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
@@ -416,7 +457,7 @@ mod tests {
         }
         let stranger = fs::canonicalize(outside.join("SKILL.md")).unwrap();
         let refused = source.read(&stranger.to_string_lossy()).unwrap_err();
-        assert!(refused.0.ends_with("not a skill of this source"), "{}", refused.0);
+        assert!(refused.message.ends_with("not a skill of this source"), "{}", refused.message);
         let between = fs::canonicalize(&dir).unwrap().join("c/SKILL.md");
         assert!(source.read(&between.to_string_lossy()).is_err());
         // Read ahead in list order or not, and through a clone, every read gets its own file.

@@ -177,7 +177,7 @@ fn lint_path(path: &Path, options: &LintOptions, linter: &Linter) -> Result<Vec<
     let options = LintOptions { files, ..options.clone() };
     let mut report = match read_skill_file(&file, options.limits.max_skill_md_bytes) {
         Ok(text) => linter.lint(&file.to_string_lossy(), &text, &options)?,
-        Err(e) => LintReport { errors: vec![e], ..failed_report() },
+        Err(e) => LintReport { errors: vec![e.message], ..failed_report() },
     };
     report.path = shown;
     Ok(vec![Linted { report, dir }])

@@ -51,19 +51,13 @@ fn native_engine_loaded(
     render: RenderOptions,
     rank: bool,
 ) -> Result<(Engine<Box<dyn SkillSource>>, bool), InputError> {
-    let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank, EngineArg::Native)?;
-    let (engine, restored) = cached(args, cache, |snapshot| {
+    let EngineInputs { sources, options, cache, folders } = engine_inputs(args, render, rank, EngineArg::Native)?;
+    let (engine, restored) = cached(args, cache, &folders, |snapshot| {
         Ok(match snapshot {
             // Under another key the snapshot is refreshed: only the changed files are read.
             Some(Snapshot { bytes, key, .. }) => {
                 let (engine, restored) = Engine::restore_or_build(sources, options, bytes, key);
-                let why = restored.err().map(|why| match why {
-                    skillwire::SnapshotError::OtherKey => {
-                        format!("{why}; refreshed from it, reading only the SKILL.md files that changed")
-                    }
-                    why => why.to_string(),
-                });
-                (engine, why)
+                (engine, restored.err().map(|why| why.to_string()))
             }
             None => (Engine::new(sources, options), None),
         })
@@ -97,9 +91,9 @@ pub(crate) fn backend_loaded(
             return Ok((Box::new(engine), restored));
         }
         EngineArg::Wasm => {
-            let EngineInputs { sources, options, cache } = engine_inputs(args, render, rank, EngineArg::Wasm)?;
+            let EngineInputs { sources, options, cache, folders } = engine_inputs(args, render, rank, EngineArg::Wasm)?;
             let runtime = runtime()?;
-            let (engine, restored) = cached(args, cache, |snapshot| match snapshot {
+            let (engine, restored) = cached(args, cache, &folders, |snapshot| match snapshot {
                 // Under another key the guest refreshes the snapshot, as the core does natively.
                 Some(Snapshot { bytes, key, .. }) => {
                     let made =
@@ -126,27 +120,35 @@ struct Snapshot<'a> {
 }
 
 /// The engine `make` gives, handed the snapshot `cache` holds if the core would take it
-/// ([`CatalogCache::load_any_key`]): `make` restores it, or builds and says why it did not
-/// restore. A built catalogue is kept in the cache for the next run; a failure to keep it
-/// is said on standard error (the next runs would build every time). Says whether the
-/// engine's catalogue was restored.
+/// ([`CatalogCache::load_any_key`]): `make` restores it, or refreshes or builds and says
+/// why it did not restore. A catalogue not restored as it was is kept in the cache for the
+/// next run; a failure to keep it is said on standard error (the next runs would build
+/// every time). Says whether the engine's catalogue was restored; the `folders` of a
+/// restored one walk at their next listing (a `--watch` refresh sees what was added since).
 fn cached<E: Backend>(
     args: &SkillArgs,
     cache: Option<CatalogCache>,
+    folders: &[FsSource],
     make: impl FnOnce(Option<Snapshot<'_>>) -> Result<(E, Option<String>), InputError>,
 ) -> Result<(E, bool), InputError> {
     let Some(cache) = cache else { return make(None).map(|(engine, _)| (engine, false)) };
-    let (mut engine, why) = match cache.load_any_key() {
-        Ok((bytes, _)) => match make(Some(Snapshot { bytes: &bytes, key: cache.key() }))? {
-            (engine, None) => {
+    let (mut engine, how) = match cache.load_any_key() {
+        Ok((bytes, stale)) => match (make(Some(Snapshot { bytes: &bytes, key: cache.key() }))?, stale) {
+            ((engine, None), _) => {
                 if args.verbose {
                     eprintln!("skillwire: catalogue restored from {}", cache.path().display());
                 }
+                folders.iter().for_each(FsSource::walk_at_next_listing);
                 return Ok((engine, true));
             }
-            (engine, Some(why)) => (engine, why),
+            // The skills changed since, or a read failed that may pass now: the engine
+            // refreshed the kept catalogue (unless restoring it failed otherwise).
+            ((engine, Some(why)), Some(stale)) if why == stale.to_string() => {
+                (engine, format!("refreshed ({why}; only the SKILL.md files that changed or failed were read)"))
+            }
+            ((engine, Some(why)), _) => (engine, format!("built ({why})")),
         },
-        Err(why) => (make(None)?.0, why),
+        Err(why) => (make(None)?.0, format!("built ({why})")),
     };
     let kept = match cache.settled() {
         true => engine.snapshot(cache.key()).map_err(|e| e.to_string()).and_then(|bytes| {
@@ -159,9 +161,9 @@ fn cached<E: Backend>(
         )),
     };
     match kept {
-        Ok(kept) if args.verbose => eprintln!("skillwire: catalogue built ({why}); {kept}"),
+        Ok(kept) if args.verbose => eprintln!("skillwire: catalogue {how}; {kept}"),
         Ok(_) => {}
-        Err(e) => eprintln!("skillwire: catalogue built ({why}); could not keep it: {e}"),
+        Err(e) => eprintln!("skillwire: catalogue {how}; could not keep it: {e}"),
     }
     Ok((engine, false))
 }
@@ -195,6 +197,8 @@ fn catalog_cache(
 struct EngineInputs {
     /// The folders, then the MCP servers.
     sources: Vec<Box<dyn SkillSource>>,
+    /// The folders (the engine's sources are clones of them).
+    folders: Vec<FsSource>,
     options: Options,
     /// The catalogue cache for the folders, if the arguments keep one.
     cache: Option<CatalogCache>,
@@ -261,7 +265,7 @@ fn engine_inputs(
         options = WasmEngine::crossed(options);
     }
     let cache = catalog_cache(args, &folders, &options.catalog)?;
-    Ok(EngineInputs { sources, options, cache })
+    Ok(EngineInputs { sources, options, cache, folders })
 }
 
 pub(crate) fn report(r: &CatalogReport) {

@@ -31,7 +31,7 @@ use crate::Backend;
 use skillwire::{
     CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, EmbeddingText, FileContent, Injection,
     LintOptions, LintReport, Match, Options, Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillFiles,
-    SkillSource, SkillStats, SkillTool, ToolAnswer, ToolDefinition, ToolOptions, TurnContext,
+    SkillSource, SkillStats, SkillTool, SourceError, ToolAnswer, ToolDefinition, ToolOptions, TurnContext,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -172,18 +172,20 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
     fn list(&mut self, source: u32) -> Result<Vec<wit::SkillEntry>, String> {
         let max = self.max_text_bytes;
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
-        let entries = source.list().map_err(|e| e.0)?;
+        let entries = source.list().map_err(|e| e.message)?;
         // Oversized inline text is dropped; the guest then reads it, and the read is
         // refused below with a reason.
         let entries = entries.into_iter().map(|e| SkillEntry { text: e.text.filter(|t| t.len() <= max), ..e });
         Ok(entries.map(Cross::cross).collect())
     }
 
-    fn read(&mut self, source: u32, location: String) -> Result<String, String> {
-        let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
-        let text = source.read(&location).map_err(|e| e.0)?;
+    fn read(&mut self, source: u32, location: String) -> Result<String, wit::ReadError> {
+        let no_source = || SourceError::new(format!("no source {source}")).cross();
+        let source = self.sources.get(source as usize).ok_or_else(no_source)?;
+        let text = source.read(&location).map_err(Cross::cross)?;
         if text.len() > self.max_text_bytes {
-            return Err(format!("SKILL.md is {} bytes; the limit is {}", text.len(), self.max_text_bytes));
+            let too_large = format!("SKILL.md is {} bytes; the limit is {}", text.len(), self.max_text_bytes);
+            return Err(SourceError::refusal(too_large).cross());
         }
         Ok(text)
     }
@@ -192,14 +194,14 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
         // All of them, as every runtime hands them to the core (which keeps
         // `max_skill_files` and counts the rest); the guest's memory cap bounds the copy.
-        Ok(source.list_files(&location).map_err(|e| e.0)?.cross())
+        Ok(source.list_files(&location).map_err(|e| e.message)?.cross())
     }
 
     fn read_file(&mut self, source: u32, location: String, path: String, max_bytes: u32) -> Result<Vec<u8>, String> {
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
         // The guest asks for at most its own limit; the host holds it to the options' too.
         let max_bytes = usize::try_from(max_bytes).unwrap_or(usize::MAX).min(self.max_file_bytes);
-        let mut bytes = source.read_file(&location, &path, max_bytes).map_err(|e| e.0)?;
+        let mut bytes = source.read_file(&location, &path, max_bytes).map_err(|e| e.message)?;
         // One byte past the limit is enough for the guest to refuse the file.
         bytes.truncate(max_bytes.saturating_add(1));
         Ok(bytes)

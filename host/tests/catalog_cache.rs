@@ -98,7 +98,7 @@ fn a_run_over_unchanged_folders_restores_the_catalogue_and_any_change_rebuilds_i
     settle();
     write_skill(&skills, "notes", "Take meeting notes, list the action items and merge PDF minutes.");
     let refreshed = inject("native", &skills, &cache, &[], message);
-    assert!(said(&refreshed).contains("refreshed from it"), "{}", said(&refreshed));
+    assert!(said(&refreshed).contains("catalogue refreshed (the snapshot's key differs"), "{}", said(&refreshed));
     // A skill added, one removed: the same.
     settle();
     let _ = inject("native", &skills, &cache, &[], message);
@@ -126,6 +126,63 @@ fn a_run_over_unchanged_folders_restores_the_catalogue_and_any_change_rebuilds_i
         assert_eq!(damaged.stdout, kept.stdout, "{engine}");
         let again = inject(engine, &skills, &cache, &[], message);
         assert!(said(&again).contains("catalogue restored from"), "{engine}: {}", said(&again));
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_skill_md_refused_for_what_it_is_is_kept_and_a_failed_read_is_tried_again() {
+    use skillwire::{Engine, Options, SkillEntry, SkillSource, SourceError};
+    use skillwire_host::{catalog_cache::CatalogCache, FsSource};
+    let dir = temp_dir("refused");
+    let (skills, cache) = (dir.join("skills"), dir.join("cache"));
+    write_skill(&skills, "pdf", "Fill in PDF forms and merge PDF files.");
+    write_skill(&skills, "notes", "Take meeting notes and list the action items.");
+    // Not UTF-8: refused for what it is, as long as it stays so.
+    fs::create_dir_all(skills.join("latin1")).unwrap();
+    fs::write(skills.join("latin1/SKILL.md"), b"---\nname: latin1\ndescription: Caf\xe9.\n---\n").unwrap();
+    settle();
+    let message = "merge these pdf files";
+    let built = inject("native", &skills, &cache, &[], message);
+    assert!(said(&built).contains("catalogue built (none kept yet); kept in"), "{}", said(&built));
+    assert!(said(&built).contains("not valid UTF-8"), "{}", said(&built));
+    // Kept as it is: restored in both engines, not refreshed (and rewritten) on every run.
+    for engine in ["native", "wasm", "native"] {
+        let again = inject(engine, &skills, &cache, &[], message);
+        assert!(said(&again).contains("catalogue restored from"), "{engine}: {}", said(&again));
+        assert!(said(&again).contains("not valid UTF-8"), "{engine}: {}", said(&again));
+        assert_eq!(again.stdout, built.stdout);
+    }
+
+    // A catalogue whose build failed to read a SKILL.md for a reason that may pass (kept
+    // here as a host that met an I/O error would have kept it) is refreshed, in either
+    // engine, reading that file again; then kept as it is.
+    struct FailsOnce(FsSource, String);
+    impl SkillSource for FailsOnce {
+        fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+            self.0.list()
+        }
+        fn read(&self, location: &str) -> Result<String, SourceError> {
+            match location.ends_with(&self.1) {
+                true => Err(SourceError::new(format!("{location}: Input/output error"))),
+                false => self.0.read(location),
+            }
+        }
+    }
+    let folder = FsSource::discover(&skills).unwrap();
+    let kept = CatalogCache::new(&cache, &[&folder], &skillwire::CatalogOptions::default());
+    let failing = FailsOnce(folder.clone(), "notes/SKILL.md".to_owned());
+    let failed = Engine::new(vec![failing], Options::default());
+    assert_eq!(failed.catalog().report().loaded, 1, "pdf alone: notes failed, latin1 refused");
+    for engine in ["wasm", "native"] {
+        assert!(kept.store(&failed.snapshot(kept.key()).unwrap()).unwrap());
+        let refreshed = inject(engine, &skills, &cache, &[], message);
+        let expected = "catalogue refreshed (the snapshot's catalogue could not read 1 entry when it was built";
+        assert!(said(&refreshed).contains(expected), "{engine}: {}", said(&refreshed));
+        assert!(said(&refreshed).contains("2 skills loaded"), "{engine}: {}", said(&refreshed));
+        assert_eq!(refreshed.stdout, built.stdout, "{engine}");
+        let restored = inject(engine, &skills, &cache, &[], message);
+        assert!(said(&restored).contains("catalogue restored from"), "{engine}: {}", said(&restored));
     }
     let _ = fs::remove_dir_all(&dir);
 }

@@ -175,7 +175,7 @@ impl SkillSource for Stamped {
     fn read(&self, location: &str) -> Result<String, SourceError> {
         self.1.fetch_add(1, Ordering::Relaxed);
         let found = self.0.iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
-        found.ok_or_else(|| SourceError("gone".to_owned()))
+        found.ok_or_else(|| SourceError::new("gone".to_owned()))
     }
 }
 
@@ -217,7 +217,7 @@ impl SkillSource for Hostile {
     }
     fn read(&self, location: &str) -> Result<String, SourceError> {
         match location {
-            "h/broken/SKILL.md" => Err(SourceError("disk on fire".into())),
+            "h/broken/SKILL.md" => Err(SourceError::new("disk on fire")),
             "h/huge/SKILL.md" => Ok(format!("---\nname: huge\ndescription: x\n---\n{}", "y".repeat(64 << 20))),
             _ => Ok("---\nname: fine\ndescription: Fine.\n---\nFine body.\n".into()),
         }

@@ -54,7 +54,9 @@ export interface ErrorDetails {
 interface CoreLimits { max_skill_md_bytes: number; max_message_bytes: number }
 
 /** A listed entry or a fetched body, as the core takes it. */
-type Text = { text: string } | { error: string };
+/** A SKILL.md's text, or why there is none (`refused`: a refusal that lasts until the file
+ * changes, the core's `SourceError::refused`). */
+type Text = { text: string } | { error: string; refused?: boolean };
 
 /** Where a turn's plan says to read a body. */
 interface PlannedRead { source: number; location: string }
@@ -96,6 +98,12 @@ function result<T>(f: () => unknown): T {
 
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** Whether a source's `read` threw a refusal that lasts until the SKILL.md changes: an
+ * error whose `refused` property is `true` (see `SkillSource.read`). */
+function isRefusal(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { refused?: unknown }).refused === true;
 }
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
@@ -167,7 +175,9 @@ function utf8Length(s: string): number {
  */
 function sourceText(text: unknown, maxBytes: number): Text {
   if (typeof text !== 'string') return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string` };
-  if (text.length > maxBytes) return { error: `SKILL.md is ${utf8Length(text)} bytes; the limit is ${maxBytes}` };
+  if (text.length > maxBytes) {
+    return { error: `SKILL.md is ${utf8Length(text)} bytes; the limit is ${maxBytes}`, refused: true };
+  }
   return { text };
 }
 
@@ -188,7 +198,7 @@ type Need =
 /** A source's listing as the core takes it: `{location}` (to be read), `{location,
  * text}`, or `{location, error}` for an inline text surely over the limit (refused
  * without being copied into the WebAssembly memory, and without a read); each with its
- * `origin` and `stamp` when it has them. */
+ * `origin` and `stamp` when it has them. Throws on a stamp that is not a string. */
 function entriesOf(listed: unknown[], limits: CoreLimits):
   { location: string; text?: string; error?: string; origin?: string; stamp?: string }[] {
   return listed.map((item) => {
@@ -198,7 +208,12 @@ function entriesOf(listed: unknown[], limits: CoreLimits):
     const text = entry?.text;
     // A label the core checks (and refuses with a reason when it is not one).
     const origin = entry?.origin == null ? {} : { origin: String(entry.origin) };
-    const stamp = entry?.stamp == null ? {} : { stamp: String(entry.stamp) };
+    // A stamp stands for the text: one that is not a string (`[object Object]` for every
+    // version of an object) could keep a changed entry from being read, so it is refused.
+    if (entry?.stamp != null && typeof entry.stamp !== 'string') {
+      throw new Error(`${location}: stamp is ${typeof entry.stamp}, not a string`);
+    }
+    const stamp = entry?.stamp == null ? {} : { stamp: entry.stamp };
     return typeof text === 'string'
       ? { location, ...sourceText(text, limits.max_skill_md_bytes), ...origin, ...stamp }
       : { location, ...origin, ...stamp };
@@ -219,24 +234,26 @@ function* buildSteps(
       const need = call(() => build.need()) as Need;
       if (need.need === 'done') return call(() => build.finish());
       if (need.need === 'list') {
-        let listed: unknown;
+        let entries: ReturnType<typeof entriesOf>;
         try {
-          listed = yield sources[need.source]!.list();
+          const listed: unknown = yield sources[need.source]!.list();
           if (!Array.isArray(listed)) throw new Error('list() did not return an array');
+          entries = entriesOf(listed as unknown[], limits);
         } catch (e) {
           call(() => build.listed(need.source, undefined, describe(e)));
           continue;
         }
-        const entries = entriesOf(listed as unknown[], limits);
         call(() => build.listed(need.source, entries, undefined));
       } else if (need.need === 'read') {
         let text: Text;
         try {
           text = sourceText(yield sources[need.source]!.read(need.location), limits.max_skill_md_bytes);
         } catch (e) {
-          text = { error: describe(e) };
+          text = { error: describe(e), refused: isRefusal(e) };
         }
-        call(() => 'text' in text ? build.read(text.text, undefined) : build.read(undefined, text.error));
+        call(() => 'text' in text
+          ? build.read(text.text, undefined, false)
+          : build.read(undefined, text.error, text.refused === true));
       } else if (need.need === 'embed') {
         try {
           const given: unknown = yield embed!(need.texts);

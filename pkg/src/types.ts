@@ -18,6 +18,13 @@ export type SkillEntry = string | { location: string; text?: string; origin?: st
 /** The host's skills. Either method may answer directly or with a Promise (async API). */
 export interface SkillSource {
   list(): SkillEntry[] | Promise<SkillEntry[]>;
+  /**
+   * The SKILL.md text at `location`, or a throw saying why not. A thrown error whose
+   * `refused` property is `true` is a refusal that lasts until the file changes (too
+   * large, not text): the entry is skipped with an `unreadable` diagnostic and, while its
+   * `stamp` holds, `refresh()` does not read it again. Any other failure may pass: the
+   * entry is read again at the next build.
+   */
   read(location: string): string | Promise<string>;
   /**
    * The regular files in the folder of the skill whose SKILL.md is at `location` (the

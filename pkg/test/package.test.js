@@ -267,6 +267,37 @@ test('a refresh reads only the entries whose stamp changed, and gives what a bui
   for (const s of [sw, built]) s.free();
 });
 
+test('a refusal lasts while the stamp holds, a failure is read again, and a stamp must be a string', async () => {
+  const reads = [];
+  let stamp = '1';
+  const source = {
+    list: () => ['s/pdf/SKILL.md', 's/huge/SKILL.md', 's/flaky/SKILL.md'].map((location) => ({ location, stamp })),
+    read: (location) => {
+      reads.push(location);
+      if (location.includes('huge')) throw Object.assign(new Error('SKILL.md is 9000000 bytes'), { refused: true });
+      if (location.includes('flaky')) throw new Error('connection reset');
+      return pdf;
+    },
+  };
+  const sw = new Skillwire({ sources: [source] });
+  const skipped = sw.report().skipped;
+  assert.deepEqual(skipped.map((s) => [s.location, s.reason, s.diagnostics.map((d) => d.code)]), [
+    ['s/huge/SKILL.md', 'SKILL.md is 9000000 bytes', ['unreadable']],
+    ['s/flaky/SKILL.md', 'connection reset', []],
+  ]);
+  sw.refreshSync();
+  assert.deepEqual(reads.slice(3), ['s/flaky/SKILL.md'], 'the refusal is kept; the failure may pass');
+  assert.deepEqual(sw.report().skipped, skipped);
+  stamp = '2';
+  sw.refreshSync();
+  assert.deepEqual(reads.slice(4), ['s/pdf/SKILL.md', 's/huge/SKILL.md', 's/flaky/SKILL.md']);
+  // A stamp stands for the text: one that is not a string fails the listing, loudly.
+  const objectStamp = new Skillwire({ sources: [{ list: () => [{ location: 's/pdf/SKILL.md', stamp: { mtime: 1 } }], read: () => pdf }] });
+  assert.equal(objectStamp.report().loaded, 0);
+  assert.match(objectStamp.report().skipped[0].reason, /s\/pdf\/SKILL\.md: stamp is object, not a string/);
+  for (const s of [sw, objectStamp]) s.free();
+});
+
 test('package.json version is the crate version', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const cargo = readFileSync(new URL('../../Cargo.toml', import.meta.url), 'utf8');

@@ -57,7 +57,7 @@ impl SkillSource for VectorSource {
     fn read(&self, location: &str) -> Result<String, SourceError> {
         let skill = self.skill(location)?;
         match &skill.read_error {
-            Some(e) => Err(SourceError(e.clone())),
+            Some(e) => Err(SourceError::new(e.clone())),
             None => Ok(skill.read_text.clone().unwrap_or_else(|| skill.text.clone())),
         }
     }
@@ -71,7 +71,7 @@ impl SkillSource for VectorSource {
         let skill = self.skill(location)?;
         let text = match path {
             "SKILL.md" => &skill.text,
-            _ => skill.files.get(path).ok_or_else(|| SourceError(format!("no file {path}")))?,
+            _ => skill.files.get(path).ok_or_else(|| SourceError::new(format!("no file {path}")))?,
         };
         Ok(text.bytes().take(max_bytes.saturating_add(1)).collect())
     }
@@ -79,7 +79,7 @@ impl SkillSource for VectorSource {
 
 impl VectorSource {
     fn skill(&self, location: &str) -> Result<&VectorSkill, SourceError> {
-        self.0.iter().find(|s| s.location == location).ok_or_else(|| SourceError("missing".into()))
+        self.0.iter().find(|s| s.location == location).ok_or_else(|| SourceError::new("missing"))
     }
 }
 

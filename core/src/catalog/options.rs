@@ -122,8 +122,8 @@ pub struct CatalogInput {
     pub location: String,
     /// Where it comes from, when not the host's own store ([`SkillEntry::origin`](crate::SkillEntry)).
     pub origin: Option<String>,
-    /// The SKILL.md text, or the reason it could not be read.
-    pub text: Result<String, String>,
+    /// The SKILL.md text, or why the source could not give it.
+    pub text: Result<String, crate::SourceError>,
 }
 
 /// A skill in the catalogue, with the source it came from.

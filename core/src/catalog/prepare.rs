@@ -14,10 +14,14 @@ pub(crate) const BATCH: usize = 64;
 /// Most threads one batch is prepared on.
 const MAX_THREADS: usize = 8;
 
+/// The diagnostic code of an entry its source refused for what its SKILL.md is
+/// ([`SourceError::refused`](crate::SourceError::refused)).
+pub(crate) const UNREADABLE: &str = "unreadable";
+
 /// One entry, prepared without knowing the others.
 #[derive(Debug)]
 pub(crate) enum Prepared {
-    /// The host could not give its text: why.
+    /// The host could not give its text, for a reason that may pass: why.
     Unread { location: String, reason: String },
     /// Its SKILL.md did not load.
     NotLoaded(SkippedSkill),
@@ -43,7 +47,14 @@ impl Prepared {
 pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepared {
     let text = match &input.text {
         Ok(text) => text.as_str(),
-        Err(reason) => return Prepared::Unread { location: input.location.clone(), reason: reason.clone() },
+        // Refused for what the SKILL.md is: skipped as one that does not load is, with a
+        // diagnostic (so a refresh keeps it while its stamp holds).
+        Err(refused) if refused.refused => {
+            let (location, reason) = (input.location.clone(), refused.message.clone());
+            let diagnostics = vec![crate::Diagnostic::error(UNREADABLE, reason.clone())];
+            return Prepared::NotLoaded(SkippedSkill { location, reason, diagnostics });
+        }
+        Err(failed) => return Prepared::Unread { location: input.location.clone(), reason: failed.message.clone() },
     };
     if let Some(reason) = input.origin.as_deref().and_then(super::names::origin_problem) {
         return Prepared::Unread { location: input.location.clone(), reason };

@@ -6,9 +6,10 @@
 //! gates, the ranking and rule indexes — runs as in any build, over the same prepared
 //! entries in the same order, so the catalogue is the one a full build would give.
 //!
-//! Kept for reuse: skills (listed or shadowed) and entries that did not load (they carry
-//! the loader's diagnostics). Not kept, so read again: entries whose read failed (it may
-//! pass now), whose scan could not run, that came past the catalogue's limit, and any
+//! Kept for reuse: skills (listed or shadowed), entries that did not load (they carry
+//! the loader's diagnostics) and entries their source refused for what their SKILL.md is
+//! (an `unreadable` diagnostic). Not kept, so read again: entries whose read failed (it
+//! may pass now), whose scan could not run, that came past the catalogue's limit, and any
 //! whose location two entries share (their warnings cannot be told apart).
 
 use super::prepare::Prepared;
@@ -80,8 +81,8 @@ impl Reuse {
             let warnings = warnings.remove(&entry.skill.location).unwrap_or_default();
             entries.insert(key, (stamp.clone(), Prepared::Loaded { warnings, scanned: Ok(Box::new(entry)) }));
         }
-        // Entries that did not load: the loader's diagnostics say why (a read that failed,
-        // a scan that could not run and the limit leave none). Their source is not kept:
+        // Entries that did not load or were refused: their diagnostics say why (a read that
+        // failed, a scan that could not run and the limit leave none). Their source is not kept:
         // any source with the location and the stamp fits (loading reads the text alone).
         let mut not_loaded: HashMap<String, super::SkippedSkill> = (report.skipped.into_iter())
             .filter(|s| !s.diagnostics.is_empty() && once(&s.location))

@@ -40,7 +40,7 @@ use std::collections::{BTreeMap, HashMap};
 const MAGIC: &[u8] = b"skillwire catalogue snapshot\n";
 
 /// The snapshot layout's number; with the crate's version, what a snapshot must match.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// Largest snapshot [`Catalog::from_snapshot`] reads (1 GiB: a catalogue at the default
 /// limit of skills takes a small part of it).
@@ -62,8 +62,9 @@ pub enum SnapshotError {
     /// Built with other catalogue options.
     OtherOptions,
     /// Its catalogue could not read this many entries (SKILL.md files or sources'
-    /// listings) when it was built. Such a failure may pass (a file being replaced, a
-    /// network hiccup), so the catalogue is not restored as it was:
+    /// listings) when it was built, for reasons that may pass (a file being replaced, a
+    /// network hiccup; a source's [refusal](crate::SourceError::refused) of what a SKILL.md
+    /// is does not count), so the catalogue is not restored as it was:
     /// [`Engine::restore_or_build`](crate::Engine::restore_or_build) refreshes it, reading
     /// those entries (and any whose stamp changed) again.
     Unread {
@@ -106,7 +107,8 @@ struct Header {
     version: String,
     key: String,
     options: CatalogOptions,
-    /// Entries the catalogue could not read (then it is refreshed, never restored as is).
+    /// Entries the catalogue could not read for a reason that may pass (then it is
+    /// refreshed, never restored as is).
     unread: u64,
     /// The body's length in bytes.
     body_bytes: u64,
@@ -202,9 +204,9 @@ impl Catalog {
     /// ranking index; not the skills' embeddings. The bytes are for this build of
     /// skillwire only (its version, and a digest of the core's sources).
     ///
-    /// A catalogue whose build could not read an entry or a source's listing says so in
-    /// its snapshot, which is then never restored as it is ([`SnapshotError::Unread`]): the
-    /// failure may pass, so [`Engine::restore_or_build`](crate::Engine::restore_or_build)
+    /// A catalogue whose build could not read an entry or a source's listing, for a reason
+    /// that may pass, says so in its snapshot, which is then never restored as it is
+    /// ([`SnapshotError::Unread`]): [`Engine::restore_or_build`](crate::Engine::restore_or_build)
     /// refreshes it, reading those entries again.
     pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, SnapshotError> {
         let unwritable = |e: postcard::Error| SnapshotError::Unwritable(e.to_string());

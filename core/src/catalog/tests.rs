@@ -46,7 +46,12 @@ fn gating_by_requires() {
 #[test]
 fn failures_are_reported_not_fatal() {
     let inputs = vec![
-        CatalogInput { source: 0, origin: None, location: "x/SKILL.md".into(), text: Err("permission denied".into()) },
+        CatalogInput {
+            source: 0,
+            origin: None,
+            location: "x/SKILL.md".into(),
+            text: Err(crate::SourceError::new("permission denied")),
+        },
         CatalogInput { source: 0, origin: None, location: "y/SKILL.md".into(), text: Ok("no frontmatter".into()) },
         CatalogInput { source: 0, origin: None, location: "z/SKILL.md".into(), text: Ok(md("z", "")) },
     ];
@@ -149,7 +154,7 @@ fn batched_builds_keep_list_order() {
     let inputs: Vec<CatalogInput> = (0..300)
         .map(|i| {
             let text = match i {
-                _ if i % 7 == 0 => Err(format!("unreadable {i}")),
+                _ if i % 7 == 0 => Err(crate::SourceError::new(format!("unreadable {i}"))),
                 _ if i % 11 == 0 => Ok("no frontmatter".to_owned()),
                 // A name an earlier entry has: shadowed under first-wins.
                 _ if i % 13 == 0 => Ok(md(&format!("s{}", i - 1), "")),
@@ -162,7 +167,7 @@ fn batched_builds_keep_list_order() {
     let (mut skipped, mut loaded, mut shadowed) = (Vec::new(), Vec::new(), Vec::new());
     for (i, input) in inputs.iter().enumerate() {
         match &input.text {
-            Err(reason) => skipped.push((input.location.clone(), reason.clone())),
+            Err(failed) => skipped.push((input.location.clone(), failed.message.clone())),
             Ok(_) if loaded.len() + shadowed.len() >= limit => skipped
                 .push((input.location.clone(), format!("the catalogue already holds {limit} skills (the limit)"))),
             Ok(_) if i % 11 == 0 => skipped.push((input.location.clone(), String::new())),

@@ -78,7 +78,7 @@ struct Pending {
     location: String,
     origin: Option<String>,
     /// The SKILL.md text or why it could not be read; `None` until it is read.
-    text: Option<Result<String, String>>,
+    text: Option<Result<String, SourceError>>,
     /// What an earlier build prepared for it, when its stamp did not change: not read.
     reused: Option<Prepared>,
 }
@@ -188,7 +188,7 @@ impl CatalogBuild {
                     let SkillEntry { location, text, origin, stamp } = entry;
                     // An entry whose origin cannot be one is refused without being read.
                     let text = match origin.as_deref().and_then(crate::catalog::origin_problem) {
-                        Some(why) => Some(Err(why)),
+                        Some(why) => Some(Err(SourceError::new(why))),
                         None => text.map(Ok),
                     };
                     let mut reused = None;
@@ -212,8 +212,9 @@ impl CatalogBuild {
     }
 
     /// The answer to [`Need::Read`]: the SKILL.md text, or why it could not be read (the
-    /// entry is then a skipped skill with that reason).
-    pub fn read(&mut self, text: Result<String, String>) {
+    /// entry is then a skipped skill with that reason; see [`SourceError::refused`] for
+    /// what a refusal changes).
+    pub fn read(&mut self, text: Result<String, SourceError>) {
         let Some(Need::Read { .. }) = self.asked else { return };
         self.asked = None;
         if let Some(Pending { text: slot @ None, reused: None, .. }) = self.pending.front_mut() {
@@ -240,7 +241,7 @@ impl CatalogBuild {
         loop {
             match self.need() {
                 Need::List { .. } => self.listed(Err("the host gave no answer".to_owned())),
-                Need::Read { .. } => self.read(Err("the host gave no answer".to_owned())),
+                Need::Read { .. } => self.read(Err(SourceError::new("the host gave no answer"))),
                 Need::Embed { .. } => self.embedded(Err("the host gave no answer".to_owned())),
                 Need::Done => break,
             }
@@ -256,15 +257,15 @@ impl CatalogBuild {
             match self.need() {
                 Need::List { source } => {
                     let entries = match sources.get(source) {
-                        Some(s) => s.list().map_err(|SourceError(e)| e),
+                        Some(s) => s.list().map_err(|e| e.message),
                         None => Err(format!("no source {source}")),
                     };
                     self.listed(entries);
                 }
                 Need::Read { source, location } => {
                     let text = match sources.get(source) {
-                        Some(s) => s.read(&location).map_err(|SourceError(e)| e),
-                        None => Err(format!("no source {source}")),
+                        Some(s) => s.read(&location),
+                        None => Err(SourceError::new(format!("no source {source}"))),
                     };
                     self.read(text);
                 }
@@ -364,7 +365,7 @@ mod tests {
                 Need::Read { location, .. } => {
                     reads += 1;
                     let text = listing.iter().find(|(l, _)| *l == location).map(|(_, t)| t.to_string());
-                    build.read(text.ok_or_else(|| "gone".to_owned()));
+                    build.read(text.ok_or_else(|| SourceError::new("gone")));
                 }
                 Need::Embed { .. } => build.embedded(Err("no embedder".to_owned())),
                 Need::Done => return (build.finish().0, reads),

@@ -16,7 +16,7 @@ pub use driver::{CatalogBuild, Need};
 use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
 use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
-use crate::engine::source::{SkillSource, SourceError};
+use crate::engine::source::SkillSource;
 use crate::error::Error;
 use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
 use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
@@ -216,8 +216,8 @@ impl<S: SkillSource> Engine<S> {
         self.catalog.render_with_files(
             turn,
             &self.options.render,
-            |entry| self.source(entry.source)?.read(&entry.skill.location).map_err(|SourceError(e)| e),
-            |entry| self.source(entry.source)?.list_files(&entry.skill.location).map_err(|SourceError(e)| e),
+            |entry| self.source(entry.source)?.read(&entry.skill.location).map_err(|e| e.message),
+            |entry| self.source(entry.source)?.list_files(&entry.skill.location).map_err(|e| e.message),
         )
     }
 
@@ -280,7 +280,7 @@ impl<S: SkillSource> Engine<S> {
     pub fn files(&self, skill: &str) -> Result<SkillFiles, FileError> {
         let request = self.catalog.files_request(skill)?;
         let listed = (self.source(request.source))
-            .and_then(|source| source.list_files(&request.location).map_err(|SourceError(e)| e));
+            .and_then(|source| source.list_files(&request.location).map_err(|e| e.message));
         self.catalog.file_list(&request, listed)
     }
 
@@ -289,7 +289,7 @@ impl<S: SkillSource> Engine<S> {
     pub fn read_file(&self, skill: &str, path: &str) -> Result<FileContent, FileError> {
         let request = self.catalog.file_request(skill, path)?;
         let read = self.source(request.source).and_then(|source| {
-            source.read_file(&request.location, &request.path, request.max_bytes).map_err(|SourceError(e)| e)
+            source.read_file(&request.location, &request.path, request.max_bytes).map_err(|e| e.message)
         });
         self.catalog.file_content(&request, read)
     }

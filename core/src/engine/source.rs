@@ -62,11 +62,42 @@ impl SkillEntry {
 
 /// A source's failure to list or read, in its own words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceError(pub String);
+pub struct SourceError {
+    /// What failed.
+    pub message: String,
+    /// For a read: the source refuses the SKILL.md as it is (over a size limit, not UTF-8
+    /// text, not a regular file), so reading it again gives the same answer until the file
+    /// changes, and with it the entry's [stamp](SkillEntry::stamp). A build reports such an
+    /// entry as skipped with an `unreadable` diagnostic, as it reports a SKILL.md that does
+    /// not load: a refresh does not read it again while its stamp holds, and a snapshot of
+    /// the catalogue is restored as it is. Otherwise (`false`, [`SourceError::new`]) the
+    /// failure may pass (an I/O error, a server that did not answer): the next build reads
+    /// the entry again, and a snapshot holding it is refreshed rather than restored.
+    pub refused: bool,
+}
+
+impl SourceError {
+    /// A failure that may pass.
+    pub fn new(message: impl Into<String>) -> Self {
+        SourceError { message: message.into(), refused: false }
+    }
+
+    /// A refusal that lasts as long as the entry does not change (see [`SourceError::refused`]).
+    pub fn refusal(message: impl Into<String>) -> Self {
+        SourceError { message: message.into(), refused: true }
+    }
+}
+
+impl From<String> for SourceError {
+    /// A failure that may pass.
+    fn from(message: String) -> Self {
+        SourceError::new(message)
+    }
+}
 
 impl std::fmt::Display for SourceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -87,7 +118,7 @@ pub trait SkillSource {
     /// and sizes. Only regular files inside the folder. By default: none ([`NO_FILES`]).
     fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
         let _ = location;
-        Err(SourceError(NO_FILES.to_owned()))
+        Err(SourceError::new(NO_FILES))
     }
     /// The bytes of file `path` of that skill. The core hands over `path` already
     /// normalised and free of `..` ([`normalise_file_path`](crate::normalise_file_path));
@@ -96,7 +127,7 @@ pub trait SkillSource {
     /// default: none ([`NO_FILES`]).
     fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
         let _ = (location, path, max_bytes);
-        Err(SourceError(NO_FILES.to_owned()))
+        Err(SourceError::new(NO_FILES))
     }
 }
 
@@ -205,7 +236,7 @@ impl SkillSource for MemorySource {
             .iter()
             .find(|(l, _)| l == location)
             .map(|(_, t)| t.clone())
-            .ok_or_else(|| SourceError(format!("no skill at {location}")))
+            .ok_or_else(|| SourceError::new(format!("no skill at {location}")))
     }
 
     fn list_files(&self, location: &str) -> Result<Vec<ListedFile>, SourceError> {
@@ -224,7 +255,7 @@ impl SkillSource for MemorySource {
             (self.files.iter())
                 .find(|(l, p, _)| l == location && p == path)
                 .map(|(_, _, bytes)| bytes.clone())
-                .ok_or_else(|| SourceError(format!("no file {path} in the skill at {location}")))?
+                .ok_or_else(|| SourceError::new(format!("no file {path} in the skill at {location}")))?
         };
         // As a filesystem source would: at most one byte past the limit.
         Ok(bytes.into_iter().take(max_bytes.saturating_add(1)).collect())

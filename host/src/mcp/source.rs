@@ -288,7 +288,7 @@ fn outside_async() -> Result<(), String> {
 
 impl SkillSource for McpSource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
-        let skills = self.list_skills().map_err(SourceError)?;
+        let skills = self.list_skills().map_err(SourceError::new)?;
         let mut listed = HashMap::new();
         let mut entries = Vec::new();
         for skill in skills {
@@ -300,7 +300,7 @@ impl SkillSource for McpSource {
                 None => entry,
             });
         }
-        *self.listed.lock().map_err(|_| SourceError("the listing is unavailable".into()))? = listed;
+        *self.listed.lock().map_err(|_| SourceError::new("the listing is unavailable"))? = listed;
         Ok(entries)
     }
 
@@ -310,16 +310,16 @@ impl SkillSource for McpSource {
                 Some(why) => Err(why.clone()),
                 None => Ok((skill.frontmatter.clone(), skill.files.as_ref().and_then(|f| f.get("SKILL.md")).cloned())),
             })
-            .map_err(SourceError)?;
+            .map_err(SourceError::new)?;
         if let Some(size) = resource.as_ref().map(|r| r.size).filter(|&s| s > self.limits.max_skill_md_bytes as u64) {
             let limit = self.limits.max_skill_md_bytes;
-            return Err(SourceError(format!("{location}: SKILL.md is {size} bytes; the limit is {limit}")));
+            return Err(SourceError::refusal(format!("{location}: SKILL.md is {size} bytes; the limit is {limit}")));
         }
-        let bytes = self.read_bytes(location).map_err(SourceError)?;
-        Self::verify(resource.as_ref(), &bytes).map_err(SourceError)?;
-        let text = String::from_utf8(bytes).map_err(|_| SourceError(format!("{location}: not UTF-8 text")))?;
+        let bytes = self.read_bytes(location).map_err(SourceError::new)?;
+        Self::verify(resource.as_ref(), &bytes).map_err(SourceError::new)?;
+        let text = String::from_utf8(bytes).map_err(|_| SourceError::refusal(format!("{location}: not UTF-8 text")))?;
         skillwire::check_listed_frontmatter(&text, &frontmatter, &self.limits)
-            .map_err(|why| SourceError(format!("{location}: {why}")))?;
+            .map_err(|why| SourceError::new(format!("{location}: {why}")))?;
         Ok(text)
     }
 
@@ -334,7 +334,7 @@ impl SkillSource for McpSource {
             listed.sort_by(|a, b| a.path.cmp(&b.path));
             Ok(listed)
         })
-        .map_err(SourceError)
+        .map_err(SourceError::new)
     }
 
     fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
@@ -352,12 +352,12 @@ impl SkillSource for McpSource {
                 let files = skill.files.as_ref().ok_or("the server lists this skill's files as dynamic")?;
                 files.get(path).cloned().ok_or_else(|| format!("{path}: not a file of this skill"))
             })
-            .map_err(SourceError)?;
+            .map_err(SourceError::new)?;
         if resource.size > max_bytes as u64 {
-            return Err(SourceError(format!("{path} is {} bytes; the limit is {max_bytes}", resource.size)));
+            return Err(SourceError::new(format!("{path} is {} bytes; the limit is {max_bytes}", resource.size)));
         }
-        let mut bytes = self.read_bytes(&resource.uri).map_err(SourceError)?;
-        Self::verify(Some(&resource), &bytes).map_err(SourceError)?;
+        let mut bytes = self.read_bytes(&resource.uri).map_err(SourceError::new)?;
+        Self::verify(Some(&resource), &bytes).map_err(SourceError::new)?;
         bytes.truncate(max_bytes.saturating_add(1));
         Ok(bytes)
     }

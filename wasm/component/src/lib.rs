@@ -28,19 +28,19 @@ struct HostSource(u32);
 
 impl core::SkillSource for HostSource {
     fn list(&self) -> Result<Vec<core::SkillEntry>, core::SourceError> {
-        host::list(self.0).map(Cross::cross).map_err(core::SourceError)
+        host::list(self.0).map(Cross::cross).map_err(core::SourceError::new)
     }
 
     fn read(&self, location: &str) -> Result<String, core::SourceError> {
-        host::read(self.0, location).map_err(core::SourceError)
+        host::read(self.0, location).map_err(Cross::cross)
     }
 
     fn list_files(&self, location: &str) -> Result<Vec<core::ListedFile>, core::SourceError> {
-        host::list_files(self.0, location).map(Cross::cross).map_err(core::SourceError)
+        host::list_files(self.0, location).map(Cross::cross).map_err(core::SourceError::new)
     }
 
     fn read_file(&self, location: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, core::SourceError> {
-        host::read_file(self.0, location, path, max_bytes.cross()).map_err(core::SourceError)
+        host::read_file(self.0, location, path, max_bytes.cross()).map_err(core::SourceError::new)
     }
 }
 

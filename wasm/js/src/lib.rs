@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use skillwire::{
     CatalogFormat, FileBody, FileError, FileRequest, LintOptions, ListedFile, Matches, Need, Options, Provider,
-    RenderOptions, SelectOptions, SkillEntry, SkillStats, ToolOptions, TurnContext,
+    RenderOptions, SelectOptions, SkillEntry, SkillStats, SourceError, ToolOptions, TurnContext,
 };
 use wasm_bindgen::prelude::*;
 
@@ -173,7 +173,8 @@ impl Build {
             if let Need::Read { source, location } = &need {
                 let known = self.refused.iter().position(|(s, l, _)| s == source && l == location);
                 if let Some((_, _, error)) = known.map(|i| self.refused.swap_remove(i)) {
-                    self.live()?.read(Err(error));
+                    // Refused for its size: as lasting as the text.
+                    self.live()?.read(Err(SourceError::refusal(error)));
                     continue;
                 }
             }
@@ -202,9 +203,13 @@ impl Build {
         Ok(())
     }
 
-    /// The answer to `read`: the text, or the error.
-    pub fn read(&mut self, text: Option<String>, error: Option<String>) -> Result<(), JsValue> {
-        let text = text.ok_or_else(|| error.unwrap_or_else(|| "read() gave no text".to_owned()));
+    /// The answer to `read`: the text, or the error and whether it is a refusal that
+    /// lasts until the SKILL.md changes (the core's `SourceError::refused`).
+    pub fn read(&mut self, text: Option<String>, error: Option<String>, refused: bool) -> Result<(), JsValue> {
+        let text = text.ok_or_else(|| {
+            let message = error.unwrap_or_else(|| "read() gave no text".to_owned());
+            SourceError { message, refused }
+        });
         self.live()?.read(text);
         Ok(())
     }
