@@ -103,25 +103,71 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '-' || c == '_'
 }
 
-/// Lowercases `text` and collapses each whitespace run to one space. With `offsets`,
-/// records for every byte of the folded text the byte offset of the original
-/// character it came from (plus one entry for the end).
-fn fold(text: &str, mut offsets: Option<&mut Vec<usize>>) -> String {
+/// A text folded for the automaton: lowercased, each whitespace run one space.
+struct Folded {
+    text: String,
+    /// For every byte of `text`, and one past its end, the byte offset in the original of
+    /// the character it came from; `None` when every byte stands where it stood (no
+    /// whitespace run shortened, no character changing length or splitting in two when
+    /// lowercased): the common case, which then costs nothing per byte.
+    offsets: Option<Vec<usize>>,
+    /// The original's length.
+    original_len: usize,
+}
+
+impl Folded {
+    /// Where the folded text's character boundary `at` came from in the original.
+    fn original(&self, at: usize) -> usize {
+        match &self.offsets {
+            None => at.min(self.original_len),
+            Some(offsets) => offsets.get(at).copied().unwrap_or(self.original_len),
+        }
+    }
+}
+
+/// Lowercases `text` and collapses each whitespace run to one space, keeping where each
+/// byte came from ([`Folded::offsets`]). ASCII, the common case, is read a byte at a time.
+fn fold(text: &str) -> Folded {
+    // ASCII whitespace is 9..=13 and space.
+    let is_space = |byte: u8| matches!(byte, b'\t'..=b'\r' | b' ');
+    let bytes = text.as_bytes();
+    // ASCII without a whitespace run (most messages): a byte out for each byte in, mapped
+    // one by one (which the compiler vectorises), every byte where it stood.
+    if text.is_ascii() && !bytes.iter().zip(bytes.iter().skip(1)).any(|(&a, &b)| is_space(a) && is_space(b)) {
+        let folded = bytes.iter().map(|&byte| if is_space(byte) { b' ' } else { byte.to_ascii_lowercase() });
+        if let Ok(text) = String::from_utf8(folded.collect()) {
+            let original_len = text.len();
+            return Folded { text, offsets: None, original_len };
+        }
+    }
     let mut out = String::with_capacity(text.len());
+    // `None` while every byte stands where it stood.
+    let mut offsets: Option<Vec<usize>> = None;
     let mut in_space = false;
-    for (i, c) in text.char_indices() {
-        if c.is_ascii() {
-            // The common case, without the Unicode tables: ASCII whitespace is 9..=13 and space.
-            if matches!(c, '\t'..='\r' | ' ') {
-                if !in_space {
-                    out.push(' ');
-                }
-                in_space = true;
-            } else {
-                out.push(c.to_ascii_lowercase());
-                in_space = false;
+    let mut i = 0;
+    while i < text.len() {
+        // A run of ASCII: a byte out for each byte in, but for whitespace after whitespace.
+        for &byte in text.as_bytes().get(i..).unwrap_or_default() {
+            if !byte.is_ascii() {
+                break;
             }
-        } else if c.is_whitespace() {
+            let space = is_space(byte);
+            if space && in_space {
+                // A byte dropped: the rest no longer stands where it stood.
+                offsets.get_or_insert_with(|| unmoved_offsets(&out));
+            } else {
+                out.push(if space { ' ' } else { char::from(byte.to_ascii_lowercase()) });
+                if let Some(offsets) = offsets.as_mut() {
+                    offsets.push(i);
+                }
+            }
+            in_space = space;
+            i += 1;
+        }
+        let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
+        let (start, before) = (i, out.len());
+        i += c.len_utf8();
+        if c.is_whitespace() {
             if !in_space {
                 out.push(' ');
             }
@@ -130,14 +176,30 @@ fn fold(text: &str, mut offsets: Option<&mut Vec<usize>>) -> String {
             in_space = false;
             out.extend(c.to_lowercase());
         }
-        if let Some(map) = offsets.as_deref_mut() {
-            map.resize(out.len(), i);
+        // Still each byte where it stood: one character in, one as long out.
+        let unmoved = out.len() == i && out.get(before..).is_some_and(|added| added.chars().nth(1).is_none());
+        if !unmoved {
+            offsets.get_or_insert_with(|| unmoved_offsets(out.get(..before).unwrap_or_default()));
+        }
+        if let Some(offsets) = offsets.as_mut() {
+            offsets.resize(out.len(), start);
         }
     }
-    if let Some(map) = offsets {
-        map.push(text.len());
+    let offsets = offsets.map(|mut offsets| {
+        offsets.push(text.len());
+        offsets
+    });
+    Folded { text: out, offsets, original_len: text.len() }
+}
+
+/// The offsets of a folded text whose bytes all stand where they stood: each byte's
+/// character's start.
+fn unmoved_offsets(folded: &str) -> Vec<usize> {
+    let mut offsets = Vec::with_capacity(folded.len() * 2 + 1);
+    for (at, c) in folded.char_indices() {
+        offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
     }
-    out
+    offsets
 }
 
 impl MatchIndex {
@@ -151,7 +213,7 @@ impl MatchIndex {
         let mut patterns: Vec<String> = Vec::new();
         let mut targets: Vec<Vec<(usize, Reason)>> = Vec::new();
         let mut add = |text: &str, skill: usize, reason: Reason| {
-            let folded = fold(text.trim(), None);
+            let folded = fold(text.trim()).text;
             if folded.chars().count() < MIN_AUTO_CHARS {
                 return;
             }
@@ -212,14 +274,13 @@ impl MatchIndex {
         let (mentions, at_spans) = self.mentions(message);
         let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
         if let Some(automaton) = &self.automaton {
-            let mut offsets = Vec::with_capacity(message.len() + 1);
-            let folded = fold(message, Some(&mut offsets));
-            for m in automaton.find_overlapping_iter(&folded) {
+            let folded = fold(message);
+            for m in automaton.find_overlapping_iter(&folded.text) {
                 let Some(targets) = self.targets.get(m.pattern().as_usize()) else {
                     continue;
                 };
-                let start = offsets.get(m.start()).copied().unwrap_or(0);
-                let end = offsets.get(m.end()).copied().unwrap_or(message.len());
+                let (start, end) = (folded.original(m.start()), folded.original(m.end()));
+                let folded = &folded.text;
                 let in_at_span = at_spans.iter().any(|&(s, e)| start < e && end > s);
                 let whole_word = !folded.get(..m.start()).and_then(|t| t.chars().next_back()).is_some_and(is_word_char)
                     && !folded.get(m.end()..).and_then(|t| t.chars().next()).is_some_and(is_word_char);
@@ -392,6 +453,58 @@ mod tests {
         let index = MatchIndex::build(&s, |_| false);
         let hits = index.find("Ünïcode  text: PDF").unwrap();
         assert_eq!(hits[0].position, "Ünïcode  text: ".len());
+    }
+
+    /// The fold as it was first written: every character's bytes mapped to its start.
+    fn fold_char_by_char(text: &str) -> (String, Vec<usize>) {
+        let (mut out, mut offsets, mut in_space) = (String::new(), Vec::new(), false);
+        for (i, c) in text.char_indices() {
+            if c.is_whitespace() {
+                if !in_space {
+                    out.push(' ');
+                }
+                in_space = true;
+            } else {
+                in_space = false;
+                out.extend(c.to_lowercase());
+            }
+            offsets.resize(out.len(), i);
+        }
+        offsets.push(text.len());
+        (out, offsets)
+    }
+
+    #[test]
+    fn folding_keeps_where_every_character_came_from() {
+        let texts = [
+            "",
+            "Plain words",
+            "Tabs\tand\nnew lines",
+            "runs  of \r\n\t spaces ",
+            "  leading",
+            "ÜNÏCODE  Straße",
+            "İstanbul İ",
+            "ΟΔΟΣ ΣΑΣ",
+            "Straße café",
+            "no\u{a0}break\u{2003}em",
+            "emoji 🎉  ok",
+            "K\u{212a}elvin",
+            "x\u{0301}  é",
+            "MiXeD cAsE, ascii only",
+        ];
+        for text in texts {
+            let (want, offsets) = fold_char_by_char(text);
+            let got = fold(text);
+            assert_eq!(got.text, want, "{text:?}");
+            // Every character boundary of the folded text maps where the character-by-character fold says.
+            for (at, _) in want.char_indices().chain(std::iter::once((want.len(), ' '))) {
+                assert_eq!(got.original(at), offsets[at], "{text:?} at {at}");
+            }
+            // Texts whose bytes all stand where they were cost no offsets.
+            let unmoved = offsets.iter().enumerate().all(|(at, &o)| !want.is_char_boundary(at) || at == o)
+                && want.len() == text.len();
+            assert_eq!(got.offsets.is_none(), unmoved, "{text:?}");
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@
 
 use rust_stemmers::{Algorithm, Stemmer};
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// Words that say nothing about which skill is meant (words of one letter are no
@@ -184,18 +185,34 @@ const STOP_WORDS: &[&str] = &[
 /// Longest word considered, in bytes: longer runs (hashes, base64) are not words.
 pub(crate) const MAX_WORD_BYTES: usize = 64;
 
-/// A fast, deterministic hash for short words (the multiply-rotate step of rustc's
-/// FxHash). Not flood-resistant: its tables hold only the catalogue's own words, whose
-/// number [`Limits`](crate::Limits) bounds, and a message only probes them.
+/// A fast, deterministic hash for short words and term numbers (the multiply-rotate step
+/// of rustc's FxHash). Not flood-resistant: its tables hold only the catalogue's own words
+/// and terms, whose number [`Limits`](crate::Limits) bounds, and a message only probes them.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct WordHasher(u64);
 
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
 impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let word = chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+        // Eight bytes at a time, little-endian; the last chunk padded with zeros.
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in chunks.by_ref() {
+            self.add(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
         }
+        if !chunks.remainder().is_empty() {
+            let mut last = [0u8; 8];
+            last.iter_mut().zip(chunks.remainder()).for_each(|(to, &from)| *to = from);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_u32(&mut self, term: u32) {
+        self.add(u64::from(term));
     }
 
     fn finish(&self) -> u64 {
@@ -228,6 +245,41 @@ pub(crate) fn stem(word: &mut String) {
     }
 }
 
+/// Most stems a thread remembers ([`stem_remembered`]); past it, it forgets them all.
+const REMEMBERED_STEMS: usize = 4096;
+
+thread_local! {
+    /// Words stemmed before on this thread, with their stems.
+    static STEMS: RefCell<HashMap<Box<str>, Box<str>, WordHash>> = RefCell::default();
+}
+
+/// [`stem`], remembering the stems of the last words stemmed on this thread: the words of
+/// a message that a catalogue has not seen as written come back turn after turn, and
+/// stemming one costs about twenty lookups of a remembered one.
+pub(crate) fn stem_remembered(word: &mut String) {
+    if !word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        return;
+    }
+    // (Not `with`, which panics while the thread is being torn down: then no memo.)
+    let remembered = STEMS.try_with(|cell| {
+        let Ok(mut stems) = cell.try_borrow_mut() else { return stem(word) };
+        if let Some(stemmed) = stems.get(word.as_str()) {
+            word.clear();
+            word.push_str(stemmed);
+            return;
+        }
+        let form = Box::<str>::from(word.as_str());
+        stem(word);
+        if stems.len() >= REMEMBERED_STEMS {
+            stems.clear();
+        }
+        stems.insert(form, word.as_str().into());
+    });
+    if remembered.is_err() {
+        stem(word);
+    }
+}
+
 /// How a word stands to the word before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Link {
@@ -254,7 +306,15 @@ pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut Stri
     // This run follows the last one after exactly one `-` or `/`.
     let mut joined_to_last = false;
     let mut last_end = 0usize;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), '\n'))) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    // Up to one past the end, where a line break ends the last word.
+    while i <= text.len() {
+        let c = match bytes.get(i) {
+            None => '\n',
+            Some(&byte) if byte.is_ascii() => char::from(byte),
+            Some(_) => text.get(i..).and_then(|rest| rest.chars().next()).unwrap_or('\n'),
+        };
         if c.is_alphanumeric() {
             if start.is_none() {
                 start = Some(i);
@@ -263,13 +323,20 @@ pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut Stri
                     compound.pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
             }
             ascii &= c.is_ascii();
+            i += c.len_utf8();
+            // The rest of a run of ASCII letters and digits at once.
+            while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+                i += 1;
+            }
             continue;
         }
-        let Some((offset, raw)) = start.take().and_then(|s| text.get(s..i).map(|raw| (s, raw))) else {
+        let at = i;
+        i += c.len_utf8();
+        let Some((offset, raw)) = start.take().and_then(|s| text.get(s..at).map(|raw| (s, raw))) else {
             next &= keeps_words_next(c);
             continue;
         };
-        last_end = i;
+        last_end = at;
         run.clear();
         // Lowercased before it is measured: some characters grow when lowercased.
         push_lowercase(&mut run, raw, ascii);
@@ -344,6 +411,84 @@ mod tests {
         out
     }
 
+    /// The words as the first, character-by-character reading gave them.
+    fn char_by_char(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
+        let mut run = String::new();
+        let mut compound = Compound::default();
+        let mut start = None;
+        let mut ascii = true;
+        // Since the last word: only characters that keep words next to each other.
+        let mut next = false;
+        // This run follows the last one after exactly one `-` or `/`.
+        let mut joined_to_last = false;
+        let mut last_end = 0usize;
+        for (i, c) in text.char_indices().chain(std::iter::once((text.len(), '\n'))) {
+            if c.is_alphanumeric() {
+                if start.is_none() {
+                    start = Some(i);
+                    ascii = true;
+                    joined_to_last =
+                        compound.pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
+                }
+                ascii &= c.is_ascii();
+                continue;
+            }
+            let Some((offset, raw)) = start.take().and_then(|s| text.get(s..i).map(|raw| (s, raw))) else {
+                next &= keeps_words_next(c);
+                continue;
+            };
+            last_end = i;
+            run.clear();
+            // Lowercased before it is measured: some characters grow when lowercased.
+            push_lowercase(&mut run, raw, ascii);
+            let fits = run.len() <= MAX_WORD_BYTES;
+            // A compound goes on while one `-` or `/` joins its pieces and it fits.
+            if !(joined_to_last && fits && compound.text.len() + run.len() <= MAX_WORD_BYTES) {
+                compound.flush(&mut each);
+                compound.start = offset;
+            }
+            if fits {
+                compound.text.push_str(&run);
+                compound.pieces += 1;
+            }
+            let is_word = fits && if ascii { run.len() >= 2 } else { run.chars().count() >= 2 };
+            if is_word {
+                each(&mut run, offset, if next { Link::Next } else { Link::Apart });
+            }
+            // A run that is no word (one letter, or too long) stands between its neighbours.
+            next = is_word && keeps_words_next(c);
+        }
+        compound.flush(&mut each);
+    }
+
+    #[test]
+    fn reading_ascii_runs_at_once_finds_the_words_a_character_at_a_time_did() {
+        let long = "x".repeat(70);
+        let texts = [
+            "",
+            "a",
+            "ab",
+            "Cold email, non-profits A/B test\nNext",
+            "e-mail/sms—ΟΔΟΣ a-b-c-d",
+            "İstanbul-İzmir ab/cd",
+            "x-y z_w  tab\there",
+            "über-cool café/bar 42-1",
+            "trailing-",
+            "-leading /x",
+            "a--b a//b a-/b",
+            &long,
+            &format!("ab-{long}-cd"),
+            "naïve résumé, déjà-vu",
+            "日本語 テキスト-です",
+            "emoji🎉word 🎉-🎉",
+        ];
+        for text in texts {
+            let mut want = Vec::new();
+            char_by_char(text, |w, at, link| want.push((w.clone(), at, link)));
+            assert_eq!(words(text), want, "{text:?}");
+        }
+    }
+
     #[test]
     fn words_links_and_compounds() {
         let got = words("Cold email, non-profits A/B test\nNext");
@@ -375,6 +520,24 @@ mod tests {
     }
 
     #[test]
+    fn words_hash_eight_bytes_at_a_time_as_they_always_did() {
+        // The hash a byte at a time, as first written: the same values.
+        let bytewise = |bytes: &[u8]| {
+            let mut hasher = WordHasher::default();
+            for chunk in bytes.chunks(8) {
+                hasher.add(chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)));
+            }
+            hasher.finish()
+        };
+        for word in ["", "a", "pdf", "eightchr", "nine chars", "sixteen chars ok", "seventeen chars!!", "ünïcode wörds"]
+        {
+            let mut hasher = WordHasher::default();
+            hasher.write(word.as_bytes());
+            assert_eq!(hasher.finish(), bytewise(word.as_bytes()), "{word}");
+        }
+    }
+
+    #[test]
     fn snowball_stems() {
         let stemmed = |w: &str| {
             let mut w = w.to_owned();
@@ -392,6 +555,12 @@ mod tests {
             }
         }
         assert_eq!(stemmed("libraries"), "librari");
+        // Remembered stems are the same stems, whatever was stemmed before.
+        for word in ["running", "libraries", "running", "cafés", "merged", "libraries"] {
+            let mut remembered = word.to_owned();
+            stem_remembered(&mut remembered);
+            assert_eq!(remembered, stemmed(word), "{word}");
+        }
         assert_eq!(stemmed("running"), "run");
         // Only ASCII words are stemmed.
         assert_eq!(stemmed("cafés"), "cafés");

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::order;
 use crate::select::triggers::{triggers, Triggers};
-use crate::select::words::{for_each_lowercase_word, hash_word, stem, stop_words, Link, WordHash};
+use crate::select::words::{for_each_lowercase_word, hash_word, stem, stem_remembered, stop_words, Link, WordHash};
 use crate::skill::Skill;
 use std::collections::HashMap;
 
@@ -22,12 +22,12 @@ pub(crate) struct RankIndex {
     /// Stemmed word → term number.
     pub(super) words: HashMap<Box<str>, u32, WordHash>,
     /// Two adjacent words' term numbers → the pair's term number.
-    pub(super) pairs: HashMap<(u32, u32), u32>,
+    pub(super) pairs: HashMap<(u32, u32), u32, WordHash>,
     /// Word term number → the skills whose `when_not_to_use` has it.
-    pub(super) against: HashMap<u32, Vec<u32>>,
+    pub(super) against: HashMap<u32, Vec<u32>, WordHash>,
     /// Word term number → the skills whose texts send requests with it elsewhere (not
     /// ranked, but counted when telling everyday words from distinctive ones).
-    pub(super) sent_elsewhere: HashMap<u32, Vec<u32>>,
+    pub(super) sent_elsewhere: HashMap<u32, Vec<u32>, WordHash>,
     pub(super) terms: Vec<Term>,
     pub(super) skill_count: usize,
     /// Per skill, the host's embedding as a unit vector (empty: no embeddings). Not
@@ -43,7 +43,7 @@ impl RankIndex {
     pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>, headings: bool) -> RankIndex {
         let stop = stop_words();
         let mut words: HashMap<Box<str>, u32, WordHash> = HashMap::default();
-        let mut pairs: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut pairs: HashMap<(u32, u32), u32, WordHash> = HashMap::default();
         let mut surface: HashMap<Box<str>, Option<u32>, WordHash> =
             stop.iter().map(|&w| (Box::<str>::from(w), None)).collect();
         let mut document_frequency: Vec<u32> = Vec::new();
@@ -172,8 +172,8 @@ impl RankIndex {
             surface,
             words,
             pairs,
-            against: HashMap::new(),
-            sent_elsewhere: HashMap::new(),
+            against: HashMap::default(),
+            sent_elsewhere: HashMap::default(),
             terms,
             skill_count: lengths.len(),
             vectors: Vec::new(),
@@ -207,7 +207,7 @@ impl RankIndex {
             Some(&Some(term)) => Lookup::Known(term),
             Some(None) => Lookup::Stop,
             None => {
-                stem(word);
+                stem_remembered(word);
                 self.words.get(word.as_str()).map_or(Lookup::Unseen, |&term| Lookup::Known(term))
             }
         }
@@ -268,8 +268,10 @@ impl RankIndex {
         if !options.enabled || options.max_ranked == 0 || self.unseen_idf <= 0.0 {
             return Vec::new();
         }
-        let mut known: Vec<(u32, usize)> = Vec::new();
-        let mut unseen: Vec<u64> = Vec::new();
+        // Sized for the message's words at once (a word and a space take three bytes or
+        // more; a pair adds an entry at most per word).
+        let mut known: Vec<(u32, usize)> = Vec::with_capacity(message.len() / 2 + 1);
+        let mut unseen: Vec<u64> = Vec::with_capacity(message.len() / 3 + 1);
         let mut previous: Option<u32> = None;
         for_each_lowercase_word(message, |word, offset, link| {
             let term = match self.lookup(word) {
@@ -292,8 +294,12 @@ impl RankIndex {
             known.extend(term.map(|t| (t, offset)));
             previous = term;
         });
-        // Sorted by (term, offset): each term keeps its first offset.
-        known.sort_unstable();
+        // Sorted by (term, offset): each term keeps its first offset. (Compared as one
+        // number when offsets fit in 32 bits: the same order, at a fraction of the cost.)
+        match u64::try_from(message.len()).is_ok_and(|len| len <= u64::from(u32::MAX)) {
+            true => known.sort_unstable_by_key(|&(term, offset)| (u64::from(term) << 32) | offset as u64),
+            false => known.sort_unstable(),
+        }
         known.dedup_by_key(|&mut (term, _)| term);
         unseen.sort_unstable();
         unseen.dedup();
@@ -311,9 +317,12 @@ impl RankIndex {
             return Vec::new();
         }
         if query.len() > MAX_QUERY_WORDS {
-            query.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.term.cmp(&b.term)));
+            // Terms are unique: the order is total, so the words that can add most are the
+            // first MAX_QUERY_WORDS once the one at that place is found (no sort needed).
+            let most_first = |a: &QueryTerm, b: &QueryTerm| b.bound.total_cmp(&a.bound).then(a.term.cmp(&b.term));
+            query.select_nth_unstable_by(MAX_QUERY_WORDS - 1, most_first);
             query.truncate(MAX_QUERY_WORDS);
-            query.sort_by_key(|q| q.term);
+            query.sort_unstable_by_key(|q| q.term);
         }
         let scale = REFERENCE_UNSEEN_IDF / self.unseen_idf;
 
