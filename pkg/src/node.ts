@@ -3,10 +3,13 @@
 // the module is read from the package's own file at import, so nothing needs awaiting.
 
 import { readFileSync } from 'node:fs';
-import { loadSync, WASM_URL } from './wasm.js';
+import * as whole from '../dist/skillwire_wasm.js';
+import { loadSync, provide } from './wasm.js';
 import type { WasmInput } from './types.js';
 
-loadSync(readFileSync(WASM_URL));
+const url = new URL('../dist/skillwire_wasm_bg.wasm', import.meta.url);
+provide({ name: 'skillwire', glue: whole, url });
+loadSync(readFileSync(url));
 
 export * from './skillwire.js';
 export { memoryBytes } from './wasm.js';

@@ -8,12 +8,8 @@
 // (sync) or awaits it (async). Options go in camelCase and are mapped to the core's
 // snake_case; every result comes back through `result()`, the one mapping to camelCase.
 
-import {
-  Build, Catalog, TurnPlan, defaults as coreDefaults, checkListedFrontmatter as wasmCheckListed, effectiveLimits, lint as wasmLint,
-  listedSkillText as wasmListedText, originLabel as wasmOriginLabel,
-  readFileTool as wasmReadFileTool,
-} from '../dist/skillwire_wasm.js';
-import { isReady, loadAsync } from './wasm.js';
+import type { Catalog, TurnPlan } from '../dist/skillwire_wasm.js';
+import { type Glue, glue, hasWhole, isReady, loadAsync, moduleName } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
   FileContent, Finding, Injection, LintOptions, LintReport, Matches, OpenAiTool, Options, SelectPrompt, SelectPromptOptions,
@@ -227,6 +223,7 @@ function entriesOf(listed: unknown[], limits: CoreLimits):
 function* buildSteps(
   sources: SkillSource[], options: CoreOptions, limits: CoreLimits, embed: Embed | undefined, previous?: Catalog,
 ): Steps<Catalog> {
+  const { Build } = requireWhole('building a catalogue');
   const build = call(() => new Build(sources.length, options, typeof embed === 'function'));
   try {
     if (previous) call(() => build.reuse(previous));
@@ -516,7 +513,7 @@ let defaultsCache: Defaults | null = null;
  * Shared: callers only read it; `Skillwire.defaults()` hands out a copy. */
 function coreDefaultsJs(): Defaults {
   if (!defaultsCache) {
-    const { options, select, featured, completions } = coreDefaults() as {
+    const { options, select, featured, completions } = glue().defaults() as {
       options: { catalog: object; render: object }; select: object; featured: number; completions: number;
     };
     defaultsCache = {
@@ -531,6 +528,14 @@ function coreDefaultsJs(): Defaults {
 
 function requireReady(what: string): void {
   if (!isReady()) throw new SkillwireError(`call \`await init()\` before ${what} in a browser`, 'not_initialised');
+}
+
+/** The whole package's module, or `not_in_module` for what `skillwire/turns` leaves out. */
+function requireWhole(what: string): Glue {
+  if (!hasWhole()) {
+    throw new SkillwireError(`${what} needs the whole package (import 'skillwire'); ${moduleName()} restores catalogues and runs turns`, 'not_in_module');
+  }
+  return glue();
 }
 
 /** A catalogue already built by `Skillwire.create`, handed to the constructor. */
@@ -560,7 +565,7 @@ export class Skillwire {
     requireReady('`new Skillwire()`');
     this.#sources = [...(options.sources ?? [])];
     this.#options = coreOptions(options);
-    this.#limits = call(() => effectiveLimits(this.#options.catalog.limits)) as CoreLimits;
+    this.#limits = call(() => glue().effectiveLimits(this.#options.catalog.limits)) as CoreLimits;
     this.#timeout = options.timeout;
     this.#embed = options.embed;
     this.#use((options as BuiltOptions)[BUILT] ?? runSync(this.#buildSteps()));
@@ -570,10 +575,52 @@ export class Skillwire {
   static async create(options: Options = {}): Promise<Skillwire> {
     await loadAsync(options.wasm);
     const core = coreOptions(options);
-    const limits = call(() => effectiveLimits(core.catalog.limits)) as CoreLimits;
+    const limits = call(() => glue().effectiveLimits(core.catalog.limits)) as CoreLimits;
     const sources = [...(options.sources ?? [])];
     const built = await runAsync(buildSteps(sources, core, limits, options.embed), options.timeout);
     return new Skillwire({ ...options, [BUILT]: built } as Options<SyncSkillSource>);
+  }
+
+  /**
+   * A Skillwire on the catalogue of `snapshot` (what `sw.snapshot(key)` gave in the whole
+   * package of the same version), with no build (`skillwire/turns`): `options` are those the
+   * catalogue was built with (its `sources` read the bodies turns inject; `key` as given
+   * to `snapshot`, default `''`). Throws with code `snapshot_other_options` when the
+   * catalogue options differ, `snapshot_other_key`, `snapshot_other_version` (another
+   * version of skillwire wrote it), `snapshot_unread` (its build could not read an entry)
+   * or `snapshot_unreadable`. In browsers, `await init()` first. No `embed`: a snapshot keeps
+   * no embeddings (set them with `setEmbeddings`, and give each turn its `embedding`).
+   */
+  static restore(snapshot: Uint8Array | ArrayBuffer, options: Options & { key?: string } = {}): Skillwire {
+    requireReady('`Skillwire.restore()`');
+    const bytes = snapshot instanceof ArrayBuffer ? new Uint8Array(snapshot)
+      : ArrayBuffer.isView(snapshot) ? new Uint8Array(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength) : null;
+    if (!bytes) throw new SkillwireError('restore(snapshot): snapshot must be a Uint8Array or an ArrayBuffer', 'invalid_argument');
+    if (options.embed !== undefined) {
+      throw new SkillwireError(
+        'restore(): a snapshot keeps no embeddings; set them with setEmbeddings() and pass each message\'s vector as `embedding`',
+        'invalid_argument');
+    }
+    const { restore } = glue();
+    if (typeof restore !== 'function') {
+      throw new SkillwireError(`\`Skillwire.restore()\` is skillwire/turns's; ${moduleName()} builds catalogues and writes their snapshots`, 'not_in_module');
+    }
+    const { key = '', ...rest } = options;
+    const catalog = call(() => restore(bytes, String(key), coreOptions(rest)));
+    return new Skillwire({ ...rest, [BUILT]: catalog } as Options<SyncSkillSource>);
+  }
+
+  /**
+   * The catalogue as bytes, for `Skillwire.restore` under the same `key` (default `''`)
+   * and catalogue options: build once (at deploy time, on a server) and restore where
+   * turns run, e.g. a chat page with `skillwire/turns`. The skills' embeddings are not
+   * kept. Bytes are for this version of skillwire. A catalogue whose build could not read an
+   * entry (see `report()`) is written but refused by `restore` (`snapshot_unread`): build
+   * it again once the source answers.
+   */
+  snapshot(key = ''): Uint8Array {
+    const catalog = this.#whole('`snapshot()`');
+    return call(() => catalog.snapshot(String(key)));
   }
 
   #buildSteps(): Steps<Catalog> {
@@ -600,6 +647,12 @@ export class Skillwire {
   #live(): Catalog {
     if (!this.#catalog) throw new SkillwireError('this Skillwire was freed', 'freed');
     return this.#catalog;
+  }
+
+  /** The live catalogue, for what only the whole package's module does. */
+  #whole(what: string): Catalog {
+    requireWhole(what);
+    return this.#live();
   }
 
   /** Lists the sources again and reads the entries whose `stamp` changed, or that have
@@ -702,11 +755,11 @@ export class Skillwire {
    * `file_unavailable` (the source failed, or has no `listFiles`).
    */
   async files(skill: string): Promise<SkillFiles> {
-    return runAsync(filesSteps(this.#live(), this.#sources, skill), this.#timeout);
+    return runAsync(filesSteps(this.#whole('files'), this.#sources, skill), this.#timeout);
   }
   /** `files` for synchronous sources. */
   filesSync(skill: string): SkillFiles {
-    return runSync(filesSteps(this.#live(), this.#sources, skill));
+    return runSync(filesSteps(this.#whole('files'), this.#sources, skill));
   }
 
   /**
@@ -718,11 +771,11 @@ export class Skillwire {
    * `limits.maxFileBytes`. A `script` is returned as text, never run.
    */
   async readFile(skill: string, path: string): Promise<FileContent> {
-    return runAsync(readFileSteps(this.#live(), this.#sources, skill, path), this.#timeout);
+    return runAsync(readFileSteps(this.#whole('readFile'), this.#sources, skill, path), this.#timeout);
   }
   /** `readFile` for synchronous sources. */
   readFileSync(skill: string, path: string): FileContent {
-    return runSync(readFileSteps(this.#live(), this.#sources, skill, path));
+    return runSync(readFileSteps(this.#whole('readFile'), this.#sources, skill, path));
   }
 
   /**
@@ -731,7 +784,7 @@ export class Skillwire {
    */
   static readFileTool(provider: ToolProvider): OpenAiTool | AnthropicTool {
     requireReady('`Skillwire.readFileTool()`');
-    return call(() => wasmReadFileTool(provider));
+    return call(() => requireWhole('`Skillwire.readFileTool()`').readFileTool(provider));
   }
 
   /**
@@ -741,11 +794,11 @@ export class Skillwire {
    * `content` as the tool's result.
    */
   async answerReadFile(args: unknown): Promise<ToolAnswer> {
-    return runAsync(answerReadFileSteps(this.#live(), this.#sources, args), this.#timeout);
+    return runAsync(answerReadFileSteps(this.#whole('answerReadFile'), this.#sources, args), this.#timeout);
   }
   /** `answerReadFile` for synchronous sources. */
   answerReadFileSync(args: unknown): ToolAnswer {
-    return runSync(answerReadFileSteps(this.#live(), this.#sources, args));
+    return runSync(answerReadFileSteps(this.#whole('answerReadFile'), this.#sources, args));
   }
 
   /**
@@ -770,11 +823,11 @@ export class Skillwire {
    * `Skillwire.defaults().select`. When `candidates` is empty there is nothing to ask.
    */
   async selectPrompt(message: string, options: SelectPromptOptions = {}): Promise<SelectPrompt> {
-    return runAsync(selectSteps(this.#live(), this.#turnEmbed, message, options, this.#limits), this.#timeout);
+    return runAsync(selectSteps(this.#whole('selectPrompt'), this.#turnEmbed, message, options, this.#limits), this.#timeout);
   }
   /** `selectPrompt`, synchronously. */
   selectPromptSync(message: string, options: SelectPromptOptions = {}): SelectPrompt {
-    return runSync(selectSteps(this.#live(), this.#turnEmbed, message, options, this.#limits));
+    return runSync(selectSteps(this.#whole('selectPrompt'), this.#turnEmbed, message, options, this.#limits));
   }
 
   /**
@@ -788,7 +841,8 @@ export class Skillwire {
     checkMessage(reply, this.#limits.max_message_bytes, 'reply');
     const wanted = maxSkills ?? coreDefaultsJs().select.maxSkills;
     const max = Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, 0xffffffff) : 0;
-    return result(() => this.#live().selectParse(reply, max));
+    const catalog = this.#whole('selectParse');
+    return result(() => catalog.selectParse(reply, max));
   }
 
   /**
@@ -811,14 +865,16 @@ export class Skillwire {
    * whose run is asking).
    */
   tools({ exclude = [] }: { exclude?: string[] } = {}): SkillTool[] {
-    return result(() => this.#live().tools(exclude));
+    const catalog = this.#whole('tools');
+    return result(() => catalog.tools(exclude));
   }
 
   /** `tools` in `provider`'s shape (`'openai'` or `'anthropic'`): the array to pass as `tools`. */
   toolDefinitions(provider: 'openai', options?: { exclude?: string[] }): OpenAiTool[];
   toolDefinitions(provider: 'anthropic', options?: { exclude?: string[] }): AnthropicTool[];
   toolDefinitions(provider: ToolProvider, { exclude = [] }: { exclude?: string[] } = {}): OpenAiTool[] | AnthropicTool[] {
-    return call(() => this.#live().toolDefinitions(provider, exclude));
+    const catalog = this.#whole('toolDefinitions');
+    return call(() => catalog.toolDefinitions(provider, exclude));
   }
 
   /** Lints one SKILL.md text. */
@@ -856,6 +912,7 @@ if (typeof Symbol.dispose === 'symbol') {
 export function lint(location: string, text: string, { extensions = false, limits, scan, files }: LintOptions = {}): LintReport {
   requireReady('`lint()`');
   const core = coreOptions({ limits, scan }).catalog;
+  const { lint: wasmLint } = requireWhole('lint');
   return result(() => wasmLint(location, text, {
     extensions,
     ...(core.limits ? { limits: core.limits } : {}),
@@ -871,6 +928,7 @@ export function lint(location: string, text: string, { extensions = false, limit
  */
 export function listedSkillText(fields: Record<string, unknown>): string {
   requireReady('`listedSkillText()`');
+  const { listedSkillText: wasmListedText } = requireWhole('listedSkillText');
   return call(() => wasmListedText(JSON.stringify(fields)));
 }
 
@@ -882,11 +940,12 @@ export function listedSkillText(fields: Record<string, unknown>): string {
 export function checkListedFrontmatter(text: string, listed: Record<string, unknown>, { limits }: { limits?: Limits } = {}): void {
   requireReady('`checkListedFrontmatter()`');
   const core = coreOptions({ limits }).catalog;
+  const { checkListedFrontmatter: wasmCheckListed } = requireWhole('checkListedFrontmatter');
   call(() => wasmCheckListed(text, JSON.stringify(listed), core.limits ?? {}));
 }
 
 /** `name` (a server's, say) kept to what a skill entry's `origin` label may hold. */
 export function originLabel(name: string): string {
   requireReady('`originLabel()`');
-  return call(() => wasmOriginLabel(name));
+  return call(() => glue().originLabel(name));
 }

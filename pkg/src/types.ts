@@ -451,4 +451,6 @@ export type ErrorCode =
   | 'message_too_large' | 'reply_too_large' | 'invalid_embedding' | 'stale_turn' | 'unavailable' | 'timeout'
   | 'async_source' | 'not_initialised' | 'freed' | 'invalid_argument' | 'invalid_value'
   | 'unknown_skill' | 'blocked_skill' | 'invalid_path' | 'file_too_large' | 'file_unavailable' | 'file_blocked'
+  | 'not_in_module' | 'snapshot_unreadable' | 'snapshot_other_version' | 'snapshot_other_key'
+  | 'snapshot_other_options' | 'snapshot_unread' | 'snapshot_unwritable'
   | (string & {});

@@ -1,15 +1,61 @@
 // @ts-self-types="./wasm.d.ts"
-// The WebAssembly module's loading state, shared by the entry points: `node.ts` loads it
-// from the package's own file at import, `browser.ts` when `init()` is awaited.
+// The WebAssembly module the entry point provided, and its loading state. Two modules
+// exist, built from the same core: the whole package's (`skillwire`: `node.ts`,
+// `browser.ts`) and the turn path's alone (`skillwire/turns`: `turns-node.ts`,
+// `turns-browser.ts`; it restores catalogues and runs turns, and has no catalogue
+// building, lint, LLM selection, tools or files). A page or process uses one of them.
 
-import initWasm, { initSync, type InitOutput } from '../dist/skillwire_wasm.js';
+import type * as Whole from '../dist/skillwire_wasm.js';
 import type { WasmInput } from './types.js';
 
-/** Where the module lives: next to the glue, inside the package. */
-export const WASM_URL = new URL('../dist/skillwire_wasm_bg.wasm', import.meta.url);
+/** A module's wasm-bindgen glue, typed as the whole package's: the turn path's lacks the
+ * exports its build leaves out (`hasWhole` says which is loaded) and has `restore`,
+ * which the whole package's lacks (its catalogues have the same methods, less those). */
+export type Glue = typeof Whole & {
+  restore?: (bytes: Uint8Array, key: string, options: unknown) => Whole.Catalog;
+};
 
+/** What an entry point provides: its module's glue and where its `.wasm` file lives. */
+export interface WasmModule {
+  /** The package entry that provides it: `skillwire` or `skillwire/turns`. */
+  name: string;
+  glue: Glue;
+  /** Where the module lives: next to the glue, inside the package. */
+  url: URL;
+}
+
+let provided: WasmModule | null = null;
 let ready: Promise<void> | null = null;
-let loaded: InitOutput | null = null;
+let loaded: { memory?: WebAssembly.Memory } | null = null;
+
+/** Sets the module this page or process uses; a second, different one is refused. */
+export function provide(module: WasmModule): void {
+  if (provided && provided.name !== module.name) {
+    const conflict = new Error(`${module.name} cannot be loaded beside ${provided.name}: a page or process uses one of them`);
+    throw Object.assign(conflict, { code: 'module_conflict' });
+  }
+  provided ??= module;
+}
+
+function current(): WasmModule {
+  if (!provided) throw new Error('no skillwire module: import skillwire or skillwire/turns');
+  return provided;
+}
+
+/** The glue of the module in use. */
+export function glue(): Glue {
+  return current().glue;
+}
+
+/** True when the module in use is the whole package's (it builds catalogues). */
+export function hasWhole(): boolean {
+  return typeof provided?.glue.Build === 'function';
+}
+
+/** The entry that provided the module in use. */
+export function moduleName(): string {
+  return current().name;
+}
 
 /** True once the module is loaded (or loading). */
 export function isReady(): boolean {
@@ -19,14 +65,15 @@ export function isReady(): boolean {
 /** Loads the module from its bytes, now (Node and Deno, where the file is at hand). */
 export function loadSync(bytes: BufferSource): void {
   if (ready) return;
-  loaded = initSync({ module: bytes });
+  loaded = current().glue.initSync({ module: bytes });
   ready = Promise.resolve();
 }
 
-/** Loads the module from `wasm`, or from next to this module (browsers). */
+/** Loads the module from `wasm`, or from next to its glue (browsers). */
 export function loadAsync(wasm?: WasmInput): Promise<void> {
   if (!ready) {
-    ready = initWasm({ module_or_path: wasm ?? WASM_URL }).then((e) => { loaded = e; });
+    const { glue: g, url } = current();
+    ready = g.default({ module_or_path: wasm ?? url }).then((e) => { loaded = e; });
   }
   return ready;
 }

@@ -37,6 +37,14 @@ test('npm pack, install offline, import from Node and Deno, run the examples', (
     const fromNode = node('async-source.mjs');
     assert.equal(fromNode, 'xlsx: mention\npdf: name\n[SKILL:xlsx]\nUse openpyxl.\n[/SKILL]\n\n[SKILL:pdf]\nUse pypdf.\n[/SKILL]\n\nfill in the pdf form, then @xlsx\n');
     assert.equal(denoRun('async-source.mjs'), fromNode);
+
+    // skillwire/turns from the installed package: its own module, in Node and Deno.
+    writeFileSync(join(dir, 'turns.mjs'), `import { Skillwire, memoryBytes } from 'skillwire/turns';
+let code;
+try { new Skillwire({ sources: [] }); } catch (e) { code = e.code; }
+console.log(typeof Skillwire.restore, code, memoryBytes() > 0);`);
+    assert.equal(node('turns.mjs'), 'function not_in_module true\n');
+    assert.equal(denoRun('turns.mjs'), 'function not_in_module true\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

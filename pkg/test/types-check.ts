@@ -3,6 +3,8 @@
 // the API the README shows, with no `any` to hide mistakes.
 import { init, lint, memoryBytes, Skillwire, SkillwireError } from '../lib/browser.js';
 import * as forNode from '../lib/node.js';
+import * as turns from '../lib/turns-browser.js';
+import * as turnsForNode from '../lib/turns-node.js';
 import type { AnthropicTool, Completion, Defaults, Finding, Injection, LintReport, Matches, OpenAiTool, SelectPrompt, Selection, SkillSource, SkillTool, SyncSkillSource, TurnContext } from '../lib/browser.js';
 
 const sync: SyncSkillSource = { list: () => ['a/SKILL.md'], read: (_location: string) => '---\nname: a\ndescription: b\n---\n' };
@@ -52,6 +54,12 @@ try {
 } catch (e) {
   if (e instanceof SkillwireError) console.log(e.code satisfies string);
 }
+// skillwire/turns: a snapshot of the whole package's catalogue, restored with the same options.
+const snapshot: Uint8Array = sw.snapshot('skills-v1');
+await turns.init();
+const restored: turns.Skillwire = turns.Skillwire.restore(snapshot, { sources: [sync], key: 'skills-v1', budget: 4096 });
+const restoredTurn: Injection = await restored.inject('@a');
+const restoredInNode: Matches = turnsForNode.Skillwire.restore(snapshot, { sources: [asyncSource] }).matchSync('a');
 sw.free();
 later[Symbol.dispose]();
-console.log(question, asked, plan, selectedTurn, selectedSync, tools, forOpenAi[0]?.function.name, forAnthropic[0]?.input_schema, how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning, defaults.select.maxSkills, sameApi.name);
+console.log(question, asked, plan, selectedTurn, selectedSync, tools, forOpenAi[0]?.function.name, forAnthropic[0]?.input_schema, how, memoryBytes() satisfies number, bytes, skipped, findings, blocked, next, matches, report, text, embedded, why, byMeaning, defaults.select.maxSkills, sameApi.name, restoredTurn, restoredInNode, turns.memoryBytes());

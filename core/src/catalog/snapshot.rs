@@ -94,6 +94,22 @@ impl std::fmt::Display for SnapshotError {
     }
 }
 
+impl SnapshotError {
+    /// A stable code for bindings (`snapshot_unreadable`, `snapshot_other_version`,
+    /// `snapshot_other_key`, `snapshot_other_options`, `snapshot_unread`,
+    /// `snapshot_unwritable`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            SnapshotError::Unreadable(_) => "snapshot_unreadable",
+            SnapshotError::OtherVersion { .. } => "snapshot_other_version",
+            SnapshotError::OtherKey => "snapshot_other_key",
+            SnapshotError::OtherOptions => "snapshot_other_options",
+            SnapshotError::Unread { .. } => "snapshot_unread",
+            SnapshotError::Unwritable(_) => "snapshot_unwritable",
+        }
+    }
+}
+
 impl std::error::Error for SnapshotError {}
 
 /// This build as snapshots record it ([`Catalog::snapshot_version`]).
