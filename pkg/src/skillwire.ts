@@ -8,8 +8,11 @@
 // (sync) or awaits it (async). Options go in camelCase and are mapped to the core's
 // snake_case; every result comes back through `result()`, the one mapping to camelCase.
 
-import type { Catalog, TurnPlan } from '../dist/skillwire_wasm.js';
-import { type Glue, glue, hasWhole, isReady, loadAsync, moduleName } from './wasm.js';
+import type * as Whole from '../dist/skillwire_wasm.js';
+// Catalogues are typed as both modules have them: what only the whole package's has is
+// reached through `requireWhole` / `#whole`, never by accident.
+import type { Catalog, TurnPlan } from '../dist/skillwire_turns.js';
+import { glue, isReady, loadAsync, moduleName } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
   FileContent, Finding, Injection, LintOptions, LintReport, Matches, OpenAiTool, Options, SelectPrompt, SelectPromptOptions,
@@ -221,8 +224,8 @@ function entriesOf(listed: unknown[], limits: CoreLimits):
  * With `previous` (the catalogue being refreshed, left usable meanwhile), entries listed
  * again with the same `stamp` are not read. */
 function* buildSteps(
-  sources: SkillSource[], options: CoreOptions, limits: CoreLimits, embed: Embed | undefined, previous?: Catalog,
-): Steps<Catalog> {
+  sources: SkillSource[], options: CoreOptions, limits: CoreLimits, embed: Embed | undefined, previous?: Whole.Catalog,
+): Steps<Whole.Catalog> {
   const { Build } = requireWhole('building a catalogue');
   const build = call(() => new Build(sources.length, options, typeof embed === 'function'));
   try {
@@ -322,7 +325,7 @@ function* readBodies(
 
 /** The selection prompt, with the message embedded when the skills are (for the shortlist). */
 function* selectSteps(
-  catalog: Catalog, embed: Embed | undefined, message: string, options: SelectPromptOptions | undefined,
+  catalog: Whole.Catalog, embed: Embed | undefined, message: string, options: SelectPromptOptions | undefined,
   limits: CoreLimits,
 ): Steps<SelectPrompt> {
   checkMessage(message, limits.max_message_bytes);
@@ -377,18 +380,13 @@ function* matchSteps(
 ): Steps<Matches> {
   checkMessage(message, limits.max_message_bytes);
   const given = yield* turnContext(embed, message, context);
-  const plan: TurnPlan = call(() => catalog.turn(message, given));
-  try {
-    return result<Matches>(() => plan.matches());
-  } finally {
-    plan.free();
-  }
+  return result<Matches>(() => catalog.turnMatches(message, given));
 }
 
 /** Where the core says to list or read a skill's files (handed back to it as it is). */
 interface FileRequest { source: number; location: string; path: string; max_bytes: number }
 
-function* filesSteps(catalog: Catalog, sources: SkillSource[], skill: string): Steps<SkillFiles> {
+function* filesSteps(catalog: Whole.Catalog, sources: SkillSource[], skill: string): Steps<SkillFiles> {
   const request: FileRequest = call(() => catalog.filesRequest(skill));
   const source = sources[request.source];
   let listed: unknown;
@@ -405,13 +403,13 @@ function* filesSteps(catalog: Catalog, sources: SkillSource[], skill: string): S
   return result(() => catalog.fileList(request, listed, error));
 }
 
-function* readFileSteps(catalog: Catalog, sources: SkillSource[], skill: string, path: string): Steps<FileContent> {
+function* readFileSteps(catalog: Whole.Catalog, sources: SkillSource[], skill: string, path: string): Steps<FileContent> {
   const request: FileRequest = call(() => catalog.fileRequest(skill, path));
   const { bytes, error } = yield* fetchFile(sources, request);
   return result(() => catalog.fileContent(request, bytes, error));
 }
 
-function* answerReadFileSteps(catalog: Catalog, sources: SkillSource[], args: unknown): Steps<ToolAnswer> {
+function* answerReadFileSteps(catalog: Whole.Catalog, sources: SkillSource[], args: unknown): Steps<ToolAnswer> {
   const text = typeof args === 'string' ? args : JSON.stringify(args ?? null);
   const step: { request?: FileRequest; answer?: unknown } = call(() => catalog.readFileCall(text));
   if (!step.request) return camelKeys(step.answer) as ToolAnswer;
@@ -531,11 +529,12 @@ function requireReady(what: string): void {
 }
 
 /** The whole package's module, or `not_in_module` for what `skillwire/turns` leaves out. */
-function requireWhole(what: string): Glue {
-  if (!hasWhole()) {
+function requireWhole(what: string): typeof Whole {
+  const g = glue();
+  if (!('Build' in g)) {
     throw new SkillwireError(`${what} needs the whole package (import 'skillwire'); ${moduleName()} restores catalogues and runs turns`, 'not_in_module');
   }
-  return glue();
+  return g;
 }
 
 /** A catalogue already built by `Skillwire.create`, handed to the constructor. */
@@ -601,12 +600,12 @@ export class Skillwire {
         'restore(): a snapshot keeps no embeddings; set them with setEmbeddings() and pass each message\'s vector as `embedding`',
         'invalid_argument');
     }
-    const { restore } = glue();
-    if (typeof restore !== 'function') {
+    const g = glue();
+    if (!('restore' in g)) {
       throw new SkillwireError(`\`Skillwire.restore()\` is skillwire/turns's; ${moduleName()} builds catalogues and writes their snapshots`, 'not_in_module');
     }
     const { key = '', ...rest } = options;
-    const catalog = call(() => restore(bytes, String(key), coreOptions(rest)));
+    const catalog = call(() => g.restore(bytes, String(key), coreOptions(rest)));
     return new Skillwire({ ...rest, [BUILT]: catalog } as Options<SyncSkillSource>);
   }
 
@@ -623,8 +622,10 @@ export class Skillwire {
     return call(() => catalog.snapshot(String(key)));
   }
 
-  #buildSteps(): Steps<Catalog> {
-    return buildSteps(this.#sources, this.#options, this.#limits, this.#embed, this.#catalog ?? undefined);
+  #buildSteps(): Steps<Whole.Catalog> {
+    // A catalogue to refresh is the whole package's: buildSteps runs in no other.
+    const previous = (this.#catalog ?? undefined) as Whole.Catalog | undefined;
+    return buildSteps(this.#sources, this.#options, this.#limits, this.#embed, previous);
   }
 
   /** Why the skills have no embeddings when `embed` failed, else null. */
@@ -650,9 +651,9 @@ export class Skillwire {
   }
 
   /** The live catalogue, for what only the whole package's module does. */
-  #whole(what: string): Catalog {
+  #whole(what: string): Whole.Catalog {
     requireWhole(what);
-    return this.#live();
+    return this.#live() as Whole.Catalog;
   }
 
   /** Lists the sources again and reads the entries whose `stamp` changed, or that have

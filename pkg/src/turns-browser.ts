@@ -5,10 +5,10 @@
 // package, e.g. at deploy time) and runs turns on it.
 
 import * as turns from '../dist/skillwire_turns.js';
-import { type Glue, loadAsync, provide } from './wasm.js';
+import { loadAsync, provide } from './wasm.js';
 import type { WasmInput } from './types.js';
 
-provide({ name: 'skillwire/turns', glue: turns as unknown as Glue, url: new URL('../dist/skillwire_turns_bg.wasm', import.meta.url) });
+provide({ name: 'skillwire/turns', glue: turns, url: new URL('../dist/skillwire_turns_bg.wasm', import.meta.url) });
 
 export { Skillwire, SkillwireError } from './skillwire.js';
 export type * from './types.js';

@@ -6,11 +6,11 @@
 
 import { readFileSync } from 'node:fs';
 import * as turns from '../dist/skillwire_turns.js';
-import { type Glue, loadSync, provide } from './wasm.js';
+import { loadSync, provide } from './wasm.js';
 import type { WasmInput } from './types.js';
 
 const url = new URL('../dist/skillwire_turns_bg.wasm', import.meta.url);
-provide({ name: 'skillwire/turns', glue: turns as unknown as Glue, url });
+provide({ name: 'skillwire/turns', glue: turns, url });
 loadSync(readFileSync(url));
 
 export { Skillwire, SkillwireError } from './skillwire.js';

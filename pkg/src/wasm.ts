@@ -6,14 +6,12 @@
 // building, lint, LLM selection, tools or files). A page or process uses one of them.
 
 import type * as Whole from '../dist/skillwire_wasm.js';
+import type * as Turns from '../dist/skillwire_turns.js';
 import type { WasmInput } from './types.js';
 
-/** A module's wasm-bindgen glue, typed as the whole package's: the turn path's lacks the
- * exports its build leaves out (`hasWhole` says which is loaded) and has `restore`,
- * which the whole package's lacks (its catalogues have the same methods, less those). */
-export type Glue = typeof Whole & {
-  restore?: (bytes: Uint8Array, key: string, options: unknown) => Whole.Catalog;
-};
+/** A module's wasm-bindgen glue: the whole package's, or the turn path's (which lacks
+ * building, lint, LLM selection, tools and files, and has `restore`). */
+export type Glue = typeof Whole | typeof Turns;
 
 /** What an entry point provides: its module's glue and where its `.wasm` file lives. */
 export interface WasmModule {
@@ -47,11 +45,6 @@ export function glue(): Glue {
   return current().glue;
 }
 
-/** True when the module in use is the whole package's (it builds catalogues). */
-export function hasWhole(): boolean {
-  return typeof provided?.glue.Build === 'function';
-}
-
 /** The entry that provided the module in use. */
 export function moduleName(): string {
   return current().name;
@@ -73,7 +66,11 @@ export function loadSync(bytes: BufferSource): void {
 export function loadAsync(wasm?: WasmInput): Promise<void> {
   if (!ready) {
     const { glue: g, url } = current();
-    ready = g.default({ module_or_path: wasm ?? url }).then((e) => { loaded = e; });
+    // A failed load (a wrong URL, a network error) can be tried again.
+    ready = g.default({ module_or_path: wasm ?? url }).then((e) => { loaded = e; }, (e: unknown) => {
+      ready = null;
+      throw e;
+    });
   }
   return ready;
 }

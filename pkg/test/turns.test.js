@@ -153,6 +153,9 @@ test('a chat page restores the snapshot with skillwire/turns and runs turns (Chr
     assert.ok(read.size > 5);
     const got = await page.evaluate(async ({ bytes, bodies, messages, options }) => {
       const { init, Skillwire: Turns } = await import('/pkg/lib/turns-browser.js');
+      // A load that fails (here: bytes that are no module) can be tried again.
+      const failed = await init(new Uint8Array([0, 1, 2, 3])).then(() => 'loaded', (e) => e.name);
+      if (failed !== 'CompileError') throw new Error(`a failed load said ${failed}`);
       await init();
       const read = async (location) => {
         if (!(location in bodies)) throw new Error(`not fetched: ${location}`);

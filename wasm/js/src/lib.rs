@@ -86,14 +86,6 @@ struct PlannedRead<'a> {
 #[wasm_bindgen]
 pub struct TurnPlan(skillwire::Turn);
 
-#[wasm_bindgen]
-impl TurnPlan {
-    /// The skills the turn would inject (`{matches}`); reads nothing.
-    pub fn matches(&self) -> Result<JsValue, JsValue> {
-        to_js(&Matches { matches: self.0.matches() })
-    }
-}
-
 /// A built catalogue and the render options of its turns.
 #[wasm_bindgen]
 pub struct Catalog {
@@ -160,6 +152,15 @@ impl Catalog {
     pub fn set_embeddings(&mut self, vectors: JsValue) -> Result<usize, JsValue> {
         let vectors: Vec<(String, Vec<f32>)> = from_js(vectors, "vectors")?;
         self.catalog.set_embeddings(vectors).map_err(core_error)
+    }
+
+    /// The skills a turn on `message` with context `turn` would inject (`{matches}`),
+    /// planned and read in one call (no plan object crosses: the cheaper path for `match`).
+    #[wasm_bindgen(js_name = turnMatches)]
+    pub fn turn_matches(&self, message: &str, turn: JsValue) -> Result<JsValue, JsValue> {
+        let context: TurnContext = from_js(turn, "turn")?;
+        let plan = self.catalog.turn(message, &context).map_err(core_error)?;
+        to_js(&Matches { matches: plan.matches() })
     }
 
     /// Plans a turn on `message` with context `turn` (`{recent?, embedding?,
