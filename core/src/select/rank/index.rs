@@ -165,8 +165,19 @@ impl RankIndex {
                 }
             }
         }
+        // A turn reads a word's CANDIDATES_PER_WORD heaviest postings and no more, and
+        // `shared_word` asks only whether two skills have it: the rest are not kept (they
+        // were most of the index at 10,000 skills). The order is total (a skill is in a
+        // term's postings once), so the heaviest are the first.
+        let heaviest_first = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        // (A full sort, not a selection: the build's sorts share one copy of the code in
+        // WebAssembly, see `order`.)
         for term in &mut terms {
-            order::sort_by(&mut term.postings, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            order::sort_by(&mut term.postings, heaviest_first);
+            if term.postings.len() > CANDIDATES_PER_WORD {
+                term.postings.truncate(CANDIDATES_PER_WORD);
+                term.postings.shrink_to_fit();
+            }
         }
         let mut index = RankIndex {
             surface,

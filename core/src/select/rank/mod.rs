@@ -161,7 +161,9 @@ struct Term {
     /// A pair of adjacent words (evidence of a phrase), not a word: it adds to the
     /// score but not to coverage.
     pair: bool,
-    /// (skill, BM25 weight without the IDF), heaviest first, ties by skill.
+    /// (skill, BM25 weight without the IDF), heaviest first, ties by skill: the
+    /// [`CANDIDATES_PER_WORD`] heaviest, all a turn reads (the term's document frequency,
+    /// in its IDF, counts every skill that has it).
     postings: Vec<(u32, f64)>,
 }
 

@@ -185,3 +185,29 @@ fn headings_are_indexed_only_when_asked() {
     let found = RankIndex::build(&skills, true).rank(message, None, &options, |_| true);
     assert_eq!(found.iter().map(|r| skills[r.skill].name.as_str()).collect::<Vec<_>>(), vec!["sql-review"]);
 }
+
+#[test]
+fn a_word_in_more_skills_than_a_turn_reads_keeps_its_heaviest() {
+    // 50 skills of the same length; skill i says "kubernetes" 1 + i % 7 times, so a
+    // heavier posting is one with more of it, and equal ones go in catalogue order.
+    let skills: Vec<Skill> = (0..50)
+        .map(|i| {
+            let times = 1 + i % 7;
+            let words: Vec<String> =
+                (0..8).map(|w| if w < times { "kubernetes".into() } else { format!("z{i}w{w}") }).collect();
+            let text = format!("---\nname: s{i}\ndescription: {}\n---\nbody\n", words.join(" "));
+            crate::skill::load::load("x/SKILL.md", &text, &crate::Limits::default()).skill.unwrap()
+        })
+        .collect();
+    let index = RankIndex::build(&skills, false);
+    let term = index.words["kubernet"];
+    let mut want: Vec<u32> = (0..50).collect();
+    want.sort_by_key(|&i| (std::cmp::Reverse(1 + i % 7), i));
+    want.truncate(CANDIDATES_PER_WORD);
+    let kept: Vec<u32> = index.terms[term as usize].postings.iter().map(|p| p.0).collect();
+    assert_eq!(kept, want);
+    // Its IDF still counts all 50 skills, and it is still a word skills share.
+    let all_fifty = index.terms[term as usize].idf;
+    assert!((all_fifty - ln(1.0 + (50.0 - 50.0 + 0.5) / (50.0 + 0.5))).abs() < 1e-12);
+    assert!(index.shared_word("kubernetes"));
+}
