@@ -11,7 +11,7 @@
 import type * as Whole from '../dist/skillwire_wasm.js';
 // Catalogues are typed as both modules have them: what only the whole package's has is
 // reached through `requireWhole` / `#whole`, never by accident.
-import type { Catalog, TurnPlan } from '../dist/skillwire_turns.js';
+import type { Catalog } from '../dist/skillwire_turns.js';
 import { glue, isReady, loadAsync, moduleName } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
