@@ -90,7 +90,8 @@ fn answers<S: SkillSource>(engine: &Engine<S>) -> Vec<String> {
     ];
     let dev = std::fs::read_to_string(shared().join("queries/dev.jsonl")).unwrap();
     let messages = dev.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["q"].to_string());
-    for message in messages.chain(["@pdf@acme fill this form".to_owned(), "use the brand new skill".to_owned()]) {
+    let asked = ["@pdf@acme fill this form", "use the brand new skill", "polish my shiny widgets"];
+    for message in messages.chain(asked.map(str::to_owned)) {
         out.push(format!("{:?}", catalog.turn(&message, &TurnContext::default()).unwrap().matches()));
         out.push(format!("{:?}", catalog.relevant(&message, &TurnContext::default(), 8).unwrap()));
     }
@@ -125,6 +126,14 @@ fn a_refresh_reads_only_what_changed_and_gives_the_catalogue_a_build_would() {
             }),
         ),
         ("an addition", 1, Box::new(|s| s.put("zz/new/SKILL.md", NEW, None))),
+        // No field changes: the refresh takes the indexes as they were.
+        ("a body edited", 1, Box::new(|s| s.put("zz/new/SKILL.md", &format!("{NEW}And old ones.\n"), None))),
+        // Its "When to use" section is indexed: the indexes are made again.
+        (
+            "a body's When to use section added",
+            1,
+            Box::new(|s| s.put("zz/new/SKILL.md", &format!("{NEW}\n## When to use\n\nFor shiny widgets.\n"), None)),
+        ),
         ("a removal", 0, Box::new(|s| drop(s.skills.borrow_mut().remove("zz/new/SKILL.md")))),
         // Placed before the corpus's pdf: it takes the name, the corpus's skill is shadowed.
         (

@@ -5,7 +5,7 @@ use super::names::{qualified, same_origin};
 use super::prepare::{prepare, prepare_batch, Prepared, BATCH};
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
-    GatedSkill, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
+    GatedSkill, KeptIndexes, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
 };
 use crate::engine::source::SkillSource;
 use crate::engine::CatalogBuild;
@@ -55,7 +55,7 @@ impl Catalog {
         for input in inputs {
             builder.add(input);
         }
-        builder.finish()
+        builder.finish(None)
     }
 }
 
@@ -223,8 +223,10 @@ impl Builder {
         self.place(renamed);
     }
 
-    /// The catalogue: precedence settled, gates reported, the indexes built.
-    pub(crate) fn finish(mut self) -> Catalog {
+    /// The catalogue: precedence settled, gates reported, the indexes built — or taken
+    /// from `kept` (a previous catalogue's, see [`KeptIndexes`]) when its skills come out
+    /// the same.
+    pub(crate) fn finish(mut self, kept: Option<KeptIndexes>) -> Catalog {
         self.prepare_waiting();
         let Builder { options, mut report, mut winners, shadowed, by_key, unread, .. } = self;
         // Who shadows whom, while `by_key` still indexes `winners`.
@@ -256,11 +258,16 @@ impl Builder {
             .filter(|s| !open_to_automatic_use(&s.skill, options.not_user_invocable))
             .map(|s| s.skill.name.clone())
             .collect();
-        // A blocked skill ranks as an empty one: it keeps its position, never a score.
-        let nothing = Skill::default();
-        let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
-        let ranking = RankIndex::build(ranked, options.rank.headings);
-        let mut catalog = Catalog::assemble(winners, shadowed, report, ranking, &options);
+        let (ranking, rules) = match kept.and_then(|kept| kept.for_skills(&winners)) {
+            Some((ranking, rules)) => (ranking, Some(rules)),
+            None => {
+                // A blocked skill ranks as an empty one: it keeps its position, never a score.
+                let nothing = Skill::default();
+                let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
+                (RankIndex::build(ranked, options.rank.headings), None)
+            }
+        };
+        let mut catalog = Catalog::assemble(winners, shadowed, report, ranking, rules, &options);
         catalog.unread = unread;
         catalog
     }
@@ -268,18 +275,20 @@ impl Builder {
 
 impl Catalog {
     /// The catalogue of `skills` (in catalogue order) ranked by `ranking`, built with
-    /// `options`: the rule index made from them, with a new number (a build's last step,
-    /// and a restore's).
+    /// `options`: the rule index made from them unless `rules` is theirs already, with a
+    /// new number (a build's last step, and a restore's).
     pub(super) fn assemble(
         skills: Vec<CatalogSkill>,
         shadowed: Vec<CatalogSkill>,
         report: CatalogReport,
         ranking: RankIndex,
+        rules: Option<MatchIndex>,
         options: &CatalogOptions,
     ) -> Catalog {
         // A one-word name or tag that other skills use too is an everyday word here:
         // evidence for ranking, not a rule of its own.
-        let index = MatchIndex::build(skills.iter().map(|s| &s.skill), |word| ranking.shared_word(word));
+        let index = rules
+            .unwrap_or_else(|| MatchIndex::build(skills.iter().map(|s| &s.skill), |word| ranking.shared_word(word)));
         Catalog {
             skills,
             shadowed,

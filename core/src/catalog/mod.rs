@@ -27,7 +27,7 @@ mod prepare;
 pub(crate) use prepare::Prepared;
 mod report;
 mod reuse;
-pub(crate) use reuse::Reuse;
+pub(crate) use reuse::{KeptIndexes, Reuse};
 #[cfg(feature = "snapshot")]
 mod snapshot;
 pub(crate) use report::gate_reason;

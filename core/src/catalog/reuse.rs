@@ -4,7 +4,9 @@
 //! its warnings and scan findings, or why it did not load) instead of reading, loading and
 //! scanning its SKILL.md again. Everything after preparation — who keeps a shared name,
 //! gates, the ranking and rule indexes — runs as in any build, over the same prepared
-//! entries in the same order, so the catalogue is the one a full build would give.
+//! entries in the same order, so the catalogue is the one a full build would give; the
+//! indexes are taken as they were when the skills come out equal to those they were made
+//! from ([`KeptIndexes`]: an edit to a body outside its "When to use" sections).
 //!
 //! Kept for reuse: skills (listed or shadowed), entries that did not load (they carry
 //! the loader's diagnostics) and entries their source refused for what their SKILL.md is
@@ -14,6 +16,9 @@
 
 use super::prepare::Prepared;
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, LocatedWarning};
+use crate::select::rank::RankIndex;
+use crate::select::rules::MatchIndex;
+use crate::skill::Skill;
 use std::collections::HashMap;
 
 /// The code of the warning placement adds (not preparation): left out of what is reused.
@@ -25,28 +30,82 @@ const ORIGIN_COLLISION: &str = "origin_collision";
 pub(crate) struct Reuse {
     options: Option<CatalogOptions>,
     entries: HashMap<(usize, String), (String, Prepared)>,
+    /// The previous catalogue's indexes, for a build whose skills come out the same.
+    indexes: Option<KeptIndexes>,
+}
+
+/// A catalogue's ranking and rule indexes and what they were made from: each skill in
+/// catalogue order, and whether it was blocked (a blocked skill ranks as an empty one).
+/// Both indexes are functions of that list and the options alone, so a build whose list is
+/// equal takes them as they are instead of making them again — after an edit to a body
+/// outside its "When to use" sections, the most common one, which leaves every skill's
+/// fields as they were.
+#[derive(Debug)]
+pub(crate) struct KeptIndexes {
+    skills: Vec<(Skill, bool)>,
+    ranking: RankIndex,
+    rules: MatchIndex,
+}
+
+impl KeptIndexes {
+    /// The indexes, if `skills` (in catalogue order) are what they were made from; the
+    /// ranking without the host's embeddings (a build has none until it embeds).
+    pub(crate) fn for_skills(self, skills: &[CatalogSkill]) -> Option<(RankIndex, MatchIndex)> {
+        let same = self.skills.len() == skills.len()
+            && self
+                .skills
+                .iter()
+                .zip(skills)
+                .all(|((skill, blocked), now)| *blocked == now.blocked() && *skill == now.skill);
+        let KeptIndexes { mut ranking, rules, .. } = self;
+        same.then(|| {
+            ranking.set_vectors(Vec::new());
+            (ranking, rules)
+        })
+    }
 }
 
 impl Catalog {
     /// What this catalogue's build prepared, for the next build of the same sources to
     /// reuse where an entry's stamp did not change.
     pub(crate) fn into_reuse(self) -> Reuse {
-        let Catalog { skills, shadowed, report, options, stamps, .. } = self;
-        Reuse::new(skills, shadowed, report, options, stamps)
+        let Catalog { skills, shadowed, report, options, stamps, ranking, index, .. } = self;
+        let indexes = kept_indexes(&skills, ranking, index);
+        Reuse::new(skills, shadowed, report, options, stamps).with_indexes(indexes)
     }
 
-    /// [`Catalog::into_reuse`] of a catalogue still in use: its prepared parts are copied
-    /// (not its indexes).
+    /// [`Catalog::into_reuse`] of a catalogue still in use: its parts are copied.
     pub(crate) fn reuse(&self) -> Reuse {
         if self.stamps.is_empty() {
             return Reuse::default();
         }
         let (skills, shadowed) = (self.skills.clone(), self.shadowed.clone());
+        let indexes = kept_indexes(&skills, self.ranking.clone(), self.index.clone());
         Reuse::new(skills, shadowed, self.report.clone(), self.options.clone(), self.stamps.clone())
+            .with_indexes(indexes)
     }
 }
 
+fn kept_indexes(skills: &[CatalogSkill], ranking: RankIndex, rules: MatchIndex) -> KeptIndexes {
+    let skills = skills.iter().map(|s| (s.skill.clone(), s.blocked())).collect();
+    KeptIndexes { skills, ranking, rules }
+}
+
 impl Reuse {
+    /// With the previous catalogue's indexes (kept only with what it prepared: a build
+    /// that reuses nothing makes them anew).
+    fn with_indexes(mut self, indexes: KeptIndexes) -> Reuse {
+        if self.options.is_some() {
+            self.indexes = Some(indexes);
+        }
+        self
+    }
+
+    /// The previous catalogue's indexes, for the build's last step.
+    pub(crate) fn take_indexes(&mut self) -> Option<KeptIndexes> {
+        self.indexes.take()
+    }
+
     /// What a catalogue's build prepared, from its parts.
     pub(crate) fn new(
         skills: Vec<CatalogSkill>,
@@ -93,7 +152,7 @@ impl Reuse {
                 entries.insert((source, location), (stamp, Prepared::NotLoaded(skipped)));
             }
         }
-        Reuse { options: Some(options), entries }
+        Reuse { options: Some(options), entries, indexes: None }
     }
 
     /// Keeps nothing unless the next build has the same `options` (preparing depends on
@@ -121,5 +180,59 @@ impl Reuse {
             _ => true,
         };
         (kept == stamp && same_origin).then_some(prepared)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, Options, SkillEntry, SkillSource, SourceError, TurnContext};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// Skills by location, each entry stamped with its text; the test edits them in place.
+    #[derive(Clone)]
+    struct Texts(Rc<RefCell<Vec<(String, String)>>>);
+
+    impl SkillSource for Texts {
+        fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+            Ok(self.0.borrow().iter().map(|(at, text)| SkillEntry::new(at.clone()).with_stamp(text.clone())).collect())
+        }
+        fn read(&self, location: &str) -> Result<String, SourceError> {
+            let texts = self.0.borrow();
+            texts.iter().find(|(at, _)| at == location).map(|(_, t)| t.clone()).ok_or_else(|| SourceError::new("gone"))
+        }
+    }
+
+    const PDF: &str = "---\nname: pdf\ndescription: Merge and split PDF files.\n---\nUse pypdf.\n";
+    const SQL: &str = "---\nname: sql-review\ndescription: Review SQL migrations.\n---\nCheck indexes.\n";
+
+    #[test]
+    fn a_body_edit_keeps_the_indexes_and_a_field_edit_makes_them_again() {
+        let texts = Texts(Rc::new(RefCell::new(vec![
+            ("pdf/SKILL.md".to_owned(), PDF.to_owned()),
+            ("sql/SKILL.md".to_owned(), SQL.to_owned()),
+        ])));
+        let mut engine = Engine::new(vec![texts.clone()], Options::default());
+        // Where the ranking index keeps its terms: the same place when it was taken as it was.
+        let terms = engine.catalog().ranking.terms_address();
+        let edit = |at: usize, text: String| texts.0.borrow_mut()[at].1 = text;
+
+        // The body changes, no field does: the indexes are the previous catalogue's.
+        edit(0, format!("{PDF}More about pypdf.\n"));
+        engine.refresh();
+        assert_eq!(engine.catalog().ranking.terms_address(), terms, "the ranking index was made again");
+        let matched = engine.catalog().turn("merge these pdf files", &TurnContext::default()).unwrap().matches();
+        assert_eq!(matched.first().map(|m| m.skill.as_str()), Some("pdf"));
+
+        // The description changes: they are made again, and know its new words.
+        edit(1, SQL.replace("Review SQL migrations", "Review SQL migrations for postgres"));
+        let words = engine.catalog().ranking.word_count();
+        engine.refresh();
+        assert_ne!(engine.catalog().ranking.terms_address(), terms, "the ranking index was kept");
+        assert!(engine.catalog().ranking.word_count() > words);
+        // The rule automaton knows the new description (the old one is not in the message).
+        let message = "please review sql migrations for postgres today";
+        let matched = engine.catalog().turn(message, &TurnContext::default()).unwrap().matches();
+        assert!(matched.iter().any(|m| m.skill == "sql-review" && m.reason == crate::Reason::Description));
     }
 }

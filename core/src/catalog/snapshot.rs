@@ -275,7 +275,7 @@ impl Catalog {
             return Err(SnapshotError::Unreadable("the ranking index does not fit the skills".to_owned()));
         }
         let Parts { skills, shadowed, report, stamps } = body.prepared.into_parts(options)?;
-        let mut catalog = Catalog::assemble(skills, shadowed, report, body.ranking, options);
+        let mut catalog = Catalog::assemble(skills, shadowed, report, body.ranking, None, options);
         catalog.stamps = stamps;
         Ok(catalog)
     }

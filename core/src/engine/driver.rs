@@ -169,7 +169,8 @@ impl CatalogBuild {
     }
 
     fn build(&mut self) -> Catalog {
-        let mut catalog = self.builder.take().map(Builder::finish).unwrap_or_default();
+        let kept = self.reuse.take_indexes();
+        let mut catalog = self.builder.take().map(|builder| builder.finish(kept)).unwrap_or_default();
         catalog.report_failures_first(std::mem::take(&mut self.failures));
         catalog.stamps = std::mem::take(&mut self.stamps);
         self.reuse = Reuse::default();

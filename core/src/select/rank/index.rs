@@ -246,6 +246,19 @@ impl RankIndex {
         self.vectors = vectors;
     }
 
+    /// Where the index keeps its terms: the same while it is the same index (for tests
+    /// that tell an index kept from one made again).
+    #[cfg(test)]
+    pub(crate) fn terms_address(&self) -> usize {
+        self.terms.as_ptr() as usize
+    }
+
+    /// How many distinct stemmed words the index knows.
+    #[cfg(test)]
+    pub(crate) fn word_count(&self) -> usize {
+        self.words.len()
+    }
+
     /// How many skills the index was built for.
     #[cfg(feature = "snapshot")]
     pub(crate) fn skill_count(&self) -> usize {
