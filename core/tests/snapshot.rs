@@ -313,6 +313,30 @@ fn a_snapshot_under_another_key_is_refreshed_reading_only_the_entries_whose_stam
     let (refreshed, used) = Engine::restore_or_build(vec![source], Options::default(), &bytes, "v2");
     assert_eq!(used, Err(SnapshotError::OtherKey));
     assert_eq!(reads.get(), 1, "only the edited entry is read");
-    let built = Engine::new(vec![Stamped(RefCell::new(now), Rc::default())], Options::default());
+    let built = Engine::new(vec![Stamped(RefCell::new(now.clone()), Rc::default())], Options::default());
     assert!(answers(refreshed.catalog()) == answers(built.catalog()), "the refreshed catalogue is the built one");
+
+    // From that catalogue's snapshot: a body edited (no field changes: the snapshot's
+    // ranking index is taken as it is), then a description edited (it is made again).
+    let mut bytes = refreshed.snapshot("v2").unwrap();
+    let description = now[7].1.find("description:").unwrap() + "description:".len();
+    type Edit = Box<dyn Fn(&mut String)>;
+    let edits: [(&str, Edit); 2] = [
+        ("a body", Box::new(|text: &mut String| text.push_str("\nAnd one more.\n"))),
+        ("a description", Box::new(move |text: &mut String| text.insert_str(description, " Zebra wrangling."))),
+    ];
+    for (key, (what, edit)) in ["v3", "v4"].into_iter().zip(edits) {
+        edit(&mut now[7].1);
+        let source = Stamped(RefCell::new(now.clone()), Rc::default());
+        let (refreshed, used) = Engine::restore_or_build(vec![source], Options::default(), &bytes, key);
+        assert!(used.is_err(), "{what}: a snapshot under another key is refreshed");
+        let built = Engine::new(vec![Stamped(RefCell::new(now.clone()), Rc::default())], Options::default());
+        assert!(answers(refreshed.catalog()) == answers(built.catalog()), "{what}: refreshed differs from built");
+        // The edited description's words rank its skill (an index kept wrongly would not).
+        let zebra = |engine: &Engine<Stamped>| {
+            engine.catalog().relevant("help with zebra wrangling", &TurnContext::default(), 3).unwrap()
+        };
+        assert_eq!(format!("{:?}", zebra(&refreshed)), format!("{:?}", zebra(&built)), "{what}");
+        bytes = refreshed.snapshot(key).unwrap();
+    }
 }

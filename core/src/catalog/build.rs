@@ -259,7 +259,7 @@ impl Builder {
             .map(|s| s.skill.name.clone())
             .collect();
         let (ranking, rules) = match kept.and_then(|kept| kept.for_skills(&winners)) {
-            Some((ranking, rules)) => (ranking, Some(rules)),
+            Some((ranking, rules)) => (ranking, rules),
             None => {
                 // A blocked skill ranks as an empty one: it keeps its position, never a score.
                 let nothing = Skill::default();

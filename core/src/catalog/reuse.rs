@@ -44,13 +44,20 @@ pub(crate) struct Reuse {
 pub(crate) struct KeptIndexes {
     skills: Vec<(Skill, bool)>,
     ranking: RankIndex,
-    rules: MatchIndex,
+    /// None from a snapshot (its automaton is not kept): made again from the skills.
+    rules: Option<MatchIndex>,
 }
 
 impl KeptIndexes {
+    /// The indexes a catalogue of `skills` (in catalogue order) has.
+    pub(crate) fn new(skills: &[CatalogSkill], ranking: RankIndex, rules: Option<MatchIndex>) -> KeptIndexes {
+        let skills = skills.iter().map(|s| (s.skill.clone(), s.blocked())).collect();
+        KeptIndexes { skills, ranking, rules }
+    }
+
     /// The indexes, if `skills` (in catalogue order) are what they were made from; the
     /// ranking without the host's embeddings (a build has none until it embeds).
-    pub(crate) fn for_skills(self, skills: &[CatalogSkill]) -> Option<(RankIndex, MatchIndex)> {
+    pub(crate) fn for_skills(self, skills: &[CatalogSkill]) -> Option<(RankIndex, Option<MatchIndex>)> {
         let same = self.skills.len() == skills.len()
             && self
                 .skills
@@ -70,7 +77,7 @@ impl Catalog {
     /// reuse where an entry's stamp did not change.
     pub(crate) fn into_reuse(self) -> Reuse {
         let Catalog { skills, shadowed, report, options, stamps, ranking, index, .. } = self;
-        let indexes = kept_indexes(&skills, ranking, index);
+        let indexes = KeptIndexes::new(&skills, ranking, Some(index));
         Reuse::new(skills, shadowed, report, options, stamps).with_indexes(indexes)
     }
 
@@ -80,21 +87,16 @@ impl Catalog {
             return Reuse::default();
         }
         let (skills, shadowed) = (self.skills.clone(), self.shadowed.clone());
-        let indexes = kept_indexes(&skills, self.ranking.clone(), self.index.clone());
+        let indexes = KeptIndexes::new(&skills, self.ranking.clone(), Some(self.index.clone()));
         Reuse::new(skills, shadowed, self.report.clone(), self.options.clone(), self.stamps.clone())
             .with_indexes(indexes)
     }
 }
 
-fn kept_indexes(skills: &[CatalogSkill], ranking: RankIndex, rules: MatchIndex) -> KeptIndexes {
-    let skills = skills.iter().map(|s| (s.skill.clone(), s.blocked())).collect();
-    KeptIndexes { skills, ranking, rules }
-}
-
 impl Reuse {
     /// With the previous catalogue's indexes (kept only with what it prepared: a build
     /// that reuses nothing makes them anew).
-    fn with_indexes(mut self, indexes: KeptIndexes) -> Reuse {
+    pub(crate) fn with_indexes(mut self, indexes: KeptIndexes) -> Reuse {
         if self.options.is_some() {
             self.indexes = Some(indexes);
         }

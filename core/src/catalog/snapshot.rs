@@ -28,7 +28,7 @@
 //! between versions.
 
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill, GatedSkill, LocatedWarning};
-use super::{Reuse, ShadowedSkill, SkippedSkill};
+use super::{KeptIndexes, Reuse, ShadowedSkill, SkippedSkill};
 use crate::scan::Finding;
 use crate::select::rank::RankIndex;
 use crate::skill::diag::{Diagnostic, Severity};
@@ -282,14 +282,20 @@ impl Catalog {
 
     /// What the catalogue `snapshot` holds prepared, written by this build with `options`
     /// under any key: what [`Engine::restore_or_build`](crate::Engine::restore_or_build)
-    /// refreshes from when the sources changed since. Its indexes are neither decoded nor
-    /// built.
+    /// refreshes from when the sources changed since. Its ranking index comes along, for a
+    /// refresh whose skills come out the same (the rule automaton is not in a snapshot).
     pub(crate) fn reuse_from_snapshot(snapshot: &[u8], options: &CatalogOptions) -> Result<Reuse, SnapshotError> {
         let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
-        let (body, _ranking) =
+        let (body, ranking) =
             postcard::take_from_bytes::<PreparedBody>(checked_body(snapshot, None, options)?).map_err(unreadable)?;
+        let ranking: RankIndex = postcard::from_bytes(ranking).map_err(unreadable)?;
         let Parts { skills, shadowed, report, stamps } = body.into_parts(options)?;
-        Ok(Reuse::new(skills, shadowed, report, options.clone(), stamps))
+        let indexes = (ranking.skill_count() == skills.len()).then(|| KeptIndexes::new(&skills, ranking, None));
+        let reuse = Reuse::new(skills, shadowed, report, options.clone(), stamps);
+        Ok(match indexes {
+            Some(indexes) => reuse.with_indexes(indexes),
+            None => reuse,
+        })
     }
 }
 
