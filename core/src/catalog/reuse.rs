@@ -77,7 +77,7 @@ impl Catalog {
     /// reuse where an entry's stamp did not change.
     pub(crate) fn into_reuse(self) -> Reuse {
         let Catalog { skills, shadowed, report, options, stamps, ranking, index, .. } = self;
-        let indexes = KeptIndexes::new(&skills, ranking, Some(index));
+        let indexes = Some(KeptIndexes::new(&skills, ranking, Some(index)));
         Reuse::new(skills, shadowed, report, options, stamps).with_indexes(indexes)
     }
 
@@ -87,7 +87,7 @@ impl Catalog {
             return Reuse::default();
         }
         let (skills, shadowed) = (self.skills.clone(), self.shadowed.clone());
-        let indexes = KeptIndexes::new(&skills, self.ranking.clone(), Some(self.index.clone()));
+        let indexes = Some(KeptIndexes::new(&skills, self.ranking.clone(), Some(self.index.clone())));
         Reuse::new(skills, shadowed, self.report.clone(), self.options.clone(), self.stamps.clone())
             .with_indexes(indexes)
     }
@@ -96,9 +96,9 @@ impl Catalog {
 impl Reuse {
     /// With the previous catalogue's indexes (kept only with what it prepared: a build
     /// that reuses nothing makes them anew).
-    pub(crate) fn with_indexes(mut self, indexes: KeptIndexes) -> Reuse {
+    pub(crate) fn with_indexes(mut self, indexes: Option<KeptIndexes>) -> Reuse {
         if self.options.is_some() {
-            self.indexes = Some(indexes);
+            self.indexes = indexes;
         }
         self
     }

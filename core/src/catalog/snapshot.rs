@@ -291,11 +291,7 @@ impl Catalog {
         let ranking: RankIndex = postcard::from_bytes(ranking).map_err(unreadable)?;
         let Parts { skills, shadowed, report, stamps } = body.into_parts(options)?;
         let indexes = (ranking.skill_count() == skills.len()).then(|| KeptIndexes::new(&skills, ranking, None));
-        let reuse = Reuse::new(skills, shadowed, report, options.clone(), stamps);
-        Ok(match indexes {
-            Some(indexes) => reuse.with_indexes(indexes),
-            None => reuse,
-        })
+        Ok(Reuse::new(skills, shadowed, report, options.clone(), stamps).with_indexes(indexes))
     }
 }
 

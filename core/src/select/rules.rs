@@ -111,16 +111,16 @@ struct Folded {
     /// whitespace run shortened, no character changing length or splitting in two when
     /// lowercased): the common case, which then costs nothing per byte.
     offsets: Option<Vec<usize>>,
-    /// The original's length.
-    original_len: usize,
 }
 
 impl Folded {
-    /// Where the folded text's character boundary `at` came from in the original.
+    /// Where the folded text's character boundary `at` came from in the original (past
+    /// the end: the original's end).
     fn original(&self, at: usize) -> usize {
         match &self.offsets {
-            None => at.min(self.original_len),
-            Some(offsets) => offsets.get(at).copied().unwrap_or(self.original_len),
+            // Every byte where it stood: the original is as long as the folded text.
+            None => at.min(self.text.len()),
+            Some(offsets) => offsets.get(at).or(offsets.last()).copied().unwrap_or(0),
         }
     }
 }
@@ -136,8 +136,7 @@ fn fold(text: &str) -> Folded {
     if text.is_ascii() && !bytes.iter().zip(bytes.iter().skip(1)).any(|(&a, &b)| is_space(a) && is_space(b)) {
         let folded = bytes.iter().map(|&byte| if is_space(byte) { b' ' } else { byte.to_ascii_lowercase() });
         if let Ok(text) = String::from_utf8(folded.collect()) {
-            let original_len = text.len();
-            return Folded { text, offsets: None, original_len };
+            return Folded { text, offsets: None };
         }
     }
     let mut out = String::with_capacity(text.len());
@@ -189,7 +188,7 @@ fn fold(text: &str) -> Folded {
         offsets.push(text.len());
         offsets
     });
-    Folded { text: out, offsets, original_len: text.len() }
+    Folded { text: out, offsets }
 }
 
 /// The offsets of a folded text whose bytes all stand where they stood: each byte's

@@ -237,12 +237,17 @@ pub(crate) fn stop_words() -> StopWords {
 /// (`libraries` → `librari`, `running` → `run`, `writing` → `write`). Words with
 /// characters outside `a-z0-9` are kept as they are: the stemmer is for English.
 pub(crate) fn stem(word: &mut String) {
-    if !word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+    if !stemmable(word) {
         return;
     }
     if let Cow::Owned(stemmed) = Stemmer::create(Algorithm::English).stem(word) {
         *word = stemmed;
     }
+}
+
+/// Whether the stemmer reads `word` (`a-z0-9` only); other words are their own stem.
+fn stemmable(word: &str) -> bool {
+    word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 /// Most stems a thread remembers ([`stem_remembered`]); past it, it forgets them all.
@@ -257,7 +262,7 @@ thread_local! {
 /// a message that a catalogue has not seen as written come back turn after turn, and
 /// stemming one costs about twenty lookups of a remembered one.
 pub(crate) fn stem_remembered(word: &mut String) {
-    if !word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+    if !stemmable(word) {
         return;
     }
     // (Not `with`, which panics while the thread is being torn down: then no memo.)
@@ -296,7 +301,13 @@ pub(crate) enum Link {
 /// Calls `each` with every word of `text` (lowercased), its byte offset and its
 /// [`Link`] to the word before; compounds come right after their last piece. One
 /// buffer serves every word, so a message costs no allocation per word.
-pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
+pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&mut String, usize, Link)) {
+    read_words::<true>(text, each);
+}
+
+/// [`for_each_lowercase_word`]; with `ASCII_RUNS`, a run of ASCII letters and digits is
+/// passed over at once instead of a character at a time (the same words: a test reads both).
+fn read_words<const ASCII_RUNS: bool>(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
     let mut run = String::new();
     let mut compound = Compound::default();
     let mut start = None;
@@ -325,7 +336,7 @@ pub(crate) fn for_each_lowercase_word(text: &str, mut each: impl FnMut(&mut Stri
             ascii &= c.is_ascii();
             i += c.len_utf8();
             // The rest of a run of ASCII letters and digits at once.
-            while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+            while ASCII_RUNS && bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
                 i += 1;
             }
             continue;
@@ -411,56 +422,6 @@ mod tests {
         out
     }
 
-    /// The words as the first, character-by-character reading gave them.
-    fn char_by_char(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
-        let mut run = String::new();
-        let mut compound = Compound::default();
-        let mut start = None;
-        let mut ascii = true;
-        // Since the last word: only characters that keep words next to each other.
-        let mut next = false;
-        // This run follows the last one after exactly one `-` or `/`.
-        let mut joined_to_last = false;
-        let mut last_end = 0usize;
-        for (i, c) in text.char_indices().chain(std::iter::once((text.len(), '\n'))) {
-            if c.is_alphanumeric() {
-                if start.is_none() {
-                    start = Some(i);
-                    ascii = true;
-                    joined_to_last =
-                        compound.pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
-                }
-                ascii &= c.is_ascii();
-                continue;
-            }
-            let Some((offset, raw)) = start.take().and_then(|s| text.get(s..i).map(|raw| (s, raw))) else {
-                next &= keeps_words_next(c);
-                continue;
-            };
-            last_end = i;
-            run.clear();
-            // Lowercased before it is measured: some characters grow when lowercased.
-            push_lowercase(&mut run, raw, ascii);
-            let fits = run.len() <= MAX_WORD_BYTES;
-            // A compound goes on while one `-` or `/` joins its pieces and it fits.
-            if !(joined_to_last && fits && compound.text.len() + run.len() <= MAX_WORD_BYTES) {
-                compound.flush(&mut each);
-                compound.start = offset;
-            }
-            if fits {
-                compound.text.push_str(&run);
-                compound.pieces += 1;
-            }
-            let is_word = fits && if ascii { run.len() >= 2 } else { run.chars().count() >= 2 };
-            if is_word {
-                each(&mut run, offset, if next { Link::Next } else { Link::Apart });
-            }
-            // A run that is no word (one letter, or too long) stands between its neighbours.
-            next = is_word && keeps_words_next(c);
-        }
-        compound.flush(&mut each);
-    }
-
     #[test]
     fn reading_ascii_runs_at_once_finds_the_words_a_character_at_a_time_did() {
         let long = "x".repeat(70);
@@ -484,7 +445,7 @@ mod tests {
         ];
         for text in texts {
             let mut want = Vec::new();
-            char_by_char(text, |w, at, link| want.push((w.clone(), at, link)));
+            read_words::<false>(text, |w, at, link| want.push((w.clone(), at, link)));
             assert_eq!(words(text), want, "{text:?}");
         }
     }
