@@ -72,6 +72,7 @@ pub fn build_catalogue(data: &[u8]) {
         .enumerate()
         .map(|(i, (source, s))| CatalogInput {
             source: usize::from(source % 4),
+            id: None,
             origin: None,
             location: format!("s{}/{i}/SKILL.md", source % 4),
             text: Ok(s.text()),
@@ -111,6 +112,7 @@ pub fn turn(data: &[u8]) {
         .enumerate()
         .map(|(i, text)| CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: format!("{i}/SKILL.md"),
             text: Ok(text.clone()),

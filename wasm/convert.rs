@@ -140,7 +140,7 @@ records! {
         hidden_text, bidi_control, homoglyph_name, instruction_override, exfiltration, destructive_command,
     }
     core::Finding = Finding { category, action, message, line, column, excerpt }
-    core::SkillEntry = SkillEntry { location, text, origin, stamp }
+    core::SkillEntry = SkillEntry { location, text, origin, stamp, id }
     core::SourceError = ReadError { message, refused }
     core::ListedFile = ListedFile { path, size }
     core::SkillFile = SkillFile { path, size, kind, media_type }
@@ -149,8 +149,8 @@ records! {
     core::ToolAnswer = ToolAnswer { content, is_error }
     core::TurnContext = TurnContext { recent, embedding, selected }
     core::EmbeddingText = EmbeddingText { skill, text }
-    core::Match = SkillMatch { skill, reason, position, score }
-    core::Decision = Decision { skill, matched, reason, score, injected_bytes, truncated, skipped, detail, findings }
+    core::Match = SkillMatch { skill, id, reason, position, score }
+    core::Decision = Decision { skill, id, matched, reason, score, injected_bytes, truncated, skipped, detail, findings }
     core::Summary = Summary { candidates, matched, injected_bytes, truncated_any }
     core::Injection = Injection { text, user_message, decisions, summary }
     core::SkillStats = SkillStats { skill, selected, applied, completed, fell_back }

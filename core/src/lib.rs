@@ -61,7 +61,8 @@ pub use catalog::tools::{
 pub use catalog::{
     glob_matches, origin_label, same_origin, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill,
     EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies,
-    ShadowedSkill, SkippedSkill, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES, MAX_RELEVANT,
+    ShadowedSkill, SkippedSkill, MAX_ID_BYTES, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES,
+    MAX_RELEVANT,
 };
 #[cfg(feature = "snapshot")]
 pub use catalog::{SnapshotError, MAX_SNAPSHOT_BYTES};

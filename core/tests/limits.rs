@@ -26,7 +26,13 @@ fn skill_md_bytes() {
 
     // A body read for a turn is held to the same limit.
     let catalog = Catalog::build(
-        vec![CatalogInput { source: 0, origin: None, location: "s/pdf/SKILL.md".into(), text: Ok(text.clone()) }],
+        vec![CatalogInput {
+            source: 0,
+            id: None,
+            origin: None,
+            location: "s/pdf/SKILL.md".into(),
+            text: Ok(text.clone()),
+        }],
         &CatalogOptions { limits: at.clone(), ..CatalogOptions::default() },
     );
     let longer = format!("{text} ");
@@ -81,6 +87,7 @@ fn message_bytes() {
     let catalog = Catalog::build(
         vec![CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: "s/pdf/SKILL.md".into(),
             text: Ok(skill_md("pdf", "", "Body.\n")),
@@ -101,6 +108,7 @@ fn number_of_skills() {
         (0..n)
             .map(|i| CatalogInput {
                 source: 0,
+                id: None,
                 origin: None,
                 location: format!("s/s{i}/SKILL.md"),
                 text: Ok(skill_md(&format!("s{i}"), "", "")),

@@ -84,6 +84,7 @@ fn catalogue(skills: &[(String, String, String)]) -> (Catalog, Vec<String>) {
         .enumerate()
         .map(|(i, t)| CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: format!("s/{i}/SKILL.md"),
             text: Ok(t.clone()),

@@ -22,6 +22,7 @@ fn inputs() -> Vec<CatalogInput> {
         .iter()
         .map(|f| CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: f.to_string_lossy().into_owned(),
             text: Ok(std::fs::read_to_string(f).unwrap()),
@@ -41,6 +42,7 @@ fn inputs() -> Vec<CatalogInput> {
     for (location, origin, text) in extra {
         inputs.push(CatalogInput {
             source: 1,
+            id: None,
             origin: origin.map(str::to_owned),
             location: location.to_owned(),
             text: Ok(text.to_owned()),
@@ -110,7 +112,7 @@ fn a_snapshot_is_refused_under_another_key_options_or_version() {
     assert_eq!(Catalog::from_snapshot(&bytes, "key-1", &other).unwrap_err(), SnapshotError::OtherOptions);
     // The version is written as text in the header: another one (another release, or a
     // build of other sources) is refused before the rest is read.
-    let version = format!("{} (snapshot format 3, source ", env!("CARGO_PKG_VERSION"));
+    let version = format!("{} (snapshot format 4, source ", env!("CARGO_PKG_VERSION"));
     let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
     for offset in [0, version.len() + 3] {
         let mut other = bytes.clone();
@@ -177,6 +179,7 @@ fn a_catalogue_that_could_not_read_an_entry_is_never_restored_as_is_but_refreshe
     let mut inputs: Vec<CatalogInput> = inputs().into_iter().rev().take(2).collect();
     inputs.push(CatalogInput {
         source: 0,
+        id: None,
         origin: None,
         location: "s/gone/SKILL.md".to_owned(),
         text: Err(skillwire::SourceError::new("Input/output error")),
@@ -215,6 +218,7 @@ fn a_catalogue_that_could_not_read_an_entry_is_never_restored_as_is_but_refreshe
     // A skill that does not load (its text is there, and wrong) is restored as skipped.
     let broken = CatalogInput {
         source: 0,
+        id: None,
         origin: None,
         location: "s/broken/SKILL.md".to_owned(),
         text: Ok("---\nname: [unclosed\n---\n".to_owned()),

@@ -249,14 +249,16 @@ export class Skillwire {
 }
 
 /** A listed entry as the WIT `skill-entry`: a location, or `{location, text?, origin?,
- * stamp?}`. A stamp stands for the text: one that is not a string could keep a changed
- * entry from being read, so the listing is refused. */
+ * stamp?, id?}`. A stamp stands for the text: one that is not a string could keep a changed
+ * entry from being read, so the listing is refused; so is an id that is not a string. */
 function skillEntry(entry) {
   if (typeof entry === 'string') return { location: entry };
-  if (entry.stamp != null && typeof entry.stamp !== 'string') {
-    throw new Error(`${entry.location}: stamp is ${typeof entry.stamp}, not a string`);
+  for (const key of ['stamp', 'id']) {
+    if (entry[key] != null && typeof entry[key] !== 'string') {
+      throw new Error(`${entry.location}: ${key} is ${typeof entry[key]}, not a string`);
+    }
   }
-  return { location: entry.location, text: entry.text, origin: entry.origin, stamp: entry.stamp };
+  return { location: entry.location, text: entry.text, origin: entry.origin, stamp: entry.stamp, id: entry.id };
 }
 
 /** The WIT `turn-context` for a turn's `recent`, `embedding` and `selected`. */

@@ -16,8 +16,9 @@ Sources answer `list()`, `read(location)` and optionally `list_files(location)` 
 `read_file(location, path, max_bytes)`; an exception they raise is caught here and handed to
 the engine as the source's `err` (a skipped skill, `body-unavailable`, a file error), as the
 WIT's failure contract asks of hosts. `list()` gives locations, or dicts with `location` and
-optionally `text`, `origin` and `stamp` (a string that changes whenever the SKILL.md does:
-`refresh()` reads again only the entries whose stamp changed). `read` raises `Refused` for a
+optionally `text`, `origin`, `stamp` (a string that changes whenever the SKILL.md does:
+`refresh()` reads again only the entries whose stamp changed) and `id` (the skill's id in the
+host's own store, carried by matches and decisions; without one, its name). `read` raises `Refused` for a
 SKILL.md it refuses for what it is (too large, not UTF-8, not a regular file): that lasts
 until the file changes, so a refresh does not read it again while its stamp holds. A failure this class cannot contain (a trap in the
 guest: fuel, memory) leaves the instance unusable; `rebuild()` instantiates the component
@@ -266,12 +267,15 @@ class Skillwire:
             # entry from being read, so the listing is refused.
             if entry.get("stamp") is not None and not isinstance(entry["stamp"], str):
                 raise TypeError(f"{entry['location']}: stamp is {type(entry['stamp']).__name__}, not a string")
+            if entry.get("id") is not None and not isinstance(entry["id"], str):
+                raise TypeError(f"{entry['location']}: id is {type(entry['id']).__name__}, not a string")
             out.append(
                 record(
                     location=entry["location"],
                     text=entry.get("text"),
                     origin=entry.get("origin"),
                     stamp=entry.get("stamp"),
+                    id=entry.get("id"),
                 )
             )
         return out

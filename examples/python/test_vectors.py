@@ -58,7 +58,10 @@ class VectorSource:
         raise KeyError("missing")
 
     def list(self):
-        return [{"location": s["location"], "text": s["text"], "origin": s.get("origin")} for s in self.skills]
+        return [
+            {"location": s["location"], "text": s["text"], "origin": s.get("origin"), "id": s.get("id")}
+            for s in self.skills
+        ]
 
     def read(self, location):
         skill = self._skill(location)

@@ -197,12 +197,13 @@ type Need =
 /** A source's listing as the core takes it: `{location}` (to be read), `{location,
  * text}`, or `{location, error}` for an inline text surely over the limit (refused
  * without being copied into the WebAssembly memory, and without a read); each with its
- * `origin` and `stamp` when it has them. Throws on a stamp that is not a string. */
+ * `origin`, `stamp` and `id` when it has them. Throws on a stamp or an id that is not a
+ * string. */
 function entriesOf(listed: unknown[], limits: CoreLimits):
-  { location: string; text?: string; error?: string; origin?: string; stamp?: string }[] {
+  { location: string; text?: string; error?: string; origin?: string; stamp?: string; id?: string }[] {
   return listed.map((item) => {
     const entry = typeof item === 'object' && item !== null
-      ? item as { location?: unknown; text?: unknown; origin?: unknown; stamp?: unknown } : null;
+      ? item as { location?: unknown; text?: unknown; origin?: unknown; stamp?: unknown; id?: unknown } : null;
     const location = typeof item === 'string' ? item : String(entry?.location ?? '');
     const text = entry?.text;
     // A label the core checks (and refuses with a reason when it is not one).
@@ -213,9 +214,15 @@ function entriesOf(listed: unknown[], limits: CoreLimits):
       throw new Error(`${location}: stamp is ${typeof entry.stamp}, not a string`);
     }
     const stamp = entry?.stamp == null ? {} : { stamp: entry.stamp };
+    // An id is the host's key for the skill: a number would be a different key once
+    // turned into text (`1e21`, `0.1`), so only strings are taken.
+    if (entry?.id != null && typeof entry.id !== 'string') {
+      throw new Error(`${location}: id is ${typeof entry.id}, not a string`);
+    }
+    const id = entry?.id == null ? {} : { id: entry.id };
     return typeof text === 'string'
-      ? { location, ...sourceText(text, limits.max_skill_md_bytes), ...origin, ...stamp }
-      : { location, ...origin, ...stamp };
+      ? { location, ...sourceText(text, limits.max_skill_md_bytes), ...origin, ...stamp, ...id }
+      : { location, ...origin, ...stamp, ...id };
   });
 }
 

@@ -11,9 +11,14 @@
  * it is listed as `name@origin` then (an `origin_collision` warning in the report), and
  * `allow`/`deny` patterns match it by either name. `stamp`: any text that changes whenever
  * the SKILL.md does (a file's size and modification time, a digest); `refresh()` reads
- * again only the entries whose stamp changed (none: read on every build).
+ * again only the entries whose stamp changed (none: read on every build). `id`: the
+ * skill's id in the host's own store (a database row, a registry key; 1 to 256 bytes, no
+ * control characters, no whitespace at either end), carried by every match and decision so
+ * that what a host records about a skill outlives renames and moves; without one, the id is
+ * the skill's name, or `name@origin` for a skill from an origin. Ids are unique among listed
+ * skills: a skill whose id an earlier one holds is skipped (in the report, with the reason).
  */
-export type SkillEntry = string | { location: string; text?: string; origin?: string; stamp?: string };
+export type SkillEntry = string | { location: string; text?: string; origin?: string; stamp?: string; id?: string };
 
 /** The host's skills. Either method may answer directly or with a Promise (async API). */
 export interface SkillSource {
@@ -278,11 +283,15 @@ export interface Defaults {
   completions: number;
 }
 
-export interface Match { skill: string; reason: Reason; position: number; score?: number }
+/** A skill selected for a message: its name, its id (the host's, else derived from its
+ * name), the rule, where in the message, and the ranking score for `rank`. */
+export interface Match { skill: string; id: string; reason: Reason; position: number; score?: number }
 export interface Matches { matches: Match[] }
 
 export interface Decision {
   skill: string;
+  /** The skill's id: the host's (`SkillEntry.id`), else derived from its name. */
+  id: string;
   matched: boolean;
   reason: Reason;
   /** The ranking score, when `reason` is `rank`. */

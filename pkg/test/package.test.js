@@ -298,6 +298,25 @@ test('a refusal lasts while the stamp holds, a failure is read again, and a stam
   for (const s of [sw, objectStamp]) s.free();
 });
 
+test('decisions and matches carry the host\'s id, or one derived from the name', () => {
+  const text = (name) => `---\nname: ${name}\ndescription: ${name} things.\n---\nBody of ${name}.\n`;
+  const entries = [
+    { location: 's/pdf/SKILL.md', text: text('pdf'), id: 'row-17' },
+    { location: 's/xlsx/SKILL.md', text: text('xlsx'), origin: 'acme' },
+    { location: 's/docx/SKILL.md', text: text('docx') },
+  ];
+  const sw = new Skillwire({ sources: [{ list: () => entries, read: () => { throw new Error('listed with text'); } }] });
+  const message = '@pdf @xlsx @docx';
+  const ids = [['pdf', 'row-17'], ['xlsx', 'xlsx@acme'], ['docx', 'docx']];
+  assert.deepEqual(sw.matchSync(message).matches.map((m) => [m.skill, m.id]), ids);
+  assert.deepEqual(sw.injectSync(message).decisions.map((d) => [d.skill, d.id]), ids);
+  // An id is the host's key: a number would be another key once written as text.
+  const numbered = new Skillwire({ sources: [{ list: () => [{ ...entries[0], id: 17 }], read: () => '' }] });
+  assert.equal(numbered.report().loaded, 0);
+  assert.match(numbered.report().skipped[0].reason, /s\/pdf\/SKILL\.md: id is number, not a string/);
+  for (const s of [sw, numbered]) s.free();
+});
+
 test('package.json version is the crate version', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const cargo = readFileSync(new URL('../../Cargo.toml', import.meta.url), 'utf8');

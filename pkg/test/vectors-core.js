@@ -53,7 +53,7 @@ export function vectorSource(skills, async = false) {
     throw new Error(m);
   };
   return {
-    list: () => answer(skills.map(({ location, text, origin }) => ({ location, text, origin }))),
+    list: () => answer(skills.map(({ location, text, origin, id }) => ({ location, text, origin, id }))),
     read: (location) => {
       const skill = skills.find((s) => s.location === location);
       if (!skill) return fail('missing');

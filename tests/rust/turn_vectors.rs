@@ -38,6 +38,9 @@ pub struct VectorSkill {
     /// Where the skill comes from, when not the host's own store.
     #[serde(default)]
     origin: Option<String>,
+    /// The host's id for the skill.
+    #[serde(default)]
+    id: Option<String>,
 }
 
 /// A source made of a vector's skills.
@@ -50,6 +53,7 @@ impl SkillSource for VectorSource {
             .iter()
             .map(|s| SkillEntry {
                 origin: s.origin.clone(),
+                id: s.id.clone(),
                 ..SkillEntry::new(s.location.clone()).with_text(s.text.clone())
             })
             .collect())

@@ -39,7 +39,7 @@ pub fn inputs(size: usize) -> Vec<CatalogInput> {
             // Copies get their own names (and folders), so nothing is shadowed.
             let text =
                 if copy == 0 { text.clone() } else { text.replacen("\nname: ", &format!("\nname: c{copy}-"), 1) };
-            CatalogInput { source: 0, origin: None, location: format!("s/{i}/SKILL.md"), text: Ok(text) }
+            CatalogInput { source: 0, id: None, origin: None, location: format!("s/{i}/SKILL.md"), text: Ok(text) }
         })
         .collect()
 }

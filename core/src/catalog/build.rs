@@ -113,10 +113,13 @@ impl Builder {
     }
 
     /// Adds one entry prepared by an earlier build (see [`Reuse`](super::Reuse)), after
-    /// the ones added before it.
-    pub(crate) fn add_prepared(&mut self, prepared: Prepared) {
+    /// the ones added before it, with the id its host gives it now.
+    pub(crate) fn add_prepared(&mut self, mut prepared: Prepared, id: Option<String>) {
         if !self.waiting.is_empty() {
             self.prepare_waiting();
+        }
+        if let Prepared::Loaded { scanned: Ok(entry), .. } = &mut prepared {
+            entry.id = super::names::skill_id(id.as_deref(), &entry.skill.name, entry.origin.as_deref());
         }
         self.take(prepared);
     }
@@ -245,6 +248,7 @@ impl Builder {
         order::sort_by(&mut winners, |a, b| {
             rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name))
         });
+        drop_repeated_ids(&mut winners, &mut report);
         for s in winners.iter().filter(|s| s.gated()) {
             report.gated.push(GatedSkill {
                 name: s.skill.name.clone(),
@@ -302,6 +306,29 @@ impl Catalog {
             id: next_id(),
         }
     }
+}
+
+/// Keeps ids unique: a skill whose id a skill before it in catalogue order holds (two
+/// hosts' ids alike, or a host's id equal to another skill's derived one) is not listed but
+/// skipped with the reason. Without a diagnostic: a refresh reads it again rather than
+/// reusing the skip, so an id the host corrects takes effect with the same stamp.
+fn drop_repeated_ids(winners: &mut Vec<CatalogSkill>, report: &mut CatalogReport) {
+    let mut holders: HashMap<String, String> = HashMap::new();
+    winners.retain(|skill| match holders.get(&skill.id) {
+        None => {
+            holders.insert(skill.id.clone(), skill.skill.location.clone());
+            true
+        }
+        Some(holder) => {
+            let reason = format!("its id `{}` is also the id of {holder}", skill.id);
+            report.skipped.push(SkippedSkill {
+                location: skill.skill.location.clone(),
+                reason,
+                diagnostics: Vec::new(),
+            });
+            false
+        }
+    });
 }
 
 /// The requirements in `requires` that `available` does not meet.

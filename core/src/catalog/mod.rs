@@ -34,8 +34,10 @@ pub(crate) use report::gate_reason;
 pub(crate) mod text;
 pub(crate) mod tools;
 
-pub(crate) use names::origin_problem;
-pub use names::{glob_matches, origin_label, same_origin, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES};
+pub use names::{
+    glob_matches, origin_label, same_origin, MAX_ID_BYTES, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES,
+};
+pub(crate) use names::{id_problem, origin_problem};
 pub(crate) use options::same_options;
 pub use options::{CatalogInput, CatalogOptions, CatalogSkill, NotUserInvocable, Precedence, ScanBodies};
 pub use report::{

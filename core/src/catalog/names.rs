@@ -7,7 +7,8 @@
 //! `NAME@ORIGIN`, so `*@acme` names every skill from `acme`.
 //!
 //! Origins are checked here too: what a label may hold, and the name a skill from an
-//! origin is listed under when another skill holds its own ([`qualified`]).
+//! origin is listed under when another skill holds its own ([`qualified`]); and skill ids:
+//! what a host's may hold, and the one a skill gets when its host gives none ([`skill_id`]).
 
 use crate::select::rules::mention_key;
 
@@ -17,6 +18,30 @@ pub const MAX_NAME_PATTERNS: usize = 256;
 pub const MAX_NAME_PATTERN_BYTES: usize = 256;
 /// Longest origin label, in bytes.
 pub const MAX_ORIGIN_BYTES: usize = 64;
+/// Longest skill id a host may give ([`SkillEntry::id`](crate::SkillEntry)), in bytes.
+pub const MAX_ID_BYTES: usize = 256;
+
+/// Why `id` cannot identify a skill, or `None`: 1 to [`MAX_ID_BYTES`] bytes, no control
+/// characters, no whitespace at either end (an id goes into JSON, logs and UIs as it is).
+pub(crate) fn id_problem(id: &str) -> Option<String> {
+    let fits = !id.is_empty() && id.len() <= MAX_ID_BYTES && !id.chars().any(char::is_control) && id.trim() == id;
+    (!fits).then(|| {
+        format!("its id {id:?} is not 1 to {MAX_ID_BYTES} bytes without control characters or whitespace at either end")
+    })
+}
+
+/// The id of a skill named `name` (as its SKILL.md says) from `origin`: the host's `given`
+/// one, else derived — the name, or `NAME@ORIGIN` for a skill from an origin. A derived id
+/// holds while the skill keeps its name and origin: across edits, moves to another folder
+/// or location, and other skills coming and going (a skill listed as `NAME@ORIGIN` after a
+/// collision has that id before and after it).
+pub(crate) fn skill_id(given: Option<&str>, name: &str, origin: Option<&str>) -> String {
+    match (given, origin) {
+        (Some(id), _) => id.to_owned(),
+        (None, Some(origin)) => qualified(name, origin),
+        (None, None) => name.to_owned(),
+    }
+}
 
 /// Why `origin` cannot label skills, or `None`: 1 to [`MAX_ORIGIN_BYTES`] ASCII letters,
 /// digits, `.`, `_` or `-` (a label that goes into names, catalogues and blocks as it is).
@@ -179,5 +204,18 @@ mod tests {
         assert_eq!(origin_label(&"é".repeat(100)), "mcp");
         assert_eq!(origin_label(&"x".repeat(100)).len(), MAX_ORIGIN_BYTES);
         assert_eq!(origin_problem(&origin_label("any thing at all")), None);
+    }
+
+    #[test]
+    fn ids_are_the_hosts_or_the_name_with_its_origin() {
+        for good in ["a", "7f3c-uuid", "skills/pdf v2", "é", &"x".repeat(MAX_ID_BYTES)] {
+            assert_eq!(id_problem(good), None, "{good}");
+        }
+        for bad in ["", " pdf", "pdf ", "a\nb", "a\u{0}b", &"x".repeat(MAX_ID_BYTES + 1)] {
+            assert!(id_problem(bad).is_some(), "{bad:?}");
+        }
+        assert_eq!(skill_id(Some("row-17"), "pdf", Some("acme")), "row-17");
+        assert_eq!(skill_id(None, "pdf", Some("acme")), "pdf@acme");
+        assert_eq!(skill_id(None, "pdf", None), "pdf");
     }
 }

@@ -122,6 +122,8 @@ pub struct CatalogInput {
     pub location: String,
     /// Where it comes from, when not the host's own store ([`SkillEntry::origin`](crate::SkillEntry)).
     pub origin: Option<String>,
+    /// The host's id for the skill ([`SkillEntry::id`](crate::SkillEntry)); None: derived.
+    pub id: Option<String>,
     /// The SKILL.md text, or why the source could not give it.
     pub text: Result<String, crate::SourceError>,
 }
@@ -132,6 +134,10 @@ pub struct CatalogInput {
 pub struct CatalogSkill {
     /// The skill.
     pub skill: Skill,
+    /// Its id: the host's ([`SkillEntry::id`](crate::SkillEntry)), else its name as its
+    /// SKILL.md gives it, or `NAME@ORIGIN` for a skill from an origin (even while listed under
+    /// its bare name). Unique among the catalogue's skills.
+    pub id: String,
     /// Index of its source.
     pub source: usize,
     /// Where it comes from, when not the host's own store ([`SkillEntry::origin`](crate::SkillEntry)).

@@ -56,7 +56,10 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
         }
         Err(failed) => return Prepared::Unread { location: input.location.clone(), reason: failed.message.clone() },
     };
-    if let Some(reason) = input.origin.as_deref().and_then(super::names::origin_problem) {
+    let problem = |check: fn(&str) -> Option<String>, value: &Option<String>| value.as_deref().and_then(check);
+    if let Some(reason) =
+        problem(super::names::origin_problem, &input.origin).or(problem(super::names::id_problem, &input.id))
+    {
         return Prepared::Unread { location: input.location.clone(), reason };
     }
     let loaded = skill::load(&input.location, text, &options.limits);
@@ -86,7 +89,8 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
     let scanned = match scan::scan(scanned, Some(&skill.name), &options.scan) {
         Ok(findings) => {
             let (source, origin) = (input.source, input.origin.clone());
-            Ok(Box::new(CatalogSkill { skill, source, origin, missing, kept_out, findings }))
+            let id = super::names::skill_id(input.id.as_deref(), &skill.name, origin.as_deref());
+            Ok(Box::new(CatalogSkill { skill, id, source, origin, missing, kept_out, findings }))
         }
         Err(e) => Err(SkippedSkill { location: skill.location, reason: e.to_string(), diagnostics: Vec::new() }),
     };

@@ -237,4 +237,59 @@ mod tests {
         let matched = engine.catalog().turn(message, &TurnContext::default()).unwrap().matches();
         assert!(matched.iter().any(|m| m.skill == "sql-review" && m.reason == crate::Reason::Description));
     }
+
+    /// A location, its SKILL.md text and the host's id for it.
+    type Listed = (String, String, Option<String>);
+
+    /// Skills by location with the host's ids, each entry stamped with its text.
+    #[derive(Clone)]
+    struct WithIds(Rc<RefCell<Vec<Listed>>>);
+
+    impl SkillSource for WithIds {
+        fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+            let entries = self.0.borrow();
+            Ok(entries
+                .iter()
+                .map(|(at, text, id)| SkillEntry {
+                    id: id.clone(),
+                    ..SkillEntry::new(at.clone()).with_stamp(text.clone())
+                })
+                .collect())
+        }
+        fn read(&self, location: &str) -> Result<String, SourceError> {
+            let entries = self.0.borrow();
+            entries
+                .iter()
+                .find(|(at, ..)| at == location)
+                .map(|(_, t, _)| t.clone())
+                .ok_or_else(|| SourceError::new("gone"))
+        }
+    }
+
+    #[test]
+    fn an_id_the_host_changes_takes_effect_on_refresh_with_the_same_stamp() {
+        let ids = |engine: &Engine<WithIds>| -> Vec<(String, String)> {
+            engine.catalog().skills().iter().map(|s| (s.skill.name.clone(), s.id.clone())).collect()
+        };
+        let entries = WithIds(Rc::new(RefCell::new(vec![
+            ("pdf/SKILL.md".to_owned(), PDF.to_owned(), Some("row-1".to_owned())),
+            ("sql/SKILL.md".to_owned(), SQL.to_owned(), Some("row-1".to_owned())),
+        ])));
+        let mut engine = Engine::new(vec![entries.clone()], Options::default());
+        // Two skills, one id: the later one is skipped, with the reason.
+        assert_eq!(ids(&engine), [("pdf".to_owned(), "row-1".to_owned())]);
+        let skipped = &engine.catalog().report().skipped;
+        assert_eq!(skipped.len(), 1);
+        assert!(skipped[0].reason.contains("`row-1` is also the id of pdf/SKILL.md"), "{}", skipped[0].reason);
+
+        // The host fixes it (no SKILL.md changed: same stamps) and drops the other id.
+        entries.0.borrow_mut()[1].2 = Some("row-2".to_owned());
+        entries.0.borrow_mut()[0].2 = None;
+        engine.refresh();
+        assert_eq!(ids(&engine), [("pdf".to_owned(), "pdf".to_owned()), ("sql-review".to_owned(), "row-2".to_owned())]);
+        assert!(engine.catalog().report().skipped.is_empty());
+        let turn = engine.catalog().turn("@sql-review and @pdf", &TurnContext::default()).unwrap();
+        let matched: Vec<(String, String)> = turn.matches().into_iter().map(|m| (m.skill, m.id)).collect();
+        assert_eq!(matched, [("sql-review".to_owned(), "row-2".to_owned()), ("pdf".to_owned(), "pdf".to_owned())]);
+    }
 }

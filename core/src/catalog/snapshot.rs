@@ -40,7 +40,7 @@ use std::collections::{BTreeMap, HashMap};
 const MAGIC: &[u8] = b"skillwire catalogue snapshot\n";
 
 /// The snapshot layout's number; with the crate's version, what a snapshot must match.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// Largest snapshot [`Catalog::from_snapshot`] reads (1 GiB: a catalogue at the default
 /// limit of skills takes a small part of it).
@@ -359,6 +359,7 @@ struct WireEntry {
     extra: BTreeMap<String, String>,
     headings: Vec<String>,
     sections: (String, String),
+    id: String,
     source: usize,
     origin: Option<String>,
     missing: Vec<String>,
@@ -388,6 +389,7 @@ impl From<&CatalogSkill> for WireEntry {
             extra: s.extra.clone(),
             headings: s.headings.clone(),
             sections: (s.sections.when_to_use.clone(), s.sections.when_not_to_use.clone()),
+            id: entry.id.clone(),
             source: entry.source,
             origin: entry.origin.clone(),
             missing: entry.missing.clone(),
@@ -423,6 +425,7 @@ impl From<WireEntry> for CatalogSkill {
         };
         CatalogSkill {
             skill,
+            id: w.id,
             source: w.source,
             origin: w.origin,
             missing: w.missing,

@@ -48,12 +48,19 @@ fn failures_are_reported_not_fatal() {
     let inputs = vec![
         CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: "x/SKILL.md".into(),
             text: Err(crate::SourceError::new("permission denied")),
         },
-        CatalogInput { source: 0, origin: None, location: "y/SKILL.md".into(), text: Ok("no frontmatter".into()) },
-        CatalogInput { source: 0, origin: None, location: "z/SKILL.md".into(), text: Ok(md("z", "")) },
+        CatalogInput {
+            source: 0,
+            id: None,
+            origin: None,
+            location: "y/SKILL.md".into(),
+            text: Ok("no frontmatter".into()),
+        },
+        CatalogInput { source: 0, id: None, origin: None, location: "z/SKILL.md".into(), text: Ok(md("z", "")) },
     ];
     let c = Catalog::build(inputs, &CatalogOptions::default());
     assert_eq!(c.skills().len(), 1);
@@ -67,6 +74,7 @@ fn skill_count_limit() {
     let inputs = (0..3)
         .map(|i| CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: format!("s{i}/SKILL.md"),
             text: Ok(md(&format!("s{i}"), "")),
@@ -81,6 +89,7 @@ fn skill_count_limit() {
 fn a_mention_is_not_evidence_for_other_skills() {
     let skill = |name: &str, description: &str| CatalogInput {
         source: 0,
+        id: None,
         origin: None,
         location: format!("{name}/SKILL.md"),
         text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody\n")),
@@ -113,6 +122,7 @@ fn bodies_scanned_at_build_or_when_read() {
             .enumerate()
             .map(|(i, text)| CatalogInput {
                 source: 0,
+                id: None,
                 origin: None,
                 location: format!("s/{i}/SKILL.md"),
                 text: Ok(text.to_owned()),
@@ -160,7 +170,7 @@ fn batched_builds_keep_list_order() {
                 _ if i % 13 == 0 => Ok(md(&format!("s{}", i - 1), "")),
                 _ => Ok(md(&format!("s{i}"), "")),
             };
-            CatalogInput { source: 0, origin: None, location: format!("l/{i}/SKILL.md"), text }
+            CatalogInput { source: 0, id: None, origin: None, location: format!("l/{i}/SKILL.md"), text }
         })
         .collect();
     // What the build must report, entry by entry in list order.

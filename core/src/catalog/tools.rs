@@ -249,6 +249,7 @@ mod tests {
             .enumerate()
             .map(|(i, (name, extra))| CatalogInput {
                 source: 0,
+                id: None,
                 origin: None,
                 location: format!("s/{i}/SKILL.md"),
                 text: Ok(format!("---\nname: \"{name}\"\ndescription: The {name} skill.\n{extra}---\nBody.\n")),

@@ -77,6 +77,8 @@ struct Pending {
     source: usize,
     location: String,
     origin: Option<String>,
+    /// The host's id for the skill.
+    id: Option<String>,
     /// The SKILL.md text or why it could not be read; `None` until it is read.
     text: Option<Result<String, SourceError>>,
     /// What an earlier build prepared for it, when its stamp did not change: not read.
@@ -142,11 +144,11 @@ impl CatalogBuild {
         // Entries whose text is in (or that were prepared before) go to the builder, in
         // list order.
         while self.pending.front().is_some_and(Pending::ready) {
-            let Some(Pending { source, location, origin, text, reused }) = self.pending.pop_front() else { break };
+            let Some(Pending { source, location, origin, id, text, reused }) = self.pending.pop_front() else { break };
             let Some(builder) = self.builder.as_mut() else { continue };
             match (reused, text) {
-                (Some(prepared), _) => builder.add_prepared(prepared),
-                (None, Some(text)) => builder.add(CatalogInput { source, location, origin, text }),
+                (Some(prepared), _) => builder.add_prepared(prepared, id),
+                (None, Some(text)) => builder.add(CatalogInput { source, location, origin, id, text }),
                 (None, None) => {}
             }
         }
@@ -186,9 +188,11 @@ impl CatalogBuild {
         match entries {
             Ok(entries) => {
                 for entry in entries {
-                    let SkillEntry { location, text, origin, stamp } = entry;
-                    // An entry whose origin cannot be one is refused without being read.
-                    let text = match origin.as_deref().and_then(crate::catalog::origin_problem) {
+                    let SkillEntry { location, text, origin, stamp, id } = entry;
+                    // An entry whose origin or id cannot be one is refused without being read.
+                    let problem = (origin.as_deref().and_then(crate::catalog::origin_problem))
+                        .or_else(|| id.as_deref().and_then(crate::catalog::id_problem));
+                    let text = match problem {
                         Some(why) => Some(Err(SourceError::new(why))),
                         None => text.map(Ok),
                     };
@@ -201,7 +205,7 @@ impl CatalogBuild {
                     }
                     // What was prepared before stands for the text (which is dropped).
                     let text = if reused.is_some() { None } else { text };
-                    self.pending.push_back(Pending { source, location, origin, text, reused });
+                    self.pending.push_back(Pending { source, location, origin, id, text, reused });
                 }
             }
             Err(e) => self.failures.push(SkippedSkill {
@@ -285,7 +289,7 @@ mod tests {
     const SQL: &str = "---\nname: sql-review\ndescription: Review SQL queries.\n---\nCheck indexes.\n";
 
     fn entry(location: &str, text: Option<&str>) -> SkillEntry {
-        SkillEntry { location: location.to_owned(), text: text.map(str::to_owned), origin: None, stamp: None }
+        SkillEntry { location: location.to_owned(), text: text.map(str::to_owned), origin: None, stamp: None, id: None }
     }
 
     #[test]

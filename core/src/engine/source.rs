@@ -33,12 +33,21 @@ pub struct SkillEntry {
     /// from the same source and origin, with the same stamp as before is not read, loaded
     /// nor scanned again: what it gave last time is used. No stamp: read every time.
     pub stamp: Option<String>,
+    /// The skill's id in the host's own terms, when its store has one (a database row, a
+    /// registry's key, an id the host keeps beside the folder): 1 to
+    /// [`MAX_ID_BYTES`](crate::MAX_ID_BYTES) bytes, no control characters, no whitespace at
+    /// either end. Decisions and matches carry it, so a host keeps what it records about a
+    /// skill across renames and moves. None: the id is derived — the skill's name, or
+    /// `NAME@ORIGIN` for a skill from an origin ([`CatalogSkill::id`](crate::CatalogSkill)).
+    /// Ids are unique among listed skills: a skill whose id an earlier listed skill holds is
+    /// not listed (skipped, with the reason).
+    pub id: Option<String>,
 }
 
 impl SkillEntry {
     /// An entry at `location` whose text the core reads when it needs it.
     pub fn new(location: impl Into<String>) -> Self {
-        SkillEntry { location: location.into(), text: None, origin: None, stamp: None }
+        SkillEntry { location: location.into(), text: None, origin: None, stamp: None, id: None }
     }
 
     /// The same entry, with its SKILL.md text at hand.
@@ -56,6 +65,12 @@ impl SkillEntry {
     /// The same entry, stamped (see [`SkillEntry::stamp`]).
     pub fn with_stamp(mut self, stamp: impl Into<String>) -> Self {
         self.stamp = Some(stamp.into());
+        self
+    }
+
+    /// The same entry, with the host's id for its skill (see [`SkillEntry::id`]).
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
         self
     }
 }

@@ -45,6 +45,7 @@ fn catalog() -> Catalog {
         .iter()
         .map(|(name, description, _)| CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: format!("{name}/SKILL.md"),
             text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody\n")),

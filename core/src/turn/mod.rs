@@ -40,7 +40,7 @@ use crate::turn::render::{prepare_body, Blocks, Frame, Placed, RenderOptions};
 /// ```
 /// # use skillwire::{Catalog, CatalogInput, CatalogOptions, RenderOptions, TurnContext};
 /// let text = "---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n".to_owned();
-/// let input = CatalogInput { source: 0, origin: None, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) };
+/// let input = CatalogInput { source: 0, id: None, origin: None, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) };
 /// let catalog = Catalog::build(vec![input], &CatalogOptions::default());
 ///
 /// let turn = catalog.turn("@pdf merge these", &TurnContext::default())?;
@@ -57,12 +57,13 @@ pub struct Turn {
     candidates: Vec<Candidate>,
 }
 
-/// A candidate of a turn: the hit, the name of the skill it names, and why it may not
-/// be injected.
+/// A candidate of a turn: the hit, the name and id of the skill it names, and why it may
+/// not be injected.
 #[derive(Debug, Clone, PartialEq)]
 struct Candidate {
     hit: Hit,
     name: String,
+    id: String,
     skip: Option<Skip>,
 }
 
@@ -79,6 +80,7 @@ impl Turn {
         eligible
             .map(|c| Match {
                 skill: c.name.clone(),
+                id: c.id.clone(),
                 reason: c.hit.reason,
                 position: c.hit.position,
                 score: c.hit.score,
@@ -201,7 +203,7 @@ impl Catalog {
                 } else {
                     None
                 };
-                Some(Candidate { hit, name: entry.skill.name.clone(), skip })
+                Some(Candidate { hit, name: entry.skill.name.clone(), id: entry.id.clone(), skip })
             })
             .collect()
     }
@@ -220,6 +222,7 @@ impl Catalog {
             summary.candidates += 1;
             let mut decision = Decision {
                 skill: entry.skill.name.clone(),
+                id: entry.id.clone(),
                 matched: matches!(skip, None | Some(Skip::RecentlyInjected)),
                 reason: hit.reason,
                 score: hit.score,

@@ -10,6 +10,9 @@ use serde::Serialize;
 pub struct Match {
     /// The skill's name.
     pub skill: String,
+    /// The skill's id ([`CatalogSkill::id`](crate::CatalogSkill)): the host's, or derived
+    /// from its name.
+    pub id: String,
     /// The rule that selected it.
     pub reason: Reason,
     /// Byte offset in the message of what fired the rule.
@@ -51,6 +54,9 @@ pub enum Skip {
 pub struct Decision {
     /// The skill's name.
     pub skill: String,
+    /// The skill's id ([`CatalogSkill::id`](crate::CatalogSkill)): the host's, or derived
+    /// from its name.
+    pub id: String,
     /// True when the skill was eligible for injection.
     pub matched: bool,
     /// The rule that made it a candidate.

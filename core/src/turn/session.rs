@@ -49,7 +49,7 @@ pub const MAX_SESSION_SKILLS_PER_TURN: usize = 64;
 /// ```
 /// # use skillwire::{Catalog, CatalogInput, CatalogOptions, RenderOptions, Session};
 /// # let text = "---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n".to_owned();
-/// # let catalog = Catalog::build(vec![CatalogInput { source: 0, origin: None, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) }], &CatalogOptions::default());
+/// # let catalog = Catalog::build(vec![CatalogInput { source: 0, id: None, origin: None, location: "pdf/SKILL.md".into(), text: Ok(text.clone()) }], &CatalogOptions::default());
 /// let mut session = Session::new(4); // a body stays in context for the next 4 turns
 /// for message in ["@pdf merge these", "and @pdf split that one"] {
 ///     let turn = catalog.inject(message, &session.context(), &RenderOptions::default(), |_| Ok(text.clone()))?;

@@ -6,6 +6,7 @@ use crate::catalog::{CatalogInput, CatalogOptions};
 fn catalog() -> Catalog {
     let skill = |name: &str, description: &str| CatalogInput {
         source: 0,
+        id: None,
         origin: None,
         location: format!("{name}/SKILL.md"),
         text: Ok(format!("---\nname: {name}\ndescription: {description}\n---\nBody of {name}.\n")),

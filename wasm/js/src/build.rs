@@ -50,7 +50,7 @@ fn request_from_js(request: JsValue) -> Result<FileRequest, JsValue> {
 
 /// One listed entry: its location, and its text when the source gave it, or why the
 /// text it gave is refused (a string surely over the limit, refused before it is copied);
-/// its origin when it has one.
+/// its origin, stamp and id when it has them.
 #[derive(Deserialize)]
 struct EntryInput {
     location: String,
@@ -62,6 +62,8 @@ struct EntryInput {
     origin: Option<String>,
     #[serde(default)]
     stamp: Option<String>,
+    #[serde(default)]
+    id: Option<String>,
 }
 
 /// A catalogue being built from the JS sources (the core's `CatalogBuild`): the JS side
@@ -104,7 +106,7 @@ impl Build {
     }
 
     /// The answer to `list` of source `source`: the entries (`[{location, text?,
-    /// error?, origin?, stamp?}]`), or the error.
+    /// error?, origin?, stamp?, id?}]`), or the error.
     pub fn listed(&mut self, source: u32, entries: JsValue, error: Option<String>) -> Result<(), JsValue> {
         let entries = match error {
             Some(e) => Err(e),
@@ -115,7 +117,8 @@ impl Build {
                     if let Some(error) = e.error {
                         self.refused.push((source as usize, e.location.clone(), error));
                     }
-                    listed.push(SkillEntry { location: e.location, text: e.text, origin: e.origin, stamp: e.stamp });
+                    let EntryInput { location, text, origin, stamp, id, .. } = e;
+                    listed.push(SkillEntry { location, text, origin, stamp, id });
                 }
                 Ok(listed)
             }

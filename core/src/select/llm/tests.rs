@@ -8,6 +8,7 @@ fn catalog(skills: &[(&str, &str, &str)]) -> Catalog {
         .iter()
         .map(|(name, description, extra)| CatalogInput {
             source: 0,
+            id: None,
             origin: None,
             location: format!("s/{name}/SKILL.md"),
             text: Ok(format!("---\nname: {name}\ndescription: {description}\n{extra}---\nBody.\n")),
