@@ -18,7 +18,8 @@ the engine as the source's `err` (a skipped skill, `body-unavailable`, a file er
 WIT's failure contract asks of hosts. `list()` gives locations, or dicts with `location` and
 optionally `text`, `origin`, `stamp` (a string that changes whenever the SKILL.md does:
 `refresh()` reads again only the entries whose stamp changed) and `id` (the skill's id in the
-host's own store, carried by matches and decisions; without one, its name). `read` raises `Refused` for a
+host's own store, carried by matches and decisions; without one, its name, or `name@origin`
+for a skill from an origin). `read` raises `Refused` for a
 SKILL.md it refuses for what it is (too large, not UTF-8, not a regular file): that lasts
 until the file changes, so a refresh does not read it again while its stamp holds. A failure this class cannot contain (a trap in the
 guest: fuel, memory) leaves the instance unusable; `rebuild()` instantiates the component

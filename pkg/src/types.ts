@@ -16,7 +16,8 @@
  * control characters, no whitespace at either end), carried by every match and decision so
  * that what a host records about a skill outlives renames and moves; without one, the id is
  * the skill's name, or `name@origin` for a skill from an origin. Ids are unique among listed
- * skills: a skill whose id an earlier one holds is skipped (in the report, with the reason).
+ * skills: a skill whose id an entry listed before it holds under another name is skipped (in
+ * the report, with the reason).
  */
 export type SkillEntry = string | { location: string; text?: string; origin?: string; stamp?: string; id?: string };
 

@@ -33,6 +33,14 @@ fn qualify_newcomer(holder: &CatalogSkill, newcomer: &CatalogSkill, newcomer_win
     }
 }
 
+/// The first skill placed with an id: its name's mention key, its origin and location.
+#[derive(Debug)]
+struct IdHolder {
+    key: String,
+    origin: Option<String>,
+    location: String,
+}
+
 /// A new number for each catalogue built in this process, so that a [`Turn`](crate::Turn)
 /// planned before a refresh is not rendered against the new skills' indices.
 fn next_id() -> u64 {
@@ -73,6 +81,8 @@ pub(crate) struct Builder {
     shadowed: Vec<(String, CatalogSkill)>,
     /// A winner's index in `winners`, by its name's mention key.
     by_key: HashMap<String, usize>,
+    /// The ids of the skills placed so far, each with who placed it first.
+    ids: HashMap<String, IdHolder>,
     /// Skills loaded so far (held to `limits.max_skills`).
     count: usize,
     /// Entries not prepared yet, in order.
@@ -89,6 +99,7 @@ impl Builder {
             winners: Vec::new(),
             shadowed: Vec::new(),
             by_key: HashMap::new(),
+            ids: HashMap::new(),
             count: 0,
             waiting: Vec::new(),
             unread: 0,
@@ -170,6 +181,11 @@ impl Builder {
             // Not reached: an entry is left unprepared only once the catalogue is full.
             Prepared::Unread { .. } | Prepared::OverLimit { .. } => return,
         };
+        if let Ok(entry) = &scanned {
+            if let Some(skipped) = self.id_taken(entry) {
+                return self.report.skipped.push(skipped);
+            }
+        }
         self.count += 1;
         self.report.warnings.extend(warnings);
         let entry = match scanned {
@@ -185,6 +201,37 @@ impl Builder {
             });
         }
         self.place(entry);
+    }
+
+    /// Why `entry` cannot be listed with its id, or `None` (its id is then taken): a skill
+    /// listed before it holds the id under another name or from another origin. A skill
+    /// with the same name from the same origin (or none) holds it without a conflict:
+    /// precedence lists one of the two ([`Builder::place`]). Settled before the entry is
+    /// counted or placed, so it takes no name from another skill. Skipped without a
+    /// diagnostic: a refresh reads it again rather than reusing the skip, so an id its host
+    /// corrects takes effect with the same stamp.
+    fn id_taken(&mut self, entry: &CatalogSkill) -> Option<SkippedSkill> {
+        let key = mention_key(&entry.skill.name);
+        let same_slot = |holder: &IdHolder| {
+            holder.key == key
+                && match (&holder.origin, &entry.origin) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => same_origin(a, b),
+                    _ => false,
+                }
+        };
+        match self.ids.get(&entry.id) {
+            Some(holder) if !same_slot(holder) => {
+                let reason = format!("its id `{}` is also the id of {}", entry.id, holder.location);
+                Some(SkippedSkill { location: entry.skill.location.clone(), reason, diagnostics: Vec::new() })
+            }
+            Some(_) => None,
+            None => {
+                let holder = IdHolder { key, origin: entry.origin.clone(), location: entry.skill.location.clone() };
+                self.ids.insert(entry.id.clone(), holder);
+                None
+            }
+        }
     }
 
     /// Gives `entry` its name, or settles who keeps it: within one origin (or none)
@@ -248,7 +295,6 @@ impl Builder {
         order::sort_by(&mut winners, |a, b| {
             rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name))
         });
-        drop_repeated_ids(&mut winners, &mut report);
         for s in winners.iter().filter(|s| s.gated()) {
             report.gated.push(GatedSkill {
                 name: s.skill.name.clone(),
@@ -306,29 +352,6 @@ impl Catalog {
             id: next_id(),
         }
     }
-}
-
-/// Keeps ids unique: a skill whose id a skill before it in catalogue order holds (two
-/// hosts' ids alike, or a host's id equal to another skill's derived one) is not listed but
-/// skipped with the reason. Without a diagnostic: a refresh reads it again rather than
-/// reusing the skip, so an id the host corrects takes effect with the same stamp.
-fn drop_repeated_ids(winners: &mut Vec<CatalogSkill>, report: &mut CatalogReport) {
-    let mut holders: HashMap<String, String> = HashMap::new();
-    winners.retain(|skill| match holders.get(&skill.id) {
-        None => {
-            holders.insert(skill.id.clone(), skill.skill.location.clone());
-            true
-        }
-        Some(holder) => {
-            let reason = format!("its id `{}` is also the id of {holder}", skill.id);
-            report.skipped.push(SkippedSkill {
-                location: skill.skill.location.clone(),
-                reason,
-                diagnostics: Vec::new(),
-            });
-            false
-        }
-    });
 }
 
 /// The requirements in `requires` that `available` does not meet.

@@ -11,6 +11,7 @@
 //! what a host's may hold, and the one a skill gets when its host gives none ([`skill_id`]).
 
 use crate::select::rules::mention_key;
+use crate::text::excerpt;
 
 /// Most patterns in an allow or a deny list.
 pub const MAX_NAME_PATTERNS: usize = 256;
@@ -21,12 +22,18 @@ pub const MAX_ORIGIN_BYTES: usize = 64;
 /// Longest skill id a host may give ([`SkillEntry::id`](crate::SkillEntry)), in bytes.
 pub const MAX_ID_BYTES: usize = 256;
 
-/// Why `id` cannot identify a skill, or `None`: 1 to [`MAX_ID_BYTES`] bytes, no control
-/// characters, no whitespace at either end (an id goes into JSON, logs and UIs as it is).
+/// Why `id` cannot identify a skill, or `None`: 1 to [`MAX_ID_BYTES`] bytes, no character a
+/// reader cannot see (control, zero-width, bidirectional and other formatting characters,
+/// as the safety scan counts them; direction marks, line and paragraph separators), no
+/// whitespace at either end (an id goes into JSON, logs and UIs as it is).
 pub(crate) fn id_problem(id: &str) -> Option<String> {
-    let fits = !id.is_empty() && id.len() <= MAX_ID_BYTES && !id.chars().any(char::is_control) && id.trim() == id;
+    let unseen = |c: char| {
+        crate::scan::unseen_in_text(c) || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+    };
+    let fits = !id.is_empty() && id.len() <= MAX_ID_BYTES && !id.chars().any(unseen) && id.trim() == id;
     (!fits).then(|| {
-        format!("its id {id:?} is not 1 to {MAX_ID_BYTES} bytes without control characters or whitespace at either end")
+        let shown = excerpt(id, SHOWN_CHARS);
+        format!("its id {shown:?} is not 1 to {MAX_ID_BYTES} bytes of visible text, with no whitespace at either end")
     })
 }
 
@@ -34,7 +41,8 @@ pub(crate) fn id_problem(id: &str) -> Option<String> {
 /// one, else derived — the name, or `NAME@ORIGIN` for a skill from an origin. A derived id
 /// holds while the skill keeps its name and origin: across edits, moves to another folder
 /// or location, and other skills coming and going (a skill listed as `NAME@ORIGIN` after a
-/// collision has that id before and after it).
+/// collision has that id before and after it). It changes when the skill is renamed or
+/// its origin's label does.
 pub(crate) fn skill_id(given: Option<&str>, name: &str, origin: Option<&str>) -> String {
     match (given, origin) {
         (Some(id), _) => id.to_owned(),
@@ -43,13 +51,18 @@ pub(crate) fn skill_id(given: Option<&str>, name: &str, origin: Option<&str>) ->
     }
 }
 
+/// How much of a refused origin or id a reason repeats, in characters.
+const SHOWN_CHARS: usize = 80;
+
 /// Why `origin` cannot label skills, or `None`: 1 to [`MAX_ORIGIN_BYTES`] ASCII letters,
 /// digits, `.`, `_` or `-` (a label that goes into names, catalogues and blocks as it is).
 pub(crate) fn origin_problem(origin: &str) -> Option<String> {
     let allowed = |b: u8| b.is_ascii_alphanumeric() || b"._-".contains(&b);
     let fits = !origin.is_empty() && origin.len() <= MAX_ORIGIN_BYTES && origin.bytes().all(allowed);
-    (!fits)
-        .then(|| format!("its origin {origin:?} is not 1 to {MAX_ORIGIN_BYTES} ASCII letters, digits, '.', '_' or '-'"))
+    (!fits).then(|| {
+        let shown = excerpt(origin, SHOWN_CHARS);
+        format!("its origin {shown:?} is not 1 to {MAX_ORIGIN_BYTES} ASCII letters, digits, '.', '_' or '-'")
+    })
 }
 
 /// `name` (a server's, say) kept to what an origin label may hold: ASCII letters, digits,
@@ -211,9 +224,23 @@ mod tests {
         for good in ["a", "7f3c-uuid", "skills/pdf v2", "é", &"x".repeat(MAX_ID_BYTES)] {
             assert_eq!(id_problem(good), None, "{good}");
         }
-        for bad in ["", " pdf", "pdf ", "a\nb", "a\u{0}b", &"x".repeat(MAX_ID_BYTES + 1)] {
+        for bad in [
+            "",
+            " pdf",
+            "pdf ",
+            "a\nb",
+            "a\u{0}b",
+            "a\u{202E}b",
+            "a\u{200B}b",
+            "a\u{2028}b",
+            &"x".repeat(MAX_ID_BYTES + 1),
+        ] {
             assert!(id_problem(bad).is_some(), "{bad:?}");
         }
+        // A reason repeats the start of what it refuses, not all of it.
+        let long = "x".repeat(1 << 20);
+        assert!(id_problem(&long).is_some_and(|why| why.len() < 300));
+        assert!(origin_problem(&long).is_some_and(|why| why.len() < 300));
         assert_eq!(skill_id(Some("row-17"), "pdf", Some("acme")), "row-17");
         assert_eq!(skill_id(None, "pdf", Some("acme")), "pdf@acme");
         assert_eq!(skill_id(None, "pdf", None), "pdf");

@@ -85,7 +85,8 @@ pub struct LocatedWarning {
 pub struct CatalogReport {
     /// Skills in the catalogue (gated ones included).
     pub loaded: usize,
-    /// Entries that did not load.
+    /// Entries that did not load, could not be read, came past the limit of skills, or
+    /// repeat an id another skill holds.
     pub skipped: Vec<SkippedSkill>,
     /// Skills that lost their name to another entry.
     pub shadowed: Vec<ShadowedSkill>,

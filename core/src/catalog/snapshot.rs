@@ -213,9 +213,9 @@ impl Catalog {
     /// The catalogue as bytes, for [`Catalog::from_snapshot`] to restore under `key` with
     /// the options it was built with.
     ///
-    /// The key is the host's: any text that changes whenever its sources' listing or a
-    /// SKILL.md does (the `skillwire` command digests each listed file's path, size, times
-    /// and inode). A snapshot holds every listed and shadowed skill (with the body's
+    /// The key is the host's: any text that changes whenever its sources' listing (the
+    /// entries' locations, origins and ids) or a SKILL.md does (the `skillwire` command
+    /// digests each listed file's path, size, times and inode; it gives no ids). A snapshot holds every listed and shadowed skill (with the body's
     /// sections and headings ranking reads, and scan findings), the build report and the
     /// ranking index; not the skills' embeddings. The bytes are for this build of
     /// skillwire only (its version, and a digest of the core's sources).

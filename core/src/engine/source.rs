@@ -39,8 +39,9 @@ pub struct SkillEntry {
     /// either end. Decisions and matches carry it, so a host keeps what it records about a
     /// skill across renames and moves. None: the id is derived — the skill's name, or
     /// `NAME@ORIGIN` for a skill from an origin ([`CatalogSkill::id`](crate::CatalogSkill)).
-    /// Ids are unique among listed skills: a skill whose id an earlier listed skill holds is
-    /// not listed (skipped, with the reason).
+    /// Ids are unique among listed skills: a skill whose id an entry listed before it holds
+    /// under another name or from another origin is skipped, with the reason (two entries
+    /// of one name and origin may share an id: precedence lists one of them).
     pub id: Option<String>,
 }
 

@@ -12,6 +12,14 @@ pub(super) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// True when a reader cannot see `c` in a short text such as a name or an id (tabs and
+/// line breaks included, joiners wherever they stand): a character the scan reports as
+/// hidden text or as a bidirectional control.
+pub(crate) fn unseen_in_text(c: char) -> bool {
+    let joiner = matches!(c, '\u{200C}' | '\u{200D}');
+    joiner || c.is_control() || is_tag(c) || is_bidi_control(c) || invisible_kind(c, None, None).is_some()
+}
+
 /// Why `c` is invisible, given its neighbours, or `None` when it is ordinary text.
 pub(super) fn invisible_kind(c: char, before: Option<char>, after: Option<char>) -> Option<&'static str> {
     match c {

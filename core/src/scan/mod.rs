@@ -37,6 +37,8 @@ mod cache;
 mod commands;
 mod comments;
 mod hidden;
+
+pub(crate) use hidden::unseen_in_text;
 mod phrases;
 
 pub(crate) use cache::ScanCache;
