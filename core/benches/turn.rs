@@ -48,11 +48,13 @@ fn catalogue_restore(bencher: divan::Bencher, size: usize) {
 }
 
 /// A stamped source over the bench inputs: entry `changed` gets a new stamp (and text)
-/// each time the source is listed, the others keep theirs.
+/// each time the source is listed, the others keep theirs. The new text has a line added
+/// to its body or, with `description`, a word added to its description.
 struct Stamped {
     inputs: Vec<CatalogInput>,
     changed: usize,
     listings: std::cell::Cell<usize>,
+    description: bool,
 }
 
 impl skillwire::SkillSource for Stamped {
@@ -71,15 +73,29 @@ impl skillwire::SkillSource for Stamped {
         let input = self.inputs.iter().find(|i| i.location == location);
         let text =
             input.and_then(|i| i.text.clone().ok()).ok_or_else(|| skillwire::SourceError::new("gone".to_owned()))?;
-        Ok(format!("{text}\nEdited {}.\n", self.listings.get()))
+        let listing = self.listings.get();
+        Ok(match self.description {
+            true => text.replacen("description: ", &format!("description: edited{listing} "), 1),
+            false => format!("{text}\nEdited {listing}.\n"),
+        })
     }
 }
 
-/// Refreshing an engine after one skill changed (`Engine::refresh` over stamped entries):
-/// one SKILL.md read, loaded and scanned; the rest reused, the indexes made again.
+/// Refreshing an engine after one skill's body changed (`Engine::refresh` over stamped
+/// entries): one SKILL.md read, loaded and scanned; the rest reused, the indexes kept.
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn catalogue_refresh_one_changed(bencher: divan::Bencher, size: usize) {
-    let source = Stamped { inputs: inputs(size), changed: size / 2, listings: std::cell::Cell::new(0) };
+    let listings = std::cell::Cell::new(0);
+    let source = Stamped { inputs: inputs(size), changed: size / 2, listings, description: false };
+    let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
+    bencher.bench_local(|| engine.refresh());
+}
+
+/// The same after one skill's description changed: the indexes are made again.
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_refresh_description_changed(bencher: divan::Bencher, size: usize) {
+    let listings = std::cell::Cell::new(0);
+    let source = Stamped { inputs: inputs(size), changed: size / 2, listings, description: true };
     let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
     bencher.bench_local(|| engine.refresh());
 }

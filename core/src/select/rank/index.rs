@@ -71,16 +71,17 @@ impl RankIndex {
                     let mut counted = 0;
                     let mut previous: Option<u32> = None;
                     for_each_lowercase_word(text, |word, _, link| {
-                        if stop.contains(word.as_str()) {
-                            if link != Link::Compound {
-                                previous = None;
-                            }
-                            return;
-                        }
-                        // A form seen before is not stemmed again.
+                        // A form seen before is not stemmed again; the stop words are
+                        // there from the start, as forms of no term.
                         let term = match surface.get(word.as_str()) {
                             Some(&Some(term)) => term,
-                            _ => {
+                            Some(None) => {
+                                if link != Link::Compound {
+                                    previous = None;
+                                }
+                                return;
+                            }
+                            None => {
                                 let form = Box::<str>::from(word.as_str());
                                 stem(word);
                                 let term = match words.get(word.as_str()) {
