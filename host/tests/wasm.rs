@@ -64,7 +64,10 @@ fn corpus(dir: &Path) -> Vec<Box<dyn SkillSource>> {
     boxed(vec![FsSource::discover(dir).unwrap()])
 }
 
-/// The corpus, listed ten times over (under distinct locations) once `grown` is set:
+/// How many times over [`Growing`] lists the corpus once grown.
+const COPIES: usize = 30;
+
+/// The corpus, listed [`COPIES`] times over (under distinct locations) once `grown` is set:
 /// rebuilding the catalogue then needs far more memory than building it did.
 struct Growing {
     corpus: FsSource,
@@ -74,7 +77,7 @@ struct Growing {
 impl SkillSource for Growing {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
         let entries = self.corpus.list()?;
-        let copies = if self.grown.load(Ordering::SeqCst) { 10 } else { 1 };
+        let copies = if self.grown.load(Ordering::SeqCst) { COPIES } else { 1 };
         Ok((0..copies)
             .flat_map(|copy| {
                 entries.iter().map(move |e| SkillEntry { location: format!("{copy}:{}", e.location), ..e.clone() })
@@ -115,16 +118,16 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
     engine.set_limits(CallLimits::default());
     assert_eq!(engine.inject("@pdf merge these files", &TurnContext::default()).unwrap(), before);
 
-    // A memory cap smaller than rebuilding the (now ten times larger) catalogue needs:
-    // a typed error, then recovery.
+    // A memory cap at what the guest holds now, less than rebuilding the catalogue (now
+    // listed COPIES times over) needs: a typed error, then recovery.
     grown.store(true, Ordering::SeqCst);
-    engine.set_limits(CallLimits { memory_bytes: 8 << 20, ..CallLimits::default() });
+    engine.set_limits(CallLimits { memory_bytes: engine.memory_bytes(), ..CallLimits::default() });
     assert_eq!(engine.refresh(), Err(WasmError::OutOfMemory));
     engine.set_limits(CallLimits::default());
     assert_eq!(engine.inject("@pdf merge these files", &TurnContext::default()).unwrap(), before);
     let report = engine.report().unwrap();
     assert_eq!(report.loaded, 249);
-    assert!(report.shadowed.len() >= 9 * 249, "{}", report.shadowed.len());
+    assert!(report.shadowed.len() >= (COPIES - 1) * 249, "{}", report.shadowed.len());
 
     // A small cap on a new engine: it cannot even build its catalogue.
     let small = CallLimits { memory_bytes: 2 << 20, ..CallLimits::default() };

@@ -3,6 +3,7 @@
 
 use super::names::{qualified, same_origin};
 use super::prepare::{prepare, prepare_batch, Prepared, BATCH};
+use super::reuse::Taken;
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
     GatedSkill, KeptIndexes, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
@@ -63,7 +64,7 @@ impl Catalog {
         for input in inputs {
             builder.add(input);
         }
-        builder.finish(None)
+        builder.finish(None, false)
     }
 }
 
@@ -275,8 +276,10 @@ impl Builder {
 
     /// The catalogue: precedence settled, gates reported, the indexes built — or taken
     /// from `kept` (a previous catalogue's, see [`KeptIndexes`]) when its skills come out
-    /// the same.
-    pub(crate) fn finish(mut self, kept: Option<KeptIndexes>) -> Catalog {
+    /// the same, or the ranking index made from `kept`'s reading only the skills that
+    /// changed. With `refreshable`, the ranking index keeps what reading each skill gave,
+    /// for the next refresh.
+    pub(crate) fn finish(mut self, kept: Option<KeptIndexes>, refreshable: bool) -> Catalog {
         self.prepare_waiting();
         let Builder { options, mut report, mut winners, shadowed, by_key, unread, .. } = self;
         // Who shadows whom, while `by_key` still indexes `winners`.
@@ -308,13 +311,15 @@ impl Builder {
             .filter(|s| !open_to_automatic_use(&s.skill, options.not_user_invocable))
             .map(|s| s.skill.name.clone())
             .collect();
-        let (ranking, rules) = match kept.and_then(|kept| kept.for_skills(&winners)) {
-            Some((ranking, rules)) => (ranking, rules),
-            None => {
+        let taken = kept.map_or(Taken::Nothing, |kept| kept.for_skills(&winners, options.rank.headings));
+        let (ranking, rules) = match taken {
+            Taken::Both(ranking, rules) => (ranking, rules),
+            Taken::Ranking(ranking) => (ranking, None),
+            Taken::Nothing => {
                 // A blocked skill ranks as an empty one: it keeps its position, never a score.
                 let nothing = Skill::default();
                 let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
-                (RankIndex::build(ranked, options.rank.headings), None)
+                (RankIndex::build_keeping(ranked, options.rank.headings, refreshable), None)
             }
         };
         let mut catalog = Catalog::assemble(winners, shadowed, report, ranking, rules, &options);

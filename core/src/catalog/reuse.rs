@@ -6,7 +6,9 @@
 //! gates, the ranking and rule indexes — runs as in any build, over the same prepared
 //! entries in the same order, so the catalogue is the one a full build would give; the
 //! indexes are taken as they were when the skills come out equal to those they were made
-//! from ([`KeptIndexes`]: an edit to a body outside its "When to use" sections).
+//! from ([`KeptIndexes`]: an edit to a body outside its "When to use" sections); otherwise
+//! the ranking index is made again reading only the skills that changed, when the previous
+//! one kept what reading each skill gave (a catalogue built from stamped entries does).
 //!
 //! Kept for reuse: skills (listed or shadowed), entries that did not load (they carry
 //! the loader's diagnostics) and entries their source refused for what their SKILL.md is
@@ -48,6 +50,16 @@ pub(crate) struct KeptIndexes {
     rules: Option<MatchIndex>,
 }
 
+/// What a build takes from [`KeptIndexes`].
+pub(crate) enum Taken {
+    /// Both indexes as they were (the rule automaton, unless from a snapshot).
+    Both(RankIndex, Option<MatchIndex>),
+    /// The ranking index made again from the kept one, reading only what changed.
+    Ranking(RankIndex),
+    /// Nothing: the indexes are made anew.
+    Nothing,
+}
+
 impl KeptIndexes {
     /// The indexes a catalogue of `skills` (in catalogue order) has.
     pub(crate) fn new(skills: &[CatalogSkill], ranking: RankIndex, rules: Option<MatchIndex>) -> KeptIndexes {
@@ -56,19 +68,36 @@ impl KeptIndexes {
     }
 
     /// The indexes, if `skills` (in catalogue order) are what they were made from; the
-    /// ranking without the host's embeddings (a build has none until it embeds).
-    pub(crate) fn for_skills(self, skills: &[CatalogSkill]) -> Option<(RankIndex, Option<MatchIndex>)> {
+    /// ranking without the host's embeddings (a build has none until it embeds). Otherwise
+    /// the ranking index made again from the kept one, reading only the skills that are not
+    /// among those it was made from (by name, with the same fields and blocked flag), if it
+    /// kept its readings (`headings`: the catalogue's option, the same both times).
+    pub(crate) fn for_skills(self, skills: &[CatalogSkill], headings: bool) -> Taken {
         let same = self.skills.len() == skills.len()
             && self
                 .skills
                 .iter()
                 .zip(skills)
                 .all(|((skill, blocked), now)| *blocked == now.blocked() && *skill == now.skill);
-        let KeptIndexes { mut ranking, rules, .. } = self;
-        same.then(|| {
+        let KeptIndexes { skills: before, mut ranking, rules } = self;
+        if same {
             ranking.set_vectors(Vec::new());
-            (ranking, rules)
-        })
+            return Taken::Both(ranking, rules);
+        }
+        let at: HashMap<&str, usize> = before.iter().enumerate().map(|(i, (s, _))| (s.name.as_str(), i)).collect();
+        let unchanged = |now: usize| {
+            let now = skills.get(now)?;
+            let was = *at.get(now.skill.name.as_str())?;
+            let (skill, blocked) = before.get(was)?;
+            (*blocked == now.blocked() && *skill == now.skill).then_some(was)
+        };
+        // A blocked skill ranks as an empty one (as a build ranks it).
+        let nothing = Skill::default();
+        let ranked: Vec<&Skill> = skills.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
+        match RankIndex::rebuild(ranking, &ranked, unchanged, headings) {
+            Some(ranking) => Taken::Ranking(ranking),
+            None => Taken::Nothing,
+        }
     }
 }
 

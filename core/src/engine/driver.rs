@@ -172,7 +172,8 @@ impl CatalogBuild {
 
     fn build(&mut self) -> Catalog {
         let kept = self.reuse.take_indexes();
-        let mut catalog = self.builder.take().map(|builder| builder.finish(kept)).unwrap_or_default();
+        let refreshable = !self.stamps.is_empty();
+        let mut catalog = self.builder.take().map(|builder| builder.finish(kept, refreshable)).unwrap_or_default();
         catalog.report_failures_first(std::mem::take(&mut self.failures));
         catalog.stamps = std::mem::take(&mut self.stamps);
         self.reuse = Reuse::default();

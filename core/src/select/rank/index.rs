@@ -1,14 +1,13 @@
 //! The inverted index of a catalogue: built once from every skill's fields, walked
 //! by a turn only along the postings of the message's words.
 
+use super::reading::{Reading, Vocabulary};
 use super::{
-    ln, with_scratch, Lookup, QueryTerm, RankOptions, Ranked, Term, AGAINST_WEIGHT, B, CANDIDATES_PER_WORD,
-    DESCRIPTION_WEIGHT, HEADING_WEIGHT, K1, MAX_QUERY_WORDS, NAME_WEIGHT, PAIR_WEIGHT, REFERENCE_UNSEEN_IDF,
-    SECTION_WEIGHT, TAG_WEIGHT, UNSEEN_COVERAGE,
+    ln, with_scratch, Lookup, QueryTerm, RankOptions, Ranked, Term, AGAINST_WEIGHT, B, CANDIDATES_PER_WORD, K1,
+    MAX_QUERY_WORDS, REFERENCE_UNSEEN_IDF, UNSEEN_COVERAGE,
 };
 use crate::order;
-use crate::select::triggers::{triggers, Triggers};
-use crate::select::words::{for_each_lowercase_word, hash_word, stem, stem_remembered, stop_words, Link, WordHash};
+use crate::select::words::{for_each_lowercase_word, hash_word, stem_remembered, Link, WordHash};
 use crate::skill::Skill;
 use std::collections::HashMap;
 
@@ -36,131 +35,57 @@ pub(crate) struct RankIndex {
     pub(super) vectors: Vec<Option<Box<[f32]>>>,
     /// IDF of a word no skill has.
     pub(super) unseen_idf: f64,
+    /// What reading each skill gave, kept by a catalogue that may be refreshed
+    /// ([`RankIndex::rebuild`]); not kept by snapshots.
+    #[cfg_attr(feature = "snapshot", serde(skip))]
+    pub(super) readings: Option<Vec<Reading>>,
 }
 
 impl RankIndex {
     /// Indexes `skills`; with `headings`, their bodies' headings too.
+    #[cfg(test)]
     pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>, headings: bool) -> RankIndex {
-        let stop = stop_words();
-        let mut words: HashMap<Box<str>, u32, WordHash> = HashMap::default();
-        let mut pairs: HashMap<(u32, u32), u32, WordHash> = HashMap::default();
-        let mut surface: HashMap<Box<str>, Option<u32>, WordHash> =
-            stop.iter().map(|&w| (Box::<str>::from(w), None)).collect();
-        let mut document_frequency: Vec<u32> = Vec::new();
-        let mut is_pair: Vec<bool> = Vec::new();
-        let mut frequencies: Vec<Vec<(u32, f64)>> = Vec::new();
-        let mut lengths: Vec<f64> = Vec::new();
-        let skills: Vec<&Skill> = skills.into_iter().collect();
-        let read: Vec<Triggers<'_>> = skills.iter().map(|s| triggers(s)).collect();
-        for (index, skill) in skills.iter().enumerate() {
-            if u32::try_from(frequencies.len()).is_err() {
-                break;
-            }
-            let mut tf: Vec<(u32, f64)> = Vec::new();
-            let mut length = 0usize;
-            {
-                let mut new_term = |pair: bool| -> Option<u32> {
-                    let term = u32::try_from(document_frequency.len()).ok()?;
-                    document_frequency.push(0);
-                    is_pair.push(pair);
-                    Some(term)
-                };
-                // Indexes one field's text; returns how many of its words count
-                // toward the skill's length.
-                let mut field = |text: &str, weight: f64| -> usize {
-                    let mut counted = 0;
-                    let mut previous: Option<u32> = None;
-                    for_each_lowercase_word(text, |word, _, link| {
-                        // A form seen before is not stemmed again; the stop words are
-                        // there from the start, as forms of no term.
-                        let term = match surface.get(word.as_str()) {
-                            Some(&Some(term)) => term,
-                            Some(None) => {
-                                if link != Link::Compound {
-                                    previous = None;
-                                }
-                                return;
-                            }
-                            None => {
-                                let form = Box::<str>::from(word.as_str());
-                                stem(word);
-                                let term = match words.get(word.as_str()) {
-                                    Some(&term) => term,
-                                    None => {
-                                        let Some(term) = new_term(false) else { return };
-                                        words.insert(word.as_str().into(), term);
-                                        term
-                                    }
-                                };
-                                surface.insert(form, Some(term));
-                                term
-                            }
-                        };
-                        tf.push((term, weight));
-                        if link == Link::Compound {
-                            return;
-                        }
-                        counted += 1;
-                        if let (Link::Next, Some(first)) = (link, previous) {
-                            let pair = match pairs.get(&(first, term)) {
-                                Some(&pair) => Some(pair),
-                                None => new_term(true).inspect(|&pair| {
-                                    pairs.insert((first, term), pair);
-                                }),
-                            };
-                            if let Some(pair) = pair {
-                                tf.push((pair, weight * PAIR_WEIGHT));
-                            }
-                        }
-                        previous = Some(term);
-                    });
-                    counted
-                };
-                field(&skill.name.replace(['-', '_'], " "), NAME_WEIGHT);
-                for tag in &skill.tags {
-                    field(tag, TAG_WEIGHT);
-                }
-                for text in read.get(index).map(|r| r.for_it.as_slice()).unwrap_or_default() {
-                    length += field(text, DESCRIPTION_WEIGHT);
-                }
-                for text in read.get(index).map(|r| r.sections.as_slice()).unwrap_or_default() {
-                    field(text, SECTION_WEIGHT);
-                }
-                if headings {
-                    for heading in &skill.headings {
-                        field(heading, HEADING_WEIGHT);
-                    }
-                }
-            }
-            order::sort_by_key(&mut tf, |&(term, _)| term);
-            let mut merged: Vec<(u32, f64)> = Vec::with_capacity(tf.len());
-            for (term, weight) in tf {
-                match merged.last_mut() {
-                    Some(last) if last.0 == term => last.1 += weight,
-                    _ => merged.push((term, weight)),
-                }
-            }
-            for &(term, _) in &merged {
+        RankIndex::build_keeping(skills, headings, false)
+    }
+
+    /// [`RankIndex::build`]; with `keep`, the index keeps what reading each skill gave, for
+    /// [`RankIndex::rebuild`] (a catalogue that may be refreshed).
+    pub(crate) fn build_keeping<'a>(
+        skills: impl IntoIterator<Item = &'a Skill>,
+        headings: bool,
+        keep: bool,
+    ) -> RankIndex {
+        let mut vocabulary = Vocabulary::new();
+        let skills = skills.into_iter().take(u32::MAX as usize);
+        let readings = skills.map(|skill| vocabulary.read(skill, headings)).collect();
+        RankIndex::assemble(vocabulary, readings, keep)
+    }
+
+    /// The index of the skills `readings` were read from, in catalogue order: each term's
+    /// skills counted, weighed with BM25 and the heaviest kept; then the words that count
+    /// against a skill, or that its texts send elsewhere. With `keep`, the readings are kept.
+    pub(super) fn assemble(vocabulary: Vocabulary, readings: Vec<Reading>, keep: bool) -> RankIndex {
+        let Vocabulary { surface, words, pairs, is_pair, .. } = vocabulary;
+        let mut document_frequency: Vec<u32> = vec![0; is_pair.len()];
+        for reading in &readings {
+            for &term in &reading.terms {
                 if let Some(df) = document_frequency.get_mut(term as usize) {
                     *df += 1;
                 }
             }
-            frequencies.push(merged);
-            lengths.push(length as f64);
         }
-        let n = lengths.len() as f64;
-        let average = if n > 0.0 { lengths.iter().sum::<f64>() / n } else { 1.0 };
+        let n = readings.len() as f64;
+        let average = if n > 0.0 { readings.iter().map(|r| r.length as f64).sum::<f64>() / n } else { 1.0 };
         let idf_of = |df: f64| ln(1.0 + (n - df + 0.5) / (df + 0.5));
         let mut terms: Vec<Term> = document_frequency
             .iter()
             .zip(&is_pair)
             .map(|(&df, &pair)| Term { idf: idf_of(f64::from(df)), pair, postings: Vec::with_capacity(df as usize) })
             .collect();
-        for (skill, (tf, &length)) in frequencies.into_iter().zip(&lengths).enumerate() {
-            let ratio = if average > 0.0 { length / average } else { 1.0 };
-            let weighted: Vec<(u32, f64)> =
-                tf.into_iter().map(|(term, f)| (term, f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * ratio)))).collect();
-            for (term, weight) in weighted {
+        for (skill, reading) in readings.iter().enumerate() {
+            let ratio = if average > 0.0 { reading.length as f64 / average } else { 1.0 };
+            for (term, f) in reading.weighted() {
+                let weight = f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * ratio));
                 if let (Some(t), Ok(skill)) = (terms.get_mut(term as usize), u32::try_from(skill)) {
                     t.postings.push((skill, weight));
                 }
@@ -187,15 +112,16 @@ impl RankIndex {
             against: HashMap::default(),
             sent_elsewhere: HashMap::default(),
             terms,
-            skill_count: lengths.len(),
+            skill_count: readings.len(),
             vectors: Vec::new(),
             unseen_idf: idf_of(0.0),
+            readings: None,
         };
         // Words that count against a skill, and words skills' texts send elsewhere:
         // only those some skill is indexed by.
-        for (skill, found) in read.iter().enumerate() {
+        for (skill, reading) in readings.iter().enumerate() {
             let Ok(skill) = u32::try_from(skill) else { break };
-            let texts = found.against.iter().map(|t| (t, true)).chain(found.elsewhere.iter().map(|t| (t, false)));
+            let texts = reading.against.iter().map(|t| (t, true)).chain(reading.elsewhere.iter().map(|t| (t, false)));
             for (text, is_against) in texts {
                 for_each_lowercase_word(text, |word, _, _| {
                     if let Lookup::Known(term) = index.lookup(word) {
@@ -209,12 +135,22 @@ impl RankIndex {
                 });
             }
         }
+        index.readings = keep.then_some(readings);
         index
+    }
+
+    /// What [`RankIndex::rebuild`] starts from: the terms known and each skill's reading;
+    /// `None` when the index kept no readings.
+    pub(super) fn into_vocabulary(self) -> Option<(Vocabulary, Vec<Reading>)> {
+        let readings = self.readings?;
+        let is_pair = self.terms.iter().map(|t| t.pair).collect();
+        let vocabulary = Vocabulary::from_parts(self.surface, self.words, self.pairs, is_pair);
+        Some((vocabulary, readings))
     }
 
     /// What the catalogue knows of a lowercase word; the word is stemmed (in place)
     /// only when its written form is new to the catalogue.
-    fn lookup(&self, word: &mut String) -> Lookup {
+    pub(super) fn lookup(&self, word: &mut String) -> Lookup {
         match self.surface.get(word.as_str()) {
             Some(&Some(term)) => Lookup::Known(term),
             Some(None) => Lookup::Stop,

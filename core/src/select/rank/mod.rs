@@ -20,6 +20,7 @@
 //! are rounded to thousandths, so every runtime computes the same bytes.
 
 mod index;
+mod reading;
 
 pub(crate) use index::RankIndex;
 
@@ -154,7 +155,7 @@ const MAX_QUERY_WORDS: usize = 24;
 const CANDIDATES_PER_WORD: usize = 32;
 
 /// A word of the catalogue.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "snapshot", derive(Serialize, Deserialize))]
 struct Term {
     idf: f64,
@@ -174,6 +175,7 @@ impl Term {
 }
 
 /// What a catalogue knows of a word.
+#[derive(Debug)]
 enum Lookup {
     /// A term of the index.
     Known(u32),

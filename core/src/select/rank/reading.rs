@@ -1,0 +1,374 @@
+//! Reading skills' texts into terms, and making a ranking index again after some skills
+//! changed without reading the others.
+//!
+//! Making an index has two parts. Reading gives each skill its terms (words, stemmed, and
+//! pairs of adjacent words) with their weights, and numbers each term the first time any
+//! skill has it; it is most of the work (the word reader, stop words, stemming, hashing).
+//! Assembling counts every term's skills, weighs each posting with BM25 — whose weights
+//! depend on the whole catalogue (its size, its average length) — and keeps each term's
+//! heaviest postings. A catalogue that may be refreshed keeps each skill's [`Reading`], so
+//! that after an edit to a few skills' fields [`RankIndex::rebuild`] reads only those and
+//! assembles the index again: the same index a build gives, term numbers included (terms
+//! are numbered again in the order a build would first see them), except that the map of
+//! written forms may keep forms no skill has any more, each still naming the term its stem
+//! does (it only saves stemming them again).
+
+use super::index::RankIndex;
+use super::{DESCRIPTION_WEIGHT, HEADING_WEIGHT, NAME_WEIGHT, PAIR_WEIGHT, SECTION_WEIGHT, TAG_WEIGHT};
+use crate::select::triggers::{triggers, Triggers};
+use crate::select::words::{for_each_lowercase_word, stem, stop_words, Link, WordHash};
+use crate::skill::Skill;
+use std::collections::HashMap;
+
+/// What reading one skill gave: each term it has, in the order it first has them, with
+/// the sum of its weights there; its length (the description's and `when_to_use`'s words
+/// that count); and its texts against it and sending requests elsewhere (their words count
+/// only where some skill has them, so they are looked up when the index is assembled).
+/// Kept between refreshes by a catalogue that may be refreshed, so it is kept small: the
+/// weights as whole quarters (every field weighs a multiple of a quarter, so sums of them
+/// are too) — or as read, should one not be.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Reading {
+    pub(super) terms: Box<[u32]>,
+    weights: Weights,
+    pub(super) length: usize,
+    pub(super) against: Option<Box<str>>,
+    pub(super) elsewhere: Box<[Box<str>]>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Weights {
+    Quarters(Box<[u32]>),
+    Exact(Box<[f64]>),
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::Quarters(Box::default())
+    }
+}
+
+impl Weights {
+    /// `sums` as quarters when each is exactly a whole number of them.
+    fn new(sums: &[f64]) -> Weights {
+        let quarter = |w: f64| {
+            let q = w * 4.0;
+            let whole = (0.0..=f64::from(u32::MAX)).contains(&q) && q.fract() == 0.0;
+            whole.then_some(q as u32).filter(|&q| f64::from(q) / 4.0 == w)
+        };
+        match sums.iter().map(|&w| quarter(w)).collect::<Option<Box<[u32]>>>() {
+            Some(quarters) => Weights::Quarters(quarters),
+            None => Weights::Exact(sums.into()),
+        }
+    }
+}
+
+impl Reading {
+    /// Each term with its summed weight, in order.
+    pub(super) fn weighted(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        self.terms.iter().enumerate().map(|(at, &term)| (term, self.weight(at)))
+    }
+
+    fn weight(&self, at: usize) -> f64 {
+        match &self.weights {
+            Weights::Quarters(quarters) => quarters.get(at).map_or(0.0, |&q| f64::from(q) / 4.0),
+            Weights::Exact(sums) => sums.get(at).copied().unwrap_or(0.0),
+        }
+    }
+}
+
+/// The terms known while an index is made, numbered in the order they were first seen.
+#[derive(Debug)]
+pub(super) struct Vocabulary {
+    /// Lowercase form as written → its term, or `None` for a stop word.
+    pub(super) surface: HashMap<Box<str>, Option<u32>, WordHash>,
+    /// Stemmed word → term.
+    pub(super) words: HashMap<Box<str>, u32, WordHash>,
+    /// Two adjacent words' terms → the pair's term.
+    pub(super) pairs: HashMap<(u32, u32), u32, WordHash>,
+    /// Per term: a pair (not a word).
+    pub(super) is_pair: Vec<bool>,
+    /// Where each term of the skill being read stands in its reading (reused).
+    seen: HashMap<u32, usize, WordHash>,
+    /// The skill being read: its terms, and their weights summed so far (reused).
+    terms: Vec<u32>,
+    sums: Vec<f64>,
+}
+
+impl Vocabulary {
+    /// No terms yet; the stop words known as forms of no term.
+    pub(super) fn new() -> Vocabulary {
+        let surface = stop_words().iter().map(|&w| (Box::<str>::from(w), None)).collect();
+        Vocabulary {
+            surface,
+            words: HashMap::default(),
+            pairs: HashMap::default(),
+            is_pair: Vec::new(),
+            seen: HashMap::default(),
+            terms: Vec::new(),
+            sums: Vec::new(),
+        }
+    }
+
+    /// The terms an index knows, to read more skills into.
+    pub(super) fn from_parts(
+        surface: HashMap<Box<str>, Option<u32>, WordHash>,
+        words: HashMap<Box<str>, u32, WordHash>,
+        pairs: HashMap<(u32, u32), u32, WordHash>,
+        is_pair: Vec<bool>,
+    ) -> Vocabulary {
+        Vocabulary { surface, words, pairs, is_pair, seen: HashMap::default(), terms: Vec::new(), sums: Vec::new() }
+    }
+
+    fn new_term(&mut self, pair: bool) -> Option<u32> {
+        let term = u32::try_from(self.is_pair.len()).ok()?;
+        self.is_pair.push(pair);
+        Some(term)
+    }
+
+    /// Reads `skill`'s fields (`found`: its texts for and against it) into its terms,
+    /// numbering the terms no skill read before had; with `headings`, its body's headings
+    /// too.
+    pub(super) fn read(&mut self, skill: &Skill, headings: bool) -> Reading {
+        let found: Triggers<'_> = triggers(skill);
+        self.seen.clear();
+        self.terms.clear();
+        self.sums.clear();
+        let mut length = 0;
+        self.field(&skill.name.replace(['-', '_'], " "), NAME_WEIGHT);
+        for tag in &skill.tags {
+            self.field(tag, TAG_WEIGHT);
+        }
+        for text in &found.for_it {
+            length += self.field(text, DESCRIPTION_WEIGHT);
+        }
+        for text in &found.sections {
+            self.field(text, SECTION_WEIGHT);
+        }
+        if headings {
+            for heading in &skill.headings {
+                self.field(heading, HEADING_WEIGHT);
+            }
+        }
+        Reading {
+            terms: self.terms.as_slice().into(),
+            weights: Weights::new(&self.sums),
+            length,
+            against: found.against.map(Box::from),
+            elsewhere: found.elsewhere.iter().map(|&text| Box::from(text)).collect(),
+        }
+    }
+
+    /// Reads one field's text into the skill being read; returns how many of its words
+    /// count toward the skill's length.
+    fn field(&mut self, text: &str, weight: f64) -> usize {
+        let mut counted = 0;
+        let mut previous: Option<u32> = None;
+        for_each_lowercase_word(text, |word, _, link| {
+            // A form seen before is not stemmed again; the stop words are there from the
+            // start, as forms of no term.
+            let term = match self.surface.get(word.as_str()) {
+                Some(&Some(term)) => term,
+                Some(None) => {
+                    if link != Link::Compound {
+                        previous = None;
+                    }
+                    return;
+                }
+                None => {
+                    let form = Box::<str>::from(word.as_str());
+                    stem(word);
+                    let term = match self.words.get(word.as_str()) {
+                        Some(&term) => term,
+                        None => {
+                            let Some(term) = self.new_term(false) else { return };
+                            self.words.insert(word.as_str().into(), term);
+                            term
+                        }
+                    };
+                    self.surface.insert(form, Some(term));
+                    term
+                }
+            };
+            self.add(term, weight);
+            if link == Link::Compound {
+                return;
+            }
+            counted += 1;
+            if let (Link::Next, Some(first)) = (link, previous) {
+                let pair = match self.pairs.get(&(first, term)) {
+                    Some(&pair) => Some(pair),
+                    None => self.new_term(true).inspect(|&pair| {
+                        self.pairs.insert((first, term), pair);
+                    }),
+                };
+                if let Some(pair) = pair {
+                    self.add(pair, weight * PAIR_WEIGHT);
+                }
+            }
+            previous = Some(term);
+        });
+        counted
+    }
+
+    /// Adds `weight` to `term` in the skill being read (first seen: added last).
+    fn add(&mut self, term: u32, weight: f64) {
+        match self.seen.get(&term).and_then(|&at| self.sums.get_mut(at)) {
+            Some(sum) => *sum += weight,
+            None => {
+                self.seen.insert(term, self.terms.len());
+                self.terms.push(term);
+                self.sums.push(weight);
+            }
+        }
+    }
+}
+
+impl RankIndex {
+    /// The index of `skills` (in catalogue order; a blocked one as an empty skill), made
+    /// from `previous` — the index of the catalogue before, which kept its readings — by
+    /// reading only the skills `unchanged` does not map to one of `previous`'s (by its
+    /// position there: the same skill, fields and blocked flag alike). `None` when
+    /// `previous` kept no readings. The result keeps its readings too.
+    pub(crate) fn rebuild(
+        previous: RankIndex,
+        skills: &[&Skill],
+        unchanged: impl Fn(usize) -> Option<usize>,
+        headings: bool,
+    ) -> Option<RankIndex> {
+        let (mut vocabulary, mut old) = previous.into_vocabulary()?;
+        let mut readings: Vec<Reading> = Vec::with_capacity(skills.len());
+        for (at, skill) in skills.iter().enumerate() {
+            let kept = unchanged(at).and_then(|from| old.get_mut(from)).map(std::mem::take);
+            readings.push(kept.unwrap_or_else(|| vocabulary.read(skill, headings)));
+        }
+        // Numbered again in the order a build first sees each term: skills in order, each
+        // skill's terms in the order it first has them. Terms no skill has are dropped.
+        let unnumbered = u32::MAX;
+        let mut renumber = vec![unnumbered; vocabulary.is_pair.len()];
+        let mut is_pair = Vec::with_capacity(vocabulary.is_pair.len());
+        for reading in &mut readings {
+            for term in reading.terms.iter_mut() {
+                let Some(slot) = renumber.get_mut(*term as usize) else { continue };
+                if *slot == unnumbered {
+                    *slot = u32::try_from(is_pair.len()).unwrap_or(unnumbered);
+                    is_pair.push(vocabulary.is_pair.get(*term as usize).copied().unwrap_or(false));
+                }
+                *term = *slot;
+            }
+        }
+        let new = |term: u32| renumber.get(term as usize).copied().filter(|&t| t != unnumbered);
+        vocabulary.words = vocabulary.words.into_iter().filter_map(|(word, term)| Some((word, new(term)?))).collect();
+        vocabulary.pairs = (vocabulary.pairs.into_iter())
+            .filter_map(|((first, second), pair)| Some(((new(first)?, new(second)?), new(pair)?)))
+            .collect();
+        vocabulary.surface.retain(|_, term| match term {
+            Some(t) => match new(*t) {
+                Some(renumbered) => {
+                    *t = renumbered;
+                    true
+                }
+                None => false,
+            },
+            None => true,
+        });
+        vocabulary.is_pair = is_pair;
+        Some(RankIndex::assemble(vocabulary, readings, true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(name: &str, description: &str, against: Option<&str>) -> Skill {
+        let against = against.map(|a| format!("when_not_to_use: {a}\n")).unwrap_or_default();
+        let text = format!(
+            "---\nname: {name}\ndescription: {description}\n{against}---\n## When to use\n\nFor {name} work.\n"
+        );
+        let loaded = crate::skill::load::load(&format!("{name}/SKILL.md"), &text, &crate::Limits::default());
+        let mut skill = loaded.skill.unwrap_or_default();
+        skill.sections = crate::skill::body_sections(crate::skill::frontmatter::body(&text).unwrap_or_default());
+        skill.headings = crate::skill::body_headings(crate::skill::frontmatter::body(&text).unwrap_or_default());
+        skill
+    }
+
+    /// Twelve skills sharing some words, with a pair or two and texts against them.
+    fn catalogue() -> Vec<Skill> {
+        let topics = ["pdf forms", "sql queries", "kubernetes pods", "release notes", "csv files", "docker images"];
+        let mut skills = Vec::new();
+        for (i, topic) in topics.iter().enumerate() {
+            let other = topics[(i + 1) % topics.len()];
+            let description = format!("Fill and review {topic}. Not for {other}; use another skill for that.");
+            skills.push(skill(&format!("{}-helper", topic.replace(' ', "-")), &description, None));
+            let against = format!("questions about {other}");
+            skills.push(skill(
+                &format!("{}-expert", topic.replace(' ', "-")),
+                &format!("Expert {topic} help."),
+                Some(&against),
+            ));
+        }
+        skills
+    }
+
+    /// `index` equals `built` (a build of the same skills): every term, posting and map,
+    /// and each written form a build knows, with what it stands for; a form it does not
+    /// know stands for what the build finds by stemming it.
+    fn assert_same(index: &RankIndex, built: &RankIndex) {
+        assert_eq!(index.terms, built.terms);
+        assert_eq!(index.words, built.words);
+        assert_eq!(index.pairs, built.pairs);
+        assert_eq!(index.against, built.against);
+        assert_eq!(index.sent_elsewhere, built.sent_elsewhere);
+        assert_eq!((index.skill_count, index.unseen_idf.to_bits()), (built.skill_count, built.unseen_idf.to_bits()));
+        assert_eq!(index.readings, built.readings);
+        for (form, term) in &built.surface {
+            assert_eq!(index.surface.get(form), Some(term), "{form}");
+        }
+        for form in index.surface.keys().filter(|f| !built.surface.contains_key(*f)) {
+            let (mut a, mut b) = (form.to_string(), form.to_string());
+            assert_eq!(format!("{:?}", index.lookup(&mut a)), format!("{:?}", built.lookup(&mut b)), "{form}");
+        }
+    }
+
+    /// Rebuilds `before`'s index for `after`, reusing the readings of skills unchanged by name.
+    fn rebuilt(before: &[Skill], previous: RankIndex, after: &[Skill]) -> RankIndex {
+        let by_name: HashMap<&str, usize> = before.iter().enumerate().map(|(i, s)| (s.name.as_str(), i)).collect();
+        let unchanged = |at: usize| {
+            let now = &after[at];
+            by_name.get(now.name.as_str()).copied().filter(|&was| before[was] == *now)
+        };
+        let skills: Vec<&Skill> = after.iter().collect();
+        RankIndex::rebuild(previous, &skills, unchanged, true).unwrap()
+    }
+
+    #[test]
+    fn weights_are_kept_as_quarters_only_when_exact() {
+        assert_eq!(Weights::new(&[3.0, 0.25, 4.5]), Weights::Quarters([12, 1, 18].into()));
+        assert_eq!(Weights::new(&[3.0, 0.3]), Weights::Exact([3.0, 0.3].into()));
+        assert_eq!(Weights::new(&[-1.0]), Weights::Exact([-1.0].into()));
+    }
+
+    #[test]
+    fn a_rebuild_gives_the_index_a_build_gives() {
+        let before = catalogue();
+        let mut after = before.clone();
+        // A description edited with new words, one removed (some words only it had), one
+        // added in the middle (new words and a new pair), one emptied (as a blocked skill
+        // is ranked), and two swapped (term numbers follow the new order).
+        after[2] = skill("sql-queries-helper", "Fill and review sql queries, and tune slow joins.", None);
+        after.remove(7);
+        after.insert(4, skill("graph-drawing", "Draw graphs and charts of kubernetes pods.", Some("pdf forms")));
+        after[9] = Skill::default();
+        after.swap(0, 5);
+        let previous = RankIndex::build_keeping(&before, true, true);
+        let index = rebuilt(&before, previous, &after);
+        assert_same(&index, &RankIndex::build_keeping(&after, true, true));
+        // Again from the rebuilt index: what it kept is as good as a build's.
+        let again: Vec<Skill> = after.iter().skip(1).cloned().collect();
+        assert_same(&rebuilt(&after, index, &again), &RankIndex::build_keeping(&again, true, true));
+        // An index that kept no readings cannot be rebuilt.
+        let skills: Vec<&Skill> = before.iter().collect();
+        assert!(RankIndex::rebuild(RankIndex::build(&before, true), &skills, |_| None, true).is_none());
+    }
+}
