@@ -313,8 +313,8 @@ impl Builder {
             .collect();
         let taken = kept.map_or(Taken::Nothing, |kept| kept.for_skills(&winners, options.rank.headings));
         let (ranking, rules) = match taken {
-            Taken::Both(ranking, rules) => (ranking, rules),
-            Taken::Ranking(ranking) => (ranking, None),
+            Taken::Both(ranking, rules) => (ranking.keeping_readings(refreshable), rules),
+            Taken::Ranking(ranking) => (ranking.keeping_readings(refreshable), None),
             Taken::Nothing => {
                 // A blocked skill ranks as an empty one: it keeps its position, never a score.
                 let nothing = Skill::default();

@@ -244,6 +244,12 @@ mod tests {
             ("sql/SKILL.md".to_owned(), SQL.to_owned()),
         ])));
         let mut engine = Engine::new(vec![texts.clone()], Options::default());
+        // Stamped entries: the catalogue may be refreshed, so its ranking index keeps what
+        // reading each skill gave; a catalogue without stamps does not.
+        assert!(engine.catalog().ranking.keeps_readings());
+        let mut unstamped = crate::MemorySource::new();
+        unstamped.insert("pdf/SKILL.md", PDF);
+        assert!(!Engine::new(vec![unstamped], Options::default()).catalog().ranking.keeps_readings());
         // Where the ranking index keeps its terms: the same place when it was taken as it was.
         let terms = engine.catalog().ranking.terms_address();
         let edit = |at: usize, text: String| texts.0.borrow_mut()[at].1 = text;
@@ -261,6 +267,8 @@ mod tests {
         engine.refresh();
         assert_ne!(engine.catalog().ranking.terms_address(), terms, "the ranking index was kept");
         assert!(engine.catalog().ranking.word_count() > words);
+        // Made again from what reading each skill gave, which it keeps for the next refresh.
+        assert!(engine.catalog().ranking.keeps_readings());
         // The rule automaton knows the new description (the old one is not in the message).
         let message = "please review sql migrations for postgres today";
         let matched = engine.catalog().turn(message, &TurnContext::default()).unwrap().matches();

@@ -1,5 +1,6 @@
-//! The inverted index of a catalogue: built once from every skill's fields, walked
-//! by a turn only along the postings of the message's words.
+//! The inverted index of a catalogue: assembled from what reading every skill's fields
+//! gave (see [`reading`](super::reading): a refresh reads only the skills that changed),
+//! walked by a turn only along the postings of the message's words.
 
 use super::reading::{Reading, Vocabulary};
 use super::{
@@ -48,8 +49,9 @@ impl RankIndex {
         RankIndex::build_keeping(skills, headings, false)
     }
 
-    /// [`RankIndex::build`]; with `keep`, the index keeps what reading each skill gave, for
-    /// [`RankIndex::rebuild`] (a catalogue that may be refreshed).
+    /// Indexes `skills`; with `headings`, their bodies' headings too; with `keep`, the index
+    /// keeps what reading each skill gave, for [`RankIndex::rebuild`] (a catalogue that may
+    /// be refreshed).
     pub(crate) fn build_keeping<'a>(
         skills: impl IntoIterator<Item = &'a Skill>,
         headings: bool,
@@ -139,6 +141,15 @@ impl RankIndex {
         index
     }
 
+    /// The same index; without its readings unless `keep` (a catalogue that will not be
+    /// refreshed has no use for them).
+    pub(crate) fn keeping_readings(mut self, keep: bool) -> RankIndex {
+        if !keep {
+            self.readings = None;
+        }
+        self
+    }
+
     /// What [`RankIndex::rebuild`] starts from: the terms known and each skill's reading;
     /// `None` when the index kept no readings.
     pub(super) fn into_vocabulary(self) -> Option<(Vocabulary, Vec<Reading>)> {
@@ -188,6 +199,12 @@ impl RankIndex {
     #[cfg(test)]
     pub(crate) fn terms_address(&self) -> usize {
         self.terms.as_ptr() as usize
+    }
+
+    /// Whether the index keeps what reading each skill gave.
+    #[cfg(test)]
+    pub(crate) fn keeps_readings(&self) -> bool {
+        self.readings.is_some()
     }
 
     /// How many distinct stemmed words the index knows.

@@ -236,10 +236,12 @@ impl RankIndex {
         unchanged: impl Fn(usize) -> Option<usize>,
         headings: bool,
     ) -> Option<RankIndex> {
-        let (mut vocabulary, mut old) = previous.into_vocabulary()?;
+        let (mut vocabulary, old) = previous.into_vocabulary()?;
+        let mut old: Vec<Option<Reading>> = old.into_iter().map(Some).collect();
         let mut readings: Vec<Reading> = Vec::with_capacity(skills.len());
-        for (at, skill) in skills.iter().enumerate() {
-            let kept = unchanged(at).and_then(|from| old.get_mut(from)).map(std::mem::take);
+        for (at, skill) in skills.iter().enumerate().take(u32::MAX as usize) {
+            // Each kept reading serves one skill at most (a second claim reads its skill).
+            let kept = unchanged(at).and_then(|from| old.get_mut(from)).and_then(Option::take);
             readings.push(kept.unwrap_or_else(|| vocabulary.read(skill, headings)));
         }
         // Numbered again in the order a build first sees each term: skills in order, each
