@@ -19,17 +19,26 @@ use crate::Diagnostic;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// True when two skills come from one origin, or both from none: then one of them shadows
+/// the other if they want one name. (Labels that differ only as names do — case, `_` and
+/// `-` — are one origin.)
+fn one_origin(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => same_origin(a, b),
+        _ => false,
+    }
+}
+
 /// When two skills want one name and either comes from an origin, which of them is listed
 /// as `NAME@ORIGIN` (true: the newcomer): the one from an origin, or of two origins the
 /// one that loses on precedence. `None`: one shadows the other as precedence says (no
 /// origin, or both from the same one).
 fn qualify_newcomer(holder: &CatalogSkill, newcomer: &CatalogSkill, newcomer_wins: bool) -> Option<bool> {
     match (&holder.origin, &newcomer.origin) {
-        (None, None) => None,
-        // Labels that differ only as names do (case, `_` and `-`) are one origin.
-        (Some(a), Some(b)) if same_origin(a, b) => None,
-        (None, Some(_)) => Some(true),
-        (Some(_), None) => Some(false),
+        (a, b) if one_origin(a.as_deref(), b.as_deref()) => None,
+        (None, _) => Some(true),
+        (_, None) => Some(false),
         (Some(_), Some(_)) => Some(!newcomer_wins),
     }
 }
@@ -213,14 +222,8 @@ impl Builder {
     /// corrects takes effect with the same stamp.
     fn id_taken(&mut self, entry: &CatalogSkill) -> Option<SkippedSkill> {
         let key = mention_key(&entry.skill.name);
-        let same_slot = |holder: &IdHolder| {
-            holder.key == key
-                && match (&holder.origin, &entry.origin) {
-                    (None, None) => true,
-                    (Some(a), Some(b)) => same_origin(a, b),
-                    _ => false,
-                }
-        };
+        let same_slot =
+            |holder: &IdHolder| holder.key == key && one_origin(holder.origin.as_deref(), entry.origin.as_deref());
         match self.ids.get(&entry.id) {
             Some(holder) if !same_slot(holder) => {
                 let reason = format!("its id `{}` is also the id of {}", entry.id, holder.location);
@@ -311,16 +314,15 @@ impl Builder {
             .filter(|s| !open_to_automatic_use(&s.skill, options.not_user_invocable))
             .map(|s| s.skill.name.clone())
             .collect();
-        let taken = kept.map_or(Taken::Nothing, |kept| kept.for_skills(&winners, options.rank.headings));
+        // A blocked skill ranks as an empty one: it keeps its position, never a score.
+        let nothing = Skill::default();
+        let ranked: Vec<&Skill> = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
+        let headings = options.rank.headings;
+        let taken = kept.map_or(Taken::Nothing, |kept| kept.for_skills(&winners, &ranked, headings));
         let (ranking, rules) = match taken {
             Taken::Both(ranking, rules) => (ranking.keeping_readings(refreshable), rules),
             Taken::Ranking(ranking) => (ranking.keeping_readings(refreshable), None),
-            Taken::Nothing => {
-                // A blocked skill ranks as an empty one: it keeps its position, never a score.
-                let nothing = Skill::default();
-                let ranked = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill });
-                (RankIndex::build_keeping(ranked, options.rank.headings, refreshable), None)
-            }
+            Taken::Nothing => (RankIndex::build_keeping(ranked.iter().copied(), headings, refreshable), None),
         };
         let mut catalog = Catalog::assemble(winners, shadowed, report, ranking, rules, &options);
         catalog.unread = unread;

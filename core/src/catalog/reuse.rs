@@ -71,16 +71,13 @@ impl KeptIndexes {
     /// ranking without the host's embeddings (a build has none until it embeds). Otherwise
     /// the ranking index made again from the kept one, reading only the skills that are not
     /// among those it was made from (by name, with the same fields and blocked flag), if it
-    /// kept its readings (`headings`: the catalogue's option, the same both times).
-    pub(crate) fn for_skills(self, skills: &[CatalogSkill], headings: bool) -> Taken {
-        let same = self.skills.len() == skills.len()
-            && self
-                .skills
-                .iter()
-                .zip(skills)
-                .all(|((skill, blocked), now)| *blocked == now.blocked() && *skill == now.skill);
+    /// kept its readings. `ranked`: each skill as ranking reads it (a blocked one empty);
+    /// `headings`: the catalogue's option, the same both times.
+    pub(crate) fn for_skills(self, skills: &[CatalogSkill], ranked: &[&Skill], headings: bool) -> Taken {
         let KeptIndexes { skills: before, mut ranking, rules } = self;
-        if same {
+        let equal =
+            |(skill, blocked): &(Skill, bool), now: &CatalogSkill| *blocked == now.blocked() && *skill == now.skill;
+        if before.len() == skills.len() && before.iter().zip(skills).all(|(was, now)| equal(was, now)) {
             ranking.set_vectors(Vec::new());
             return Taken::Both(ranking, rules);
         }
@@ -88,13 +85,9 @@ impl KeptIndexes {
         let unchanged = |now: usize| {
             let now = skills.get(now)?;
             let was = *at.get(now.skill.name.as_str())?;
-            let (skill, blocked) = before.get(was)?;
-            (*blocked == now.blocked() && *skill == now.skill).then_some(was)
+            before.get(was).is_some_and(|was| equal(was, now)).then_some(was)
         };
-        // A blocked skill ranks as an empty one (as a build ranks it).
-        let nothing = Skill::default();
-        let ranked: Vec<&Skill> = skills.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
-        match RankIndex::rebuild(ranking, &ranked, unchanged, headings) {
+        match RankIndex::rebuild(ranking, ranked, unchanged, headings) {
             Some(ranking) => Taken::Ranking(ranking),
             None => Taken::Nothing,
         }

@@ -264,16 +264,8 @@ impl RankIndex {
         vocabulary.pairs = (vocabulary.pairs.into_iter())
             .filter_map(|((first, second), pair)| Some(((new(first)?, new(second)?), new(pair)?)))
             .collect();
-        vocabulary.surface.retain(|_, term| match term {
-            Some(t) => match new(*t) {
-                Some(renumbered) => {
-                    *t = renumbered;
-                    true
-                }
-                None => false,
-            },
-            None => true,
-        });
+        // A form of a dropped term goes; a stop word (a form of no term) stays.
+        vocabulary.surface.retain(|_, term| term.as_mut().is_none_or(|t| new(*t).map(|n| *t = n).is_some()));
         vocabulary.is_pair = is_pair;
         Some(RankIndex::assemble(vocabulary, readings, true))
     }
