@@ -47,6 +47,7 @@ mod error;
 mod eval;
 mod files;
 mod order;
+mod parallel;
 mod scan;
 mod select;
 mod skill;

@@ -3,16 +3,13 @@
 //! batch of entries on several threads where the target has them.
 
 use super::{CatalogInput, CatalogOptions, CatalogSkill, LocatedWarning, ScanBodies, SkippedSkill};
+use crate::parallel;
 use crate::scan;
 use crate::skill;
-use std::sync::OnceLock;
 
 /// Entries a native build prepares together once they are waiting; fewer (a small build,
 /// or the last entries of one) are prepared on the build's own thread.
 pub(crate) const BATCH: usize = 64;
-
-/// Most threads one batch is prepared on.
-const MAX_THREADS: usize = 8;
 
 /// The diagnostic code of an entry its source refused for what its SKILL.md is
 /// ([`SourceError::refused`](crate::SourceError::refused)).
@@ -97,40 +94,11 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
     Prepared::Loaded { warnings, scanned }
 }
 
-/// Prepares `inputs`, in order: split between threads when the target has several
-/// (scoped: all joined before this returns), on this thread otherwise or when a thread
-/// cannot be started.
+/// Prepares `inputs`, in order: split between the machine's threads once there are
+/// [`BATCH`] of them, on this thread otherwise.
 pub(crate) fn prepare_batch(inputs: &[CatalogInput], options: &CatalogOptions) -> Vec<Prepared> {
-    let on_this_thread = |part: &[CatalogInput]| part.iter().map(|i| prepare(i, options)).collect::<Vec<_>>();
-    let threads = threads().min(inputs.len());
-    if threads <= 1 || inputs.len() < BATCH {
-        return on_this_thread(inputs);
-    }
-    let parts: Vec<&[CatalogInput]> = inputs.chunks(inputs.len().div_ceil(threads)).collect();
-    std::thread::scope(|scope| {
-        // This thread prepares the first part while the others are prepared elsewhere.
-        let (first, rest) = parts.split_first().map_or((&[][..], &[][..]), |(f, r)| (*f, r));
-        let workers: Vec<_> = (rest.iter())
-            .map(|&part| (part, std::thread::Builder::new().spawn_scoped(scope, move || on_this_thread(part))))
-            .collect();
-        let mut out = on_this_thread(first);
-        for (part, worker) in workers {
-            match worker.map(|w| w.join()) {
-                Ok(Ok(prepared)) => out.extend(prepared),
-                // No thread, or it stopped: the part is prepared here.
-                _ => out.extend(on_this_thread(part)),
-            }
-        }
-        out
-    })
-}
-
-/// Threads a batch may use: the machine's parallelism (asked once per process), one on
-/// wasm32.
-fn threads() -> usize {
-    static THREADS: OnceLock<usize> = OnceLock::new();
-    if cfg!(target_arch = "wasm32") {
-        return 1;
-    }
-    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from).min(MAX_THREADS))
+    let parts = if inputs.len() < BATCH { 1 } else { parallel::threads() };
+    let prepared =
+        parallel::in_parts(inputs, parts, |part| part.iter().map(|i| prepare(i, options)).collect::<Vec<_>>());
+    prepared.into_iter().flatten().collect()
 }

@@ -57,9 +57,8 @@ impl RankIndex {
         headings: bool,
         keep: bool,
     ) -> RankIndex {
-        let mut vocabulary = Vocabulary::new();
-        let skills = skills.into_iter().take(u32::MAX as usize);
-        let readings = skills.map(|skill| vocabulary.read(skill, headings)).collect();
+        let skills: Vec<&Skill> = skills.into_iter().take(u32::MAX as usize).collect();
+        let (vocabulary, readings) = super::reading::read_all(&skills, headings);
         RankIndex::assemble(vocabulary, readings, keep)
     }
 

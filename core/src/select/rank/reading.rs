@@ -6,7 +6,10 @@
 //! skill has it; it is most of the work (the word reader, stop words, stemming, hashing).
 //! Assembling counts every term's skills, weighs each posting with BM25 — whose weights
 //! depend on the whole catalogue (its size, its average length) — and keeps each term's
-//! heaviest postings. A catalogue that may be refreshed keeps each skill's [`Reading`], so
+//! heaviest postings. A large catalogue is read in parts, one per thread, each part with a
+//! vocabulary of its own, taken into the first in order ([`read_all`]): the numbers come
+//! out as one thread reading every skill gives them. A catalogue that may be refreshed
+//! keeps each skill's [`Reading`], so
 //! that after an edit to a few skills' fields [`RankIndex::rebuild`] reads only those and
 //! assembles the index again: the same index a build gives, term numbers included (terms
 //! are numbered again in the order a build would first see them), except that the map of
@@ -15,6 +18,7 @@
 
 use super::index::RankIndex;
 use super::{DESCRIPTION_WEIGHT, HEADING_WEIGHT, NAME_WEIGHT, PAIR_WEIGHT, SECTION_WEIGHT, TAG_WEIGHT};
+use crate::parallel;
 use crate::select::triggers::{triggers, Triggers};
 use crate::select::words::{for_each_lowercase_word, stem, stop_words, Link, WordHash};
 use crate::skill::Skill;
@@ -224,6 +228,113 @@ impl Vocabulary {
     }
 }
 
+/// Catalogues from this many skills up read them in parts, one per thread (natively).
+const READ_IN_PARTS_FROM: usize = 256;
+
+/// Reads `skills` (in catalogue order) into their terms, each skill's reading in order,
+/// numbering terms as reading them one after another on one thread does.
+pub(super) fn read_all(skills: &[&Skill], headings: bool) -> (Vocabulary, Vec<Reading>) {
+    let parts = if skills.len() < READ_IN_PARTS_FROM { 1 } else { parallel::threads() };
+    read_in_parts(skills, headings, parts)
+}
+
+/// [`read_all`] with the skills read in `parts` contiguous parts, each with a vocabulary
+/// of its own, taken into the first part's in order.
+fn read_in_parts(skills: &[&Skill], headings: bool, parts: usize) -> (Vocabulary, Vec<Reading>) {
+    let read = |part: &[&Skill]| {
+        let mut vocabulary = Vocabulary::new();
+        let readings: Vec<Reading> = part.iter().map(|skill| vocabulary.read(skill, headings)).collect();
+        (vocabulary, readings)
+    };
+    let mut parts = parallel::in_parts(skills, parts, read).into_iter();
+    let (mut vocabulary, mut readings) = parts.next().unwrap_or_else(|| (Vocabulary::new(), Vec::new()));
+    for (part, part_readings) in parts {
+        let numbers = vocabulary.absorb(part);
+        readings.extend(part_readings.into_iter().map(|reading| reading.renumbered(&numbers)));
+    }
+    (vocabulary, readings)
+}
+
+impl Reading {
+    /// The same reading with each term `numbers` gives it (a term it gives no number is
+    /// dropped, with its weight).
+    fn renumbered(mut self, numbers: &[u32]) -> Reading {
+        let number = |term: u32| numbers.get(term as usize).copied().filter(|&n| n != UNNUMBERED);
+        if self.terms.iter().all(|&term| number(term).is_some()) {
+            self.terms.iter_mut().for_each(|term| *term = number(*term).unwrap_or(*term));
+            return self;
+        }
+        let kept: Vec<(u32, f64)> =
+            self.weighted().filter_map(|(term, weight)| Some((number(term)?, weight))).collect();
+        let sums: Vec<f64> = kept.iter().map(|&(_, weight)| weight).collect();
+        Reading { terms: kept.into_iter().map(|(term, _)| term).collect(), weights: Weights::new(&sums), ..self }
+    }
+}
+
+/// The number of a term that has none (past `u32`'s terms).
+const UNNUMBERED: u32 = u32::MAX;
+
+impl Vocabulary {
+    /// Takes in the terms of `other`, a vocabulary that read the skills after the ones
+    /// this one read: returns the number here of each of `other`'s terms. Terms new here
+    /// are numbered in `other`'s order — the order in which its skills first have them —
+    /// so they get the numbers reading those skills here would have given them.
+    fn absorb(&mut self, other: Vocabulary) -> Vec<u32> {
+        let count = other.is_pair.len();
+        let mut words: Vec<Option<Box<str>>> = vec![None; count];
+        for (word, term) in other.words {
+            if let Some(slot) = words.get_mut(term as usize) {
+                *slot = Some(word);
+            }
+        }
+        let mut pairs: Vec<Option<(u32, u32)>> = vec![None; count];
+        for (pair, term) in other.pairs {
+            if let Some(slot) = pairs.get_mut(term as usize) {
+                *slot = Some(pair);
+            }
+        }
+        // A pair's words were seen before it, so they have their numbers when it comes.
+        let mut numbers: Vec<u32> = Vec::with_capacity(count);
+        for (word, pair) in words.into_iter().zip(pairs) {
+            let number = match (word, pair) {
+                (Some(word), _) => match self.words.get(&word) {
+                    Some(&term) => Some(term),
+                    None => self.new_term(false).inspect(|&term| {
+                        self.words.insert(word, term);
+                    }),
+                },
+                (None, Some((first, second))) => {
+                    let number = |term: u32| numbers.get(term as usize).copied().filter(|&n| n != UNNUMBERED);
+                    match (number(first), number(second)) {
+                        (Some(first), Some(second)) => match self.pairs.get(&(first, second)) {
+                            Some(&term) => Some(term),
+                            None => self.new_term(true).inspect(|&term| {
+                                self.pairs.insert((first, second), term);
+                            }),
+                        },
+                        _ => None,
+                    }
+                }
+                (None, None) => None,
+            };
+            numbers.push(number.unwrap_or(UNNUMBERED));
+        }
+        for (form, term) in other.surface {
+            match term {
+                None => {
+                    self.surface.entry(form).or_insert(None);
+                }
+                Some(term) => {
+                    if let Some(&number) = numbers.get(term as usize).filter(|&&n| n != UNNUMBERED) {
+                        self.surface.entry(form).or_insert(Some(number));
+                    }
+                }
+            }
+        }
+        numbers
+    }
+}
+
 impl RankIndex {
     /// The index of `skills` (in catalogue order; a blocked one as an empty skill), made
     /// from `previous` — the index of the catalogue before, which kept its readings — by
@@ -334,6 +445,89 @@ mod tests {
         };
         let skills: Vec<&Skill> = after.iter().collect();
         RankIndex::rebuild(previous, &skills, unchanged, true).unwrap()
+    }
+
+    /// `count` skills whose texts draw on one small stock of words (inflected forms of one
+    /// stem, stop words, words in many skills and in few), some with texts against them.
+    fn generated(count: usize) -> Vec<Skill> {
+        const WORDS: [&str; 24] = [
+            "file",
+            "files",
+            "filing",
+            "report",
+            "reports",
+            "the",
+            "and",
+            "for",
+            "deploy",
+            "deploying",
+            "invoice",
+            "chart",
+            "charts",
+            "kubernetes",
+            "pod",
+            "pods",
+            "query",
+            "queries",
+            "slow",
+            "schema",
+            "review",
+            "reviewed",
+            "draft",
+            "letter",
+        ];
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        (0..count)
+            .map(|at| {
+                let mut words = |n: usize| (0..n).map(|_| WORDS[next(WORDS.len())]).collect::<Vec<_>>().join(" ");
+                let description = format!("{} word{at}.", words(8));
+                let against = (at % 5 == 0).then(|| words(3));
+                let mut skill = skill(&format!("skill-{at}-{}", words(1)), &description, against.as_deref());
+                skill.tags = vec![words(2)];
+                skill
+            })
+            .collect()
+    }
+
+    #[test]
+    fn skills_read_in_parts_give_the_index_read_on_one_thread() {
+        let skills = generated(700);
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let index = |(vocabulary, readings)| RankIndex::assemble(vocabulary, readings, true);
+        let one = index(read_in_parts(&refs, true, 1));
+        for parts in [2, 3, 8] {
+            assert_same(&index(read_in_parts(&refs, true, parts)), &one);
+        }
+        // Also the small catalogue, in more parts than some words have skills.
+        let small = catalogue();
+        let refs: Vec<&Skill> = small.iter().collect();
+        assert_same(&index(read_in_parts(&refs, false, 5)), &index(read_in_parts(&refs, false, 1)));
+        // And the index a build makes (in as many parts as the machine has threads).
+        assert_same(&RankIndex::build_keeping(&skills, true, true), &one);
+    }
+
+    #[test]
+    fn a_term_without_a_number_is_dropped_from_a_reading_with_its_weight() {
+        let skills = catalogue();
+        let reading = Vocabulary::new().read(&skills[0], true);
+        let count = reading.terms.len() as u32;
+        // Every term numbered: the same reading, terms renumbered.
+        let reversed: Vec<u32> = (0..count).rev().collect();
+        let renumbered = reading.clone().renumbered(&reversed);
+        assert_eq!(renumbered.terms.iter().map(|&t| count - 1 - t).collect::<Vec<_>>(), &*reading.terms);
+        assert_eq!(renumbered.weights, reading.weights);
+        // The first term without a number: gone, and its weight with it.
+        let mut numbers: Vec<u32> = (0..count).collect();
+        numbers[reading.terms[0] as usize] = UNNUMBERED;
+        let dropped = reading.clone().renumbered(&numbers);
+        assert_eq!(&*dropped.terms, &reading.terms[1..]);
+        assert_eq!(dropped.weighted().collect::<Vec<_>>(), reading.weighted().skip(1).collect::<Vec<_>>());
     }
 
     #[test]

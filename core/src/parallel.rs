@@ -1,0 +1,61 @@
+//! Work split over the machine's threads. A native build prepares entries and reads skills'
+//! texts in contiguous parts, each on its own scoped thread, and takes the parts' results
+//! in order, so what comes out is what one thread gives. wasm32 has one thread.
+
+use std::sync::OnceLock;
+
+/// Most threads one piece of work is split over.
+const MAX_THREADS: usize = 8;
+
+/// Threads work may be split over: the machine's parallelism (asked once per process),
+/// one on wasm32.
+pub(crate) fn threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    if cfg!(target_arch = "wasm32") {
+        return 1;
+    }
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from).min(MAX_THREADS))
+}
+
+/// `work` over `parts` contiguous parts of `items` of about one size (fewer parts when
+/// there are fewer items), each part's result in the parts' order. The first part runs on
+/// this thread, each other one on a scoped thread (all joined before this returns), or on
+/// this thread when its thread cannot be started or stops.
+pub(crate) fn in_parts<T: Sync, R: Send>(items: &[T], parts: usize, work: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
+    if parts <= 1 || items.len() <= 1 {
+        return vec![work(items)];
+    }
+    let work = &work;
+    let mut chunks = items.chunks(items.len().div_ceil(parts));
+    let first = chunks.next().unwrap_or_default();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> =
+            chunks.map(|part| (part, std::thread::Builder::new().spawn_scoped(scope, move || work(part)))).collect();
+        let mut results = Vec::with_capacity(workers.len() + 1);
+        results.push(work(first));
+        for (part, worker) in workers {
+            match worker.map(|w| w.join()) {
+                Ok(Ok(result)) => results.push(result),
+                // No thread, or it stopped: the part runs here.
+                _ => results.push(work(part)),
+            }
+        }
+        results
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_come_back_in_order_and_cover_every_item() {
+        let items: Vec<u32> = (0..103).collect();
+        for parts in [0, 1, 2, 3, 8, 200] {
+            let results = in_parts(&items, parts, |part| part.to_vec());
+            assert!(results.len() <= parts.max(1), "{parts}");
+            assert_eq!(results.concat(), items, "{parts}");
+        }
+        assert_eq!(in_parts(&[] as &[u32], 4, |part| part.len()), vec![0]);
+    }
+}
