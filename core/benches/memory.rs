@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::inputs;
+use common::{inputs, inputs_with_distinct_descriptions};
 use skillwire::{Catalog, CatalogOptions};
 
 #[global_allocator]
@@ -29,5 +29,13 @@ const SIZES: [usize; 3] = [100, 1_000, 10_000];
 fn catalogue_kept_after_restore(bencher: divan::Bencher, size: usize) {
     let options = CatalogOptions::default();
     let snapshot = Catalog::build(inputs(size), &options).snapshot("memory").unwrap();
+    bencher.bench(|| Catalog::from_snapshot(&snapshot, "memory", &options).unwrap());
+}
+
+/// The same with every copy's description its own.
+#[divan::bench(args = [1_000, 10_000], sample_count = 3, sample_size = 1)]
+fn catalogue_kept_after_restore_distinct_descriptions(bencher: divan::Bencher, size: usize) {
+    let options = CatalogOptions::default();
+    let snapshot = Catalog::build(inputs_with_distinct_descriptions(size), &options).snapshot("memory").unwrap();
     bencher.bench(|| Catalog::from_snapshot(&snapshot, "memory", &options).unwrap());
 }

@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{corpus_files, inputs, message, shared};
+use common::{corpus_files, inputs, inputs_with_distinct_descriptions, message, shared};
 use skillwire::{Catalog, CatalogInput, CatalogOptions, RankOptions, ScanBodies, TurnContext};
 use std::path::PathBuf;
 
@@ -35,6 +35,14 @@ fn catalogue_build_scan_bodies_when_read(bencher: divan::Bencher, size: usize) {
     let inputs = inputs(size);
     let options = CatalogOptions { scan_bodies: ScanBodies::WhenRead, ..CatalogOptions::default() };
     bencher.with_inputs(|| inputs.clone()).bench_values(|i| Catalog::build(i, &options));
+}
+
+/// Builds of catalogues whose copies have descriptions of their own (the rule automaton
+/// holds every different description).
+#[divan::bench(args = [1_000, 10_000], sample_count = 10)]
+fn catalogue_build_distinct_descriptions(bencher: divan::Bencher, size: usize) {
+    let inputs = inputs_with_distinct_descriptions(size);
+    bencher.with_inputs(|| inputs.clone()).bench_values(|i| Catalog::build(i, &CatalogOptions::default()));
 }
 
 /// Restoring a catalogue from its snapshot (`Catalog::from_snapshot`): what a host that
@@ -104,6 +112,17 @@ fn catalogue_refresh_description_changed(bencher: divan::Bencher, size: usize) {
 fn turn_matches<const BYTES: usize>(bencher: divan::Bencher, size: usize) {
     let catalog = Catalog::build(inputs(size), &CatalogOptions::default());
     let message = message(BYTES);
+    bencher.bench(|| catalog.turn(divan::black_box(&message), &TurnContext::default()).unwrap().matches());
+}
+
+/// 1 KB turns over catalogues whose copies have descriptions of their own.
+#[divan::bench(args = [1_000, 10_000])]
+fn turn_matches_distinct_descriptions(bencher: divan::Bencher, size: usize) {
+    let catalog = Catalog::build(inputs_with_distinct_descriptions(size), &CatalogOptions::default());
+    let descriptions: std::collections::HashSet<&str> =
+        catalog.skills().iter().map(|s| s.skill.description.as_str()).collect();
+    assert!(descriptions.len() * 100 >= size * 99, "{} different descriptions", descriptions.len());
+    let message = message(1_000);
     bencher.bench(|| catalog.turn(divan::black_box(&message), &TurnContext::default()).unwrap().matches());
 }
 

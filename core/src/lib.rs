@@ -51,6 +51,8 @@ mod parallel;
 mod scan;
 mod select;
 mod skill;
+#[cfg(test)]
+mod testing;
 mod text;
 mod turn;
 

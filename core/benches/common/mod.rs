@@ -28,17 +28,46 @@ pub fn shared() -> PathBuf {
 
 /// A catalogue of `size` entries: the corpus, then renamed copies (nothing is shadowed).
 pub fn inputs(size: usize) -> Vec<CatalogInput> {
+    copies(size, false)
+}
+
+/// [`inputs`], with each copy's description made its own by a first word naming the copy
+/// (`c1 Fill PDF forms…`): a catalogue of that many different descriptions, as a real
+/// one has (the copies in [`inputs`] share their originals' descriptions, which the rule
+/// automaton then holds once).
+pub fn inputs_with_distinct_descriptions(size: usize) -> Vec<CatalogInput> {
+    copies(size, true)
+}
+
+fn copies(size: usize, distinct_descriptions: bool) -> Vec<CatalogInput> {
     let mut files = Vec::new();
     corpus_files(&shared().join("corpus"), &mut files);
     files.sort();
     let texts: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
     (0..size)
         .map(|i| {
-            let text = &texts[i % texts.len()];
+            let mut text = texts[i % texts.len()].clone();
             let copy = i / texts.len();
             // Copies get their own names (and folders), so nothing is shadowed.
-            let text =
-                if copy == 0 { text.clone() } else { text.replacen("\nname: ", &format!("\nname: c{copy}-"), 1) };
+            if copy > 0 {
+                text = text.replacen("\nname: ", &format!("\nname: c{copy}-"), 1);
+            }
+            if copy > 0 && distinct_descriptions {
+                let at = text.find("\ndescription:").unwrap() + "\ndescription:".len();
+                let value = text[at..].trim_start_matches(' ');
+                let start = text.len() - value.len();
+                // Plain or quoted: the word goes first (inside the quotes); a block scalar
+                // (`>`, `|`): at the start of its first line.
+                let insert = match value.chars().next().unwrap() {
+                    '"' | '\'' => start + 1,
+                    '>' | '|' => {
+                        let line = start + value.find('\n').unwrap() + 1;
+                        line + text[line..].len() - text[line..].trim_start_matches(' ').len()
+                    }
+                    _ => start,
+                };
+                text.insert_str(insert, &format!("c{copy} "));
+            }
             CatalogInput { source: 0, id: None, origin: None, location: format!("s/{i}/SKILL.md"), text: Ok(text) }
         })
         .collect()

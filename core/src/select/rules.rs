@@ -18,12 +18,14 @@
 //!    (longest first), then name.
 //!
 //! The index is built once per catalogue: a map of normalised names for mentions and
-//! one Aho-Corasick automaton over every folded description, tag and name. A turn
+//! one Aho-Corasick automaton over every folded tag and name and the start of every
+//! folded description (the rest is compared where the start occurs). A turn
 //! folds the message once and runs the automaton once, so its cost follows the
 //! message's length, not the number of skills.
 
 use crate::error::Error;
 use crate::skill::Skill;
+use crate::text::truncate_bytes;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -79,6 +81,14 @@ type Span = (usize, usize);
 /// Texts shorter than this (in characters) never match automatically.
 const MIN_AUTO_CHARS: usize = 3;
 
+/// The automaton holds a folded description up to this many bytes (cut at a character
+/// boundary); where that much occurs, the rest is compared with what follows. A
+/// catalogue's descriptions are most of its rule texts, and most of them differ within
+/// their first words, so the automaton holds a few dozen states per skill instead of
+/// every byte of every description: the same matches, from an automaton a fraction of
+/// the size to build and to walk.
+const DESCRIPTION_PATTERN_BYTES: usize = 32;
+
 /// The per-catalogue lookup structures.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MatchIndex {
@@ -89,6 +99,12 @@ pub(crate) struct MatchIndex {
     broken: Option<String>,
     /// For each automaton pattern, the skills and rules it stands for.
     targets: Vec<Vec<(usize, Reason)>>,
+    /// For each skill, what of its folded description follows the automaton's pattern for
+    /// it, as a place in `rests` (0, empty: the pattern is the whole description): a
+    /// description occurs where its pattern does with its rest right after it.
+    description_rests: Vec<u32>,
+    /// Every different rest of a description, the empty one first.
+    rests: Vec<Box<str>>,
     /// For each skill, what orders automatic matches: description length in
     /// characters, then name.
     order_keys: Vec<(usize, String)>,
@@ -211,17 +227,19 @@ impl MatchIndex {
         let mut pattern_ids: HashMap<String, usize> = HashMap::new();
         let mut patterns: Vec<String> = Vec::new();
         let mut targets: Vec<Vec<(usize, Reason)>> = Vec::new();
-        let mut add = |text: &str, skill: usize, reason: Reason| {
-            let folded = fold(text.trim()).text;
-            if folded.chars().count() < MIN_AUTO_CHARS {
-                return;
-            }
-            let one_word = folded.chars().all(char::is_alphanumeric);
-            if reason != Reason::Description && one_word && everyday(&folded) {
-                return;
-            }
-            let id = *pattern_ids.entry(folded.clone()).or_insert_with(|| {
-                patterns.push(folded);
+        let mut description_rests: Vec<u32> = Vec::new();
+        let mut rests: Vec<Box<str>> = vec!["".into()];
+        let mut rest_ids: HashMap<Box<str>, u32> = HashMap::new();
+        // Whether `folded` is matched as `reason`: long enough, and not a one-word name or
+        // tag that is an everyday word here.
+        let matched = |folded: &str, reason: Reason| {
+            let one_word = || folded.chars().all(char::is_alphanumeric);
+            folded.chars().count() >= MIN_AUTO_CHARS
+                && (reason == Reason::Description || !one_word() || !everyday(folded))
+        };
+        let mut add = |pattern: &str, skill: usize, reason: Reason| {
+            let id = *pattern_ids.entry(pattern.to_owned()).or_insert_with(|| {
+                patterns.push(pattern.to_owned());
                 targets.push(Vec::new());
                 patterns.len() - 1
             });
@@ -235,11 +253,28 @@ impl MatchIndex {
             order_keys.push((skill.description.chars().count(), skill.name.clone()));
             by_name.entry(mention_key(&skill.name)).or_insert(i);
             // A user rarely types a description's closing punctuation.
-            add(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']), i, Reason::Description);
-            for tag in &skill.tags {
-                add(tag, i, Reason::Tag);
+            let description = fold(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']).trim()).text;
+            let mut rest = "";
+            if matched(&description, Reason::Description) {
+                let pattern = truncate_bytes(&description, DESCRIPTION_PATTERN_BYTES);
+                rest = description.get(pattern.len()..).unwrap_or_default();
+                add(pattern, i, Reason::Description);
             }
-            add(&skill.name, i, Reason::Name);
+            // Rests are kept once each (copies of a skill share their description).
+            let rest_id = match rest {
+                "" => 0,
+                rest => *rest_ids.entry(rest.into()).or_insert_with_key(|rest| {
+                    rests.push(rest.clone());
+                    u32::try_from(rests.len() - 1).unwrap_or(u32::MAX)
+                }),
+            };
+            description_rests.push(rest_id);
+            for text in skill.tags.iter().map(|t| (t, Reason::Tag)).chain([(&skill.name, Reason::Name)]) {
+                let (folded, reason) = (fold(text.0.trim()).text, text.1);
+                if matched(&folded, reason) {
+                    add(&folded, i, reason);
+                }
+            }
         }
         // Standard semantics: overlapping search reports every pattern that occurs.
         let built = match patterns.is_empty() {
@@ -250,7 +285,13 @@ impl MatchIndex {
             Ok(automaton) => (automaton, None),
             Err(e) => (None, Some(e.to_string())),
         };
-        MatchIndex { by_name, automaton, broken, targets, order_keys }
+        MatchIndex { by_name, automaton, broken, targets, description_rests, rests, order_keys }
+    }
+
+    /// What follows the automaton's pattern in `skill`'s folded description.
+    fn rest(&self, skill: usize) -> &str {
+        let id = self.description_rests.get(skill).copied().unwrap_or(0);
+        self.rests.get(id as usize).map_or("", |rest| rest)
     }
 
     /// The skill a mention key names.
@@ -279,14 +320,21 @@ impl MatchIndex {
                     continue;
                 };
                 let (start, end) = (folded.original(m.start()), folded.original(m.end()));
-                let folded = &folded.text;
-                let in_at_span = at_spans.iter().any(|&(s, e)| start < e && end > s);
-                let whole_word = !folded.get(..m.start()).and_then(|t| t.chars().next_back()).is_some_and(is_word_char)
-                    && !folded.get(m.end()..).and_then(|t| t.chars().next()).is_some_and(is_word_char);
+                let in_at_span = |end: usize| at_spans.iter().any(|&(s, e)| start < e && end > s);
+                let text = &folded.text;
+                let whole_word = !text.get(..m.start()).and_then(|t| t.chars().next_back()).is_some_and(is_word_char)
+                    && !text.get(m.end()..).and_then(|t| t.chars().next()).is_some_and(is_word_char);
                 for &(skill, reason) in targets {
                     let fires = match reason {
-                        Reason::Description => !in_at_span,
-                        Reason::Tag | Reason::Name => whole_word && !in_at_span,
+                        // The whole description: its rest follows the pattern.
+                        Reason::Description => match self.rest(skill) {
+                            "" => !in_at_span(end),
+                            rest => {
+                                let follows = text.get(m.end()..).is_some_and(|after| after.starts_with(rest));
+                                follows && !in_at_span(folded.original(m.end() + rest.len()))
+                            }
+                        },
+                        Reason::Tag | Reason::Name => whole_word && !in_at_span(end),
                         Reason::Mention | Reason::Rank | Reason::Selected => false,
                     };
                     if fires {
@@ -438,6 +486,61 @@ mod tests {
         let s = catalogue();
         let got = names(&s, "I want to WORK WITH PDF  FILES and create isolated git worktrees for feature work");
         assert_eq!(got, vec![("git-worktrees".into(), Reason::Description), ("pdf".into(), Reason::Description)]);
+    }
+
+    #[test]
+    fn a_long_description_matches_only_whole() {
+        let long = "Convert the quarterly spreadsheet into a PDF report for finance";
+        let twin = "Convert the quarterly spreadsheet into a slide deck for the board";
+        assert!(long.len() > DESCRIPTION_PATTERN_BYTES && long[..32] == twin[..32]);
+        let s = vec![skill("finance-pdf", long, &[]), skill("board-deck", twin, &[])];
+        let description = |who: &str| vec![(who.to_owned(), Reason::Description)];
+        // Folded as the message is: case and whitespace runs do not matter, and its
+        // closing punctuation is optional.
+        assert_eq!(
+            names(&s, "please CONVERT the quarterly  spreadsheet into a pdf\nreport for finance."),
+            description("finance-pdf")
+        );
+        assert_eq!(
+            names(&s, "convert the quarterly spreadsheet into a slide deck for the board"),
+            description("board-deck")
+        );
+        // Its start alone, or its start and then something else, is not the description.
+        assert_eq!(names(&s, "convert the quarterly spreadsheet into a PDF"), vec![]);
+        assert_eq!(names(&s, "convert the quarterly spreadsheet into a PDF report for sales"), vec![]);
+        // The whole description counts where it ends: inside an e-mail address, no match.
+        assert_eq!(names(&s, "convert the quarterly spreadsheet into a pdf report for finance@example.com"), vec![]);
+        // Twice in one message: found at the first occurrence.
+        let index = MatchIndex::build(&s, |_| false);
+        let message = format!("{long}. And again: {long}");
+        assert_eq!(index.find(&message).unwrap()[0].position, 0);
+    }
+
+    #[test]
+    fn descriptions_match_where_the_whole_folded_description_occurs() {
+        // Descriptions from four words, so that many share their first 32 bytes; messages
+        // made of pieces of them. Each skill's hit is the first place its whole
+        // description occurs (ASCII without whitespace runs: folded offsets are the
+        // message's own).
+        let words = ["alpha", "beta", "gamma", "delta"];
+        let mut next = crate::testing::numbers(0x9e37_79b9_7f4a_7c15);
+        let phrase = |n: usize, next: &mut dyn FnMut(usize) -> usize| {
+            (0..n).map(|_| words[next(4)]).collect::<Vec<_>>().join(" ")
+        };
+        let descriptions: Vec<String> = (0..40).map(|i| phrase(6 + i % 5, &mut next)).collect();
+        let s: Vec<Skill> = descriptions.iter().enumerate().map(|(i, d)| skill(&format!("zq-{i}"), d, &[])).collect();
+        let index = MatchIndex::build(&s, |_| false);
+        for _ in 0..300 {
+            let length = 4 + next(30);
+            let message = phrase(length, &mut next);
+            let mut expected: Vec<(usize, usize)> =
+                (descriptions.iter().enumerate()).filter_map(|(i, d)| Some((i, message.find(d.as_str())?))).collect();
+            expected.sort();
+            let mut got: Vec<(usize, usize)> =
+                index.find(&message).unwrap().iter().map(|h| (h.skill, h.position)).collect();
+            got.sort();
+            assert_eq!(got, expected, "{message}");
+        }
     }
 
     #[test]

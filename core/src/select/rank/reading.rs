@@ -476,13 +476,7 @@ mod tests {
             "draft",
             "letter",
         ];
-        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let mut next = crate::testing::numbers(0x2545_f491_4f6c_dd1d);
         (0..count)
             .map(|at| {
                 let mut words = |n: usize| (0..n).map(|_| WORDS[next(WORDS.len())]).collect::<Vec<_>>().join(" ");
