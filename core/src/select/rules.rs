@@ -24,10 +24,12 @@
 //! message's length, not the number of skills.
 
 use crate::error::Error;
+use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
 use crate::skill::Skill;
 use crate::text::truncate_bytes;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::Serialize;
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Why a skill matched.
@@ -120,44 +122,76 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// A text folded for the automaton: lowercased, each whitespace run one space.
+#[derive(Debug, Default)]
 struct Folded {
     text: String,
-    /// For every byte of `text`, and one past its end, the byte offset in the original of
-    /// the character it came from; `None` when every byte stands where it stood (no
-    /// whitespace run shortened, no character changing length or splitting in two when
-    /// lowercased): the common case, which then costs nothing per byte.
-    offsets: Option<Vec<usize>>,
+    /// Whether some byte of `text` does not stand where it stood in the original (a
+    /// whitespace run shortened, a character changing length or splitting in two when
+    /// lowercased); while none does (the common case), `offsets` is not kept.
+    moved: bool,
+    /// When `moved`: for every byte of `text`, and one past its end, the byte offset in the
+    /// original of the character it came from.
+    offsets: Vec<usize>,
 }
 
 impl Folded {
     /// Where the folded text's character boundary `at` came from in the original (past
     /// the end: the original's end).
     fn original(&self, at: usize) -> usize {
-        match &self.offsets {
+        match self.moved {
             // Every byte where it stood: the original is as long as the folded text.
-            None => at.min(self.text.len()),
-            Some(offsets) => offsets.get(at).or(offsets.last()).copied().unwrap_or(0),
+            false => at.min(self.text.len()),
+            true => self.offsets.get(at).or(self.offsets.last()).copied().unwrap_or(0),
+        }
+    }
+
+    /// Starts keeping offsets, all of `text`'s bytes so far where they stood: each byte's
+    /// character's start.
+    fn start_moving(&mut self, upto: usize) {
+        if self.moved {
+            return;
+        }
+        self.moved = true;
+        self.offsets.clear();
+        for (at, c) in self.text.get(..upto).unwrap_or_default().char_indices() {
+            self.offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
         }
     }
 }
 
+thread_local! {
+    /// The folded message of this thread's turns, reused from turn to turn.
+    static FOLDED: RefCell<Folded> = RefCell::new(Folded::default());
+}
+
 /// Lowercases `text` and collapses each whitespace run to one space, keeping where each
-/// byte came from ([`Folded::offsets`]). ASCII, the common case, is read a byte at a time.
+/// byte came from ([`Folded::offsets`]).
 fn fold(text: &str) -> Folded {
+    let mut folded = Folded::default();
+    fold_into(text, &mut folded);
+    folded
+}
+
+/// [`fold`] into `folded`'s buffers. ASCII, the common case, is read a byte at a time.
+fn fold_into(text: &str, folded: &mut Folded) {
+    folded.text.clear();
+    folded.offsets.clear();
+    folded.moved = false;
     // ASCII whitespace is 9..=13 and space.
     let is_space = |byte: u8| matches!(byte, b'\t'..=b'\r' | b' ');
     let bytes = text.as_bytes();
     // ASCII without a whitespace run (most messages): a byte out for each byte in, mapped
     // one by one (which the compiler vectorises), every byte where it stood.
     if text.is_ascii() && !bytes.iter().zip(bytes.iter().skip(1)).any(|(&a, &b)| is_space(a) && is_space(b)) {
-        let folded = bytes.iter().map(|&byte| if is_space(byte) { b' ' } else { byte.to_ascii_lowercase() });
-        if let Ok(text) = String::from_utf8(folded.collect()) {
-            return Folded { text, offsets: None };
+        let mut buffer = std::mem::take(&mut folded.text).into_bytes();
+        buffer.clear();
+        buffer.extend(bytes.iter().map(|&byte| if is_space(byte) { b' ' } else { byte.to_ascii_lowercase() }));
+        // (Always UTF-8: ASCII in, ASCII out; were it not, the long way below.)
+        if let Ok(ascii) = String::from_utf8(buffer) {
+            folded.text = ascii;
+            return;
         }
     }
-    let mut out = String::with_capacity(text.len());
-    // `None` while every byte stands where it stood.
-    let mut offsets: Option<Vec<usize>> = None;
     let mut in_space = false;
     let mut i = 0;
     while i < text.len() {
@@ -169,52 +203,42 @@ fn fold(text: &str) -> Folded {
             let space = is_space(byte);
             if space && in_space {
                 // A byte dropped: the rest no longer stands where it stood.
-                offsets.get_or_insert_with(|| unmoved_offsets(&out));
+                folded.start_moving(folded.text.len());
             } else {
-                out.push(if space { ' ' } else { char::from(byte.to_ascii_lowercase()) });
-                if let Some(offsets) = offsets.as_mut() {
-                    offsets.push(i);
+                folded.text.push(if space { ' ' } else { char::from(byte.to_ascii_lowercase()) });
+                if folded.moved {
+                    folded.offsets.push(i);
                 }
             }
             in_space = space;
             i += 1;
         }
         let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
-        let (start, before) = (i, out.len());
+        let (start, before) = (i, folded.text.len());
         i += c.len_utf8();
         if c.is_whitespace() {
             if !in_space {
-                out.push(' ');
+                folded.text.push(' ');
             }
             in_space = true;
         } else {
             in_space = false;
-            out.extend(c.to_lowercase());
+            folded.text.extend(c.to_lowercase());
         }
         // Still each byte where it stood: one character in, one as long out.
+        let out = &folded.text;
         let unmoved = out.len() == i && out.get(before..).is_some_and(|added| added.chars().nth(1).is_none());
         if !unmoved {
-            offsets.get_or_insert_with(|| unmoved_offsets(out.get(..before).unwrap_or_default()));
+            folded.start_moving(before);
         }
-        if let Some(offsets) = offsets.as_mut() {
-            offsets.resize(out.len(), start);
+        if folded.moved {
+            let len = folded.text.len();
+            folded.offsets.resize(len, start);
         }
     }
-    let offsets = offsets.map(|mut offsets| {
-        offsets.push(text.len());
-        offsets
-    });
-    Folded { text: out, offsets }
-}
-
-/// The offsets of a folded text whose bytes all stand where they stood: each byte's
-/// character's start.
-fn unmoved_offsets(folded: &str) -> Vec<usize> {
-    let mut offsets = Vec::with_capacity(folded.len() * 2 + 1);
-    for (at, c) in folded.char_indices() {
-        offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
+    if folded.moved {
+        folded.offsets.push(text.len());
     }
-    offsets
 }
 
 impl MatchIndex {
@@ -314,38 +338,19 @@ impl MatchIndex {
         let (mentions, at_spans) = self.mentions(message);
         let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
         if let Some(automaton) = &self.automaton {
-            let folded = fold(message);
-            for m in automaton.find_overlapping_iter(&folded.text) {
-                let Some(targets) = self.targets.get(m.pattern().as_usize()) else {
-                    continue;
-                };
-                let (start, end) = (folded.original(m.start()), folded.original(m.end()));
-                let in_at_span = |end: usize| at_spans.iter().any(|&(s, e)| start < e && end > s);
-                let text = &folded.text;
-                let whole_word = !text.get(..m.start()).and_then(|t| t.chars().next_back()).is_some_and(is_word_char)
-                    && !text.get(m.end()..).and_then(|t| t.chars().next()).is_some_and(is_word_char);
-                for &(skill, reason) in targets {
-                    let fires = match reason {
-                        // The whole description: its rest follows the pattern.
-                        Reason::Description => match self.rest(skill) {
-                            "" => !in_at_span(end),
-                            rest => {
-                                let follows = text.get(m.end()..).is_some_and(|after| after.starts_with(rest));
-                                follows && !in_at_span(folded.original(m.end() + rest.len()))
-                            }
-                        },
-                        Reason::Tag | Reason::Name => whole_word && !in_at_span(end),
-                        Reason::Mention | Reason::Rank | Reason::Selected => false,
-                    };
-                    if fires {
-                        let entry = best.entry(skill).or_insert((reason, start));
-                        if (reason, start) < *entry {
-                            *entry = (reason, start);
-                        }
+            // This thread's buffer, or a new one while it is in use.
+            FOLDED.with(|cell| match cell.try_borrow_mut() {
+                Ok(mut folded) => {
+                    fold_into(message, &mut folded);
+                    self.find_in(automaton, &folded, &at_spans, &mut best);
+                    if message.len() > KEPT_BUFFERS_MESSAGE_BYTES {
+                        *folded = Folded::default();
                     }
                 }
-            }
+                Err(_) => self.find_in(automaton, &fold(message), &at_spans, &mut best),
+            });
         }
+
         let mut hits: Vec<Hit> = Vec::with_capacity(mentions.len() + best.len());
         for &(skill, position, _) in &mentions {
             if !hits.iter().any(|h| h.skill == skill) {
@@ -364,6 +369,47 @@ impl MatchIndex {
         });
         hits.extend(automatic);
         Ok((hits, at_spans))
+    }
+
+    /// Every rule `automaton` finds in the folded message, into `best`: per skill, the
+    /// strongest reason and its first position.
+    fn find_in(
+        &self,
+        automaton: &AhoCorasick,
+        folded: &Folded,
+        at_spans: &[Span],
+        best: &mut HashMap<usize, (Reason, usize)>,
+    ) {
+        for m in automaton.find_overlapping_iter(&folded.text) {
+            let Some(targets) = self.targets.get(m.pattern().as_usize()) else {
+                continue;
+            };
+            let (start, end) = (folded.original(m.start()), folded.original(m.end()));
+            let in_at_span = |end: usize| at_spans.iter().any(|&(s, e)| start < e && end > s);
+            let text = &folded.text;
+            let whole_word = !text.get(..m.start()).and_then(|t| t.chars().next_back()).is_some_and(is_word_char)
+                && !text.get(m.end()..).and_then(|t| t.chars().next()).is_some_and(is_word_char);
+            for &(skill, reason) in targets {
+                let fires = match reason {
+                    // The whole description: its rest follows the pattern.
+                    Reason::Description => match self.rest(skill) {
+                        "" => !in_at_span(end),
+                        rest => {
+                            let follows = text.get(m.end()..).is_some_and(|after| after.starts_with(rest));
+                            follows && !in_at_span(folded.original(m.end() + rest.len()))
+                        }
+                    },
+                    Reason::Tag | Reason::Name => whole_word && !in_at_span(end),
+                    Reason::Mention | Reason::Rank | Reason::Selected => false,
+                };
+                if fires {
+                    let entry = best.entry(skill).or_insert((reason, start));
+                    if (reason, start) < *entry {
+                        *entry = (reason, start);
+                    }
+                }
+            }
+        }
     }
 
     /// The mentions in `message` as (skill, byte offset of `@`, end of the name), and the byte spans
@@ -594,9 +640,12 @@ mod tests {
             "x\u{0301}  é",
             "MiXeD cAsE, ascii only",
         ];
-        for text in texts {
+        // One buffer reused for every text, as a turn reuses its thread's, in both orders.
+        let mut reused = Folded::default();
+        for text in texts.iter().chain(texts.iter().rev()) {
             let (want, offsets) = fold_char_by_char(text);
-            let got = fold(text);
+            fold_into(text, &mut reused);
+            let got = &reused;
             assert_eq!(got.text, want, "{text:?}");
             // Every character boundary of the folded text maps where the character-by-character fold says.
             for (at, _) in want.char_indices().chain(std::iter::once((want.len(), ' '))) {
@@ -605,7 +654,9 @@ mod tests {
             // Texts whose bytes all stand where they were cost no offsets.
             let unmoved = offsets.iter().enumerate().all(|(at, &o)| !want.is_char_boundary(at) || at == o)
                 && want.len() == text.len();
-            assert_eq!(got.offsets.is_none(), unmoved, "{text:?}");
+            assert_eq!(!got.moved, unmoved, "{text:?}");
+            let fresh = fold(text);
+            assert_eq!((&fresh.text, fresh.moved), (&got.text, got.moved), "{text:?}");
         }
     }
 

@@ -241,7 +241,9 @@ pub(crate) fn stem(word: &mut String) {
         return;
     }
     if let Cow::Owned(stemmed) = Stemmer::create(Algorithm::English).stem(word) {
-        *word = stemmed;
+        // Into the same buffer, which keeps its capacity (a turn's is reused).
+        word.clear();
+        word.push_str(&stemmed);
     }
 }
 
@@ -302,14 +304,41 @@ pub(crate) enum Link {
 /// [`Link`] to the word before; compounds come right after their last piece. One
 /// buffer serves every word, so a message costs no allocation per word.
 pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&mut String, usize, Link)) {
-    read_words::<true>(text, each);
+    read_words::<true>(text, &mut WordBuffers::default(), each);
+}
+
+/// [`for_each_lowercase_word`] in `buffers` kept by the caller (a turn's, reused from turn
+/// to turn, so that reading a message's words allocates nothing once they have grown).
+pub(crate) fn for_each_lowercase_word_in(
+    text: &str,
+    buffers: &mut WordBuffers,
+    each: impl FnMut(&mut String, usize, Link),
+) {
+    // Room for the longest word a text hands on, once (kept buffers keep it).
+    for buffer in [&mut buffers.run, &mut buffers.compound.text, &mut buffers.compound.word] {
+        buffer.clear();
+        buffer.reserve(MAX_WORD_BYTES);
+    }
+    read_words::<true>(text, buffers, each);
+}
+
+/// What reading words writes into: the word being read and the compound it may be part of.
+#[derive(Debug, Default)]
+pub(crate) struct WordBuffers {
+    run: String,
+    compound: Compound,
 }
 
 /// [`for_each_lowercase_word`]; with `ASCII_RUNS`, a run of ASCII letters and digits is
 /// passed over at once instead of a character at a time (the same words: a test reads both).
-fn read_words<const ASCII_RUNS: bool>(text: &str, mut each: impl FnMut(&mut String, usize, Link)) {
-    let mut run = String::new();
-    let mut compound = Compound::default();
+fn read_words<const ASCII_RUNS: bool>(
+    text: &str,
+    buffers: &mut WordBuffers,
+    mut each: impl FnMut(&mut String, usize, Link),
+) {
+    let WordBuffers { run, compound } = buffers;
+    compound.text.clear();
+    compound.pieces = 0;
     let mut start = None;
     let mut ascii = true;
     // Since the last word: only characters that keep words next to each other.
@@ -350,7 +379,7 @@ fn read_words<const ASCII_RUNS: bool>(text: &str, mut each: impl FnMut(&mut Stri
         last_end = at;
         run.clear();
         // Lowercased before it is measured: some characters grow when lowercased.
-        push_lowercase(&mut run, raw, ascii);
+        push_lowercase(run, raw, ascii);
         let fits = run.len() <= MAX_WORD_BYTES;
         // A compound goes on while one `-` or `/` joins its pieces and it fits.
         if !(joined_to_last && fits && compound.text.len() + run.len() <= MAX_WORD_BYTES) {
@@ -358,12 +387,12 @@ fn read_words<const ASCII_RUNS: bool>(text: &str, mut each: impl FnMut(&mut Stri
             compound.start = offset;
         }
         if fits {
-            compound.text.push_str(&run);
+            compound.text.push_str(run);
             compound.pieces += 1;
         }
         let is_word = fits && if ascii { run.len() >= 2 } else { run.chars().count() >= 2 };
         if is_word {
-            each(&mut run, offset, if next { Link::Next } else { Link::Apart });
+            each(run, offset, if next { Link::Next } else { Link::Apart });
         }
         // A run that is no word (one letter, or too long) stands between its neighbours.
         next = is_word && keeps_words_next(c);
@@ -378,7 +407,7 @@ fn keeps_words_next(c: char) -> bool {
 
 /// The pieces of a compound collected so far (`non`, `profits`), where it starts, and a
 /// buffer to hand it on in.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Compound {
     text: String,
     start: usize,
@@ -406,9 +435,12 @@ fn push_lowercase(out: &mut String, raw: &str, ascii: bool) {
         if let Some(added) = out.get_mut(from..) {
             added.make_ascii_lowercase();
         }
-    } else {
+    } else if raw.contains('Σ') {
         // The whole-string form: a final capital sigma lowercases to `ς`.
         out.push_str(&raw.to_lowercase());
+    } else {
+        // Otherwise the same, a character at a time, into `out` (no new string).
+        out.extend(raw.chars().flat_map(char::to_lowercase));
     }
 }
 
@@ -443,10 +475,15 @@ mod tests {
             "日本語 テキスト-です",
             "emoji🎉word 🎉-🎉",
         ];
-        for text in texts {
+        // Buffers kept from text to text (a turn's) read the words fresh ones do.
+        let mut kept = WordBuffers::default();
+        for text in texts.iter().chain(texts.iter().rev()) {
             let mut want = Vec::new();
-            read_words::<false>(text, |w, at, link| want.push((w.clone(), at, link)));
+            read_words::<false>(text, &mut WordBuffers::default(), |w, at, link| want.push((w.clone(), at, link)));
             assert_eq!(words(text), want, "{text:?}");
+            let mut got = Vec::new();
+            for_each_lowercase_word_in(text, &mut kept, |w, at, link| got.push((w.clone(), at, link)));
+            assert_eq!(got, want, "{text:?}");
         }
     }
 

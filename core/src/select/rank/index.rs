@@ -4,11 +4,14 @@
 
 use super::reading::{Reading, Vocabulary};
 use super::{
-    ln, with_scratch, Lookup, QueryTerm, RankOptions, Ranked, Term, AGAINST_WEIGHT, B, CANDIDATES_PER_WORD, K1,
-    MAX_QUERY_WORDS, REFERENCE_UNSEEN_IDF, UNSEEN_COVERAGE,
+    ln, with_scratch, Lookup, MessageWords, QueryTerm, RankOptions, Ranked, Scratch, Term, AGAINST_WEIGHT, B,
+    CANDIDATES_PER_WORD, K1, MAX_QUERY_WORDS, REFERENCE_UNSEEN_IDF, UNSEEN_COVERAGE,
 };
 use crate::order;
-use crate::select::words::{for_each_lowercase_word, hash_word, stem_remembered, Link, WordHash};
+use crate::select::words::{
+    for_each_lowercase_word, for_each_lowercase_word_in, hash_word, stem_remembered, Link, WordHash,
+};
+use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
 use crate::skill::Skill;
 use std::collections::HashMap;
 
@@ -245,12 +248,43 @@ impl RankIndex {
         if !options.enabled || options.max_ranked == 0 || self.unseen_idf <= 0.0 {
             return Vec::new();
         }
-        // Sized for the message's words at once (a word and a space take three bytes or
-        // more; a pair adds an entry at most per word).
-        let mut known: Vec<(u32, usize)> = Vec::with_capacity(message.len() / 2 + 1);
-        let mut unseen: Vec<u64> = Vec::with_capacity(message.len() / 3 + 1);
+        // The message's words go into this thread's buffers, reused from turn to turn: once
+        // they have grown, reading and weighing a message allocates nothing.
+        let mut top = with_scratch(self.skill_count, |scratch| {
+            let mut words = std::mem::take(&mut scratch.words);
+            let top = self.rank_in(message, embedding, options, &eligible, scratch, &mut words);
+            if message.len() <= KEPT_BUFFERS_MESSAGE_BYTES {
+                scratch.words = words;
+            }
+            top
+        });
+        let best = top.first().map_or(0.0, |r| r.score);
+        top.retain(|r| r.score >= options.min_score && r.score >= best * options.min_ratio);
+        top
+    }
+
+    /// [`RankIndex::rank`] in `scratch`, the message's words read into `words`: the
+    /// candidates before the score thresholds.
+    fn rank_in(
+        &self,
+        message: &str,
+        embedding: Option<&[f32]>,
+        options: &RankOptions,
+        eligible: &impl Fn(usize) -> bool,
+        scratch: &mut Scratch,
+        words: &mut MessageWords,
+    ) -> Vec<Ranked> {
+        let MessageWords { known, unseen, query, reader } = words;
+        known.clear();
+        unseen.clear();
+        query.clear();
+        // Room for the message's words at once (a word and a space take three bytes or
+        // more; a pair adds an entry at most per word): grown only by a message longer
+        // than any before on this thread.
+        known.reserve(message.len() / 2 + 1);
+        unseen.reserve(message.len() / 3 + 1);
         let mut previous: Option<u32> = None;
-        for_each_lowercase_word(message, |word, offset, link| {
+        for_each_lowercase_word_in(message, reader, |word, offset, link| {
             let term = match self.lookup(word) {
                 Lookup::Known(term) => Some(term),
                 Lookup::Stop => None,
@@ -280,13 +314,10 @@ impl RankIndex {
         known.dedup_by_key(|&mut (term, _)| term);
         unseen.sort_unstable();
         unseen.dedup();
-        let mut query: Vec<QueryTerm> = known
-            .iter()
-            .filter_map(|&(term, offset)| {
-                let t = self.terms.get(term as usize)?;
-                Some(QueryTerm { term, idf: t.idf, pair: t.pair, bound: t.idf * t.max_weight(), offset })
-            })
-            .collect();
+        query.extend(known.iter().filter_map(|&(term, offset)| {
+            let t = self.terms.get(term as usize)?;
+            Some(QueryTerm { term, idf: t.idf, pair: t.pair, bound: t.idf * t.max_weight(), offset })
+        }));
         let words = query.iter().filter(|q| !q.pair);
         let total = words.map(|q| q.idf).sum::<f64>() + unseen.len() as f64 * self.unseen_idf * UNSEEN_COVERAGE;
         let embedding = embedding.filter(|_| options.semantic_weight > 0.0 && !self.vectors.is_empty());
@@ -304,47 +335,43 @@ impl RankIndex {
         let scale = REFERENCE_UNSEEN_IDF / self.unseen_idf;
 
         // Each word adds to the skills it weighs most in.
-        let mut top: Vec<Ranked> = Vec::with_capacity(options.max_ranked.min(16));
-        with_scratch(self.skill_count, |scratch| {
-            for q in &query {
-                let Some(term) = self.terms.get(q.term as usize) else { continue };
-                for &(skill, weight) in term.postings.iter().take(CANDIDATES_PER_WORD) {
-                    scratch.add(skill, q.idf * weight, if q.pair { 0.0 } else { q.idf }, q.offset);
+        let mut top: Vec<Ranked> = Vec::new();
+        for q in query.iter() {
+            let Some(term) = self.terms.get(q.term as usize) else { continue };
+            for &(skill, weight) in term.postings.iter().take(CANDIDATES_PER_WORD) {
+                scratch.add(skill, q.idf * weight, if q.pair { 0.0 } else { q.idf }, q.offset);
+            }
+        }
+        // A word of the skill's `when_not_to_use` counts against it.
+        for q in query.iter() {
+            for &skill in self.against.get(&q.term).into_iter().flatten() {
+                scratch.subtract(skill, q.idf * AGAINST_WEIGHT);
+            }
+        }
+        if let Some(query_vector) = embedding {
+            let floor = options.min_similarity.min(0.999);
+            for (skill, vector) in self.vectors.iter().enumerate() {
+                let (Some(vector), Ok(skill)) = (vector, u32::try_from(skill)) else { continue };
+                let cosine: f64 = vector.iter().zip(query_vector).map(|(&a, &b)| f64::from(a) * f64::from(b)).sum();
+                if cosine >= floor {
+                    scratch.add_semantic(skill, options.semantic_weight * (cosine - floor) / (1.0 - floor));
                 }
             }
-            // A word of the skill's `when_not_to_use` counts against it.
-            for q in &query {
-                for &skill in self.against.get(&q.term).into_iter().flatten() {
-                    scratch.subtract(skill, q.idf * AGAINST_WEIGHT);
-                }
+        }
+        for (skill, c) in scratch.candidates() {
+            let covered = total > 0.0 && c.coverage / total >= options.min_coverage;
+            if !(covered || c.semantic > 0.0) || !eligible(skill) {
+                continue;
             }
-            if let Some(query_vector) = embedding {
-                let floor = options.min_similarity.min(0.999);
-                for (skill, vector) in self.vectors.iter().enumerate() {
-                    let (Some(vector), Ok(skill)) = (vector, u32::try_from(skill)) else { continue };
-                    let cosine: f64 = vector.iter().zip(query_vector).map(|(&a, &b)| f64::from(a) * f64::from(b)).sum();
-                    if cosine >= floor {
-                        scratch.add_semantic(skill, options.semantic_weight * (cosine - floor) / (1.0 - floor));
-                    }
-                }
+            let score = ((c.score * scale + c.semantic) * 1000.0).round() / 1000.0;
+            let found = Ranked { skill, score, position: c.position };
+            if top.len() == options.max_ranked && top.last().is_some_and(|last| !beats(&found, last)) {
+                continue;
             }
-            for (skill, c) in scratch.candidates() {
-                let covered = total > 0.0 && c.coverage / total >= options.min_coverage;
-                if !(covered || c.semantic > 0.0) || !eligible(skill) {
-                    continue;
-                }
-                let score = ((c.score * scale + c.semantic) * 1000.0).round() / 1000.0;
-                let found = Ranked { skill, score, position: c.position };
-                if top.len() == options.max_ranked && top.last().is_some_and(|last| !beats(&found, last)) {
-                    continue;
-                }
-                let at = top.iter().position(|r| beats(&found, r)).unwrap_or(top.len());
-                top.insert(at, found);
-                top.truncate(options.max_ranked);
-            }
-        });
-        let best = top.first().map_or(0.0, |r| r.score);
-        top.retain(|r| r.score >= options.min_score && r.score >= best * options.min_ratio);
+            let at = top.iter().position(|r| beats(&found, r)).unwrap_or(top.len());
+            top.insert(at, found);
+            top.truncate(options.max_ranked);
+        }
         top
     }
 }

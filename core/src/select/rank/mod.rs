@@ -25,6 +25,7 @@ mod reading;
 pub(crate) use index::RankIndex;
 
 use crate::error::Error;
+use crate::select::words::WordBuffers;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
@@ -220,6 +221,19 @@ struct Scratch {
     generation: u32,
     slots: Vec<Candidate>,
     touched: Vec<u32>,
+    /// The buffers a turn reads the message's words into.
+    words: MessageWords,
+}
+
+/// What a turn makes of the message's words: the known terms with their first offsets,
+/// the hashes of the words the catalogue has not seen, the query, and the word reader's
+/// buffers. Kept in [`Scratch`] between turns, so that their capacity is reused.
+#[derive(Debug, Default)]
+struct MessageWords {
+    known: Vec<(u32, usize)>,
+    unseen: Vec<u64>,
+    query: Vec<QueryTerm>,
+    reader: WordBuffers,
 }
 
 impl Scratch {
