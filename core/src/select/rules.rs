@@ -21,7 +21,8 @@
 //! one Aho-Corasick automaton over every folded tag and name and the start of every
 //! folded description (the rest is compared where the start occurs). A turn
 //! folds the message once and runs the automaton once, so its cost follows the
-//! message's length, not the number of skills.
+//! message's length, not the number of skills (but for one comparison per skill whose
+//! description starts with what the message has, where it has it).
 
 use crate::error::Error;
 use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
@@ -252,7 +253,7 @@ impl MatchIndex {
         let mut patterns: Vec<String> = Vec::new();
         let mut targets: Vec<Vec<(usize, Reason)>> = Vec::new();
         let mut description_rests: Vec<u32> = Vec::new();
-        let mut rests: Vec<Box<str>> = vec!["".into()];
+        // Each different rest of a description with its number (0: the empty one).
         let mut rest_ids: HashMap<Box<str>, u32> = HashMap::new();
         // Whether `folded` is matched as `reason`: long enough, and not a one-word name or
         // tag that is an everyday word here.
@@ -278,20 +279,24 @@ impl MatchIndex {
             by_name.entry(mention_key(&skill.name)).or_insert(i);
             // A user rarely types a description's closing punctuation.
             let description = fold(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']).trim()).text;
-            let mut rest = "";
+            let mut rest_id = 0;
             if matched(&description, Reason::Description) {
                 let pattern = truncate_bytes(&description, DESCRIPTION_PATTERN_BYTES);
-                rest = description.get(pattern.len()..).unwrap_or_default();
-                add(pattern, i, Reason::Description);
+                // Rests are kept once each (copies of a skill share their description).
+                let id = match description.get(pattern.len()..).unwrap_or_default() {
+                    "" => Some(0),
+                    rest => rest_ids.get(rest).copied().or_else(|| {
+                        let id = u32::try_from(rest_ids.len() + 1).ok()?;
+                        rest_ids.insert(rest.into(), id);
+                        Some(id)
+                    }),
+                };
+                // (No number left for its rest: no description rule, rather than one on its start.)
+                if let Some(id) = id {
+                    rest_id = id;
+                    add(pattern, i, Reason::Description);
+                }
             }
-            // Rests are kept once each (copies of a skill share their description).
-            let rest_id = match rest {
-                "" => 0,
-                rest => *rest_ids.entry(rest.into()).or_insert_with_key(|rest| {
-                    rests.push(rest.clone());
-                    u32::try_from(rests.len() - 1).unwrap_or(u32::MAX)
-                }),
-            };
             description_rests.push(rest_id);
             for text in skill.tags.iter().map(|t| (t, Reason::Tag)).chain([(&skill.name, Reason::Name)]) {
                 let (folded, reason) = (fold(text.0.trim()).text, text.1);
@@ -309,6 +314,12 @@ impl MatchIndex {
             Ok(automaton) => (automaton, None),
             Err(e) => (None, Some(e.to_string())),
         };
+        let mut rests: Vec<Box<str>> = vec![Box::default(); rest_ids.len() + 1];
+        for (rest, id) in rest_ids {
+            if let Some(slot) = rests.get_mut(id as usize) {
+                *slot = rest;
+            }
+        }
         MatchIndex { by_name, automaton, broken, targets, description_rests, rests, order_keys }
     }
 
@@ -564,21 +575,38 @@ mod tests {
 
     #[test]
     fn descriptions_match_where_the_whole_folded_description_occurs() {
-        // Descriptions from four words, so that many share their first 32 bytes; messages
-        // made of pieces of them. Each skill's hit is the first place its whole
-        // description occurs (ASCII without whitespace runs: folded offsets are the
-        // message's own).
-        let words = ["alpha", "beta", "gamma", "delta"];
+        // Descriptions that open with one of three starts of 32 bytes or more and end in a
+        // few words of a small stock (some not ASCII); messages made of whole descriptions,
+        // their starts cut at a word, and stock words. Each skill's hit is the first place
+        // its whole description occurs (lowercase, single spaces, characters that lowercase
+        // to themselves: the folded message's offsets are the message's own).
+        let starts = [
+            "use this skill when the user asks to",
+            "this skill should be used whenever a",
+            "helps with café menus and naïve über plans",
+        ];
+        let stock = ["alpha", "beta", "gamma", "café", "über", "ñandú"];
         let mut next = crate::testing::numbers(0x9e37_79b9_7f4a_7c15);
-        let phrase = |n: usize, next: &mut dyn FnMut(usize) -> usize| {
-            (0..n).map(|_| words[next(4)]).collect::<Vec<_>>().join(" ")
+        let words = |n: usize, next: &mut dyn FnMut(usize) -> usize| {
+            (0..n).map(|_| stock[next(stock.len())]).collect::<Vec<_>>()
         };
-        let descriptions: Vec<String> = (0..40).map(|i| phrase(6 + i % 5, &mut next)).collect();
+        let descriptions: Vec<String> =
+            (0..40).map(|i| format!("{} {}", starts[i % 3], words(1 + next(4), &mut next).join(" "))).collect();
         let s: Vec<Skill> = descriptions.iter().enumerate().map(|(i, d)| skill(&format!("zq-{i}"), d, &[])).collect();
         let index = MatchIndex::build(&s, |_| false);
+        let (mut whole, mut starts_only) = (0, 0);
         for _ in 0..300 {
-            let length = 4 + next(30);
-            let message = phrase(length, &mut next);
+            let pieces: Vec<String> = (0..1 + next(4))
+                .map(|_| {
+                    let description: Vec<&str> = descriptions[next(descriptions.len())].split(' ').collect();
+                    match next(3) {
+                        0 => description.join(" "),
+                        1 => description[..description.len() - 1 - next(2).min(description.len() - 1)].join(" "),
+                        _ => words(1 + next(3), &mut next).join(" "),
+                    }
+                })
+                .collect();
+            let message = pieces.join(" ");
             let mut expected: Vec<(usize, usize)> =
                 (descriptions.iter().enumerate()).filter_map(|(i, d)| Some((i, message.find(d.as_str())?))).collect();
             expected.sort();
@@ -586,7 +614,11 @@ mod tests {
                 index.find(&message).unwrap().iter().map(|h| (h.skill, h.position)).collect();
             got.sort();
             assert_eq!(got, expected, "{message}");
+            whole += usize::from(!expected.is_empty());
+            starts_only += usize::from(expected.is_empty() && starts.iter().any(|st| message.contains(st)));
         }
+        // Both kinds of message were there: with a whole description, and with starts only.
+        assert!(whole > 50 && starts_only > 50, "{whole} with a description, {starts_only} with starts only");
     }
 
     #[test]

@@ -97,6 +97,10 @@ pub(super) struct Vocabulary {
     /// The skill being read: its terms, and their weights summed so far (reused).
     terms: Vec<u32>,
     sums: Vec<f64>,
+    /// When kept: every written form added to `surface`, in the order added (a part read
+    /// on its own thread keeps them, so that taking it in adds its forms in the order one
+    /// thread would have: the same map, down to the order a snapshot writes it in).
+    forms_in_order: Option<Vec<Box<str>>>,
 }
 
 impl Vocabulary {
@@ -111,7 +115,13 @@ impl Vocabulary {
             seen: HashMap::default(),
             terms: Vec::new(),
             sums: Vec::new(),
+            forms_in_order: None,
         }
+    }
+
+    /// No terms yet, and every written form kept in the order added.
+    fn keeping_form_order() -> Vocabulary {
+        Vocabulary { forms_in_order: Some(Vec::new()), ..Vocabulary::new() }
     }
 
     /// The terms an index knows, to read more skills into.
@@ -121,11 +131,13 @@ impl Vocabulary {
         pairs: HashMap<(u32, u32), u32, WordHash>,
         is_pair: Vec<bool>,
     ) -> Vocabulary {
-        Vocabulary { surface, words, pairs, is_pair, seen: HashMap::default(), terms: Vec::new(), sums: Vec::new() }
+        let (seen, terms, sums) = (HashMap::default(), Vec::new(), Vec::new());
+        Vocabulary { surface, words, pairs, is_pair, seen, terms, sums, forms_in_order: None }
     }
 
     fn new_term(&mut self, pair: bool) -> Option<u32> {
-        let term = u32::try_from(self.is_pair.len()).ok()?;
+        // (`u32::MAX` is no term's number: it stands for none.)
+        let term = u32::try_from(self.is_pair.len()).ok().filter(|&term| term != UNNUMBERED)?;
         self.is_pair.push(pair);
         Some(term)
     }
@@ -190,6 +202,9 @@ impl Vocabulary {
                             term
                         }
                     };
+                    if let Some(forms) = self.forms_in_order.as_mut() {
+                        forms.push(form.clone());
+                    }
                     self.surface.insert(form, Some(term));
                     term
                 }
@@ -241,8 +256,13 @@ pub(super) fn read_all(skills: &[&Skill], headings: bool) -> (Vocabulary, Vec<Re
 /// [`read_all`] with the skills read in `parts` contiguous parts, each with a vocabulary
 /// of its own, taken into the first part's in order.
 fn read_in_parts(skills: &[&Skill], headings: bool, parts: usize) -> (Vocabulary, Vec<Reading>) {
+    let first = skills.as_ptr() as usize;
     let read = |part: &[&Skill]| {
-        let mut vocabulary = Vocabulary::new();
+        // Parts after the first keep the order of their forms, for `absorb`.
+        let mut vocabulary = match part.as_ptr() as usize == first {
+            true => Vocabulary::new(),
+            false => Vocabulary::keeping_form_order(),
+        };
         let readings: Vec<Reading> = part.iter().map(|skill| vocabulary.read(skill, headings)).collect();
         (vocabulary, readings)
     };
@@ -319,17 +339,20 @@ impl Vocabulary {
             };
             numbers.push(number.unwrap_or(UNNUMBERED));
         }
-        for (form, term) in other.surface {
-            match term {
-                None => {
-                    self.surface.entry(form).or_insert(None);
-                }
-                Some(term) => {
-                    if let Some(&number) = numbers.get(term as usize).filter(|&&n| n != UNNUMBERED) {
-                        self.surface.entry(form).or_insert(Some(number));
-                    }
-                }
-            }
+        // Its forms, in the order it added them (after the stop words, which every
+        // vocabulary starts with); a form known here stays as it is (the same stem).
+        let mut surface = other.surface;
+        let in_order = other.forms_in_order.unwrap_or_default().into_iter();
+        let forms: Vec<(Box<str>, Option<u32>)> = match in_order.len() {
+            // Not kept: in the map's order (the same map, its forms added in another order).
+            0 => surface.drain().filter(|(_, term)| term.is_some()).collect(),
+            _ => in_order.filter_map(|form| surface.remove_entry(&form)).collect(),
+        };
+        for (form, term) in forms {
+            let Some(&number) = term.and_then(|t| numbers.get(t as usize)).filter(|&&n| n != UNNUMBERED) else {
+                continue;
+            };
+            self.surface.entry(form).or_insert(Some(number));
         }
         numbers
     }
@@ -450,7 +473,7 @@ mod tests {
     /// `count` skills whose texts draw on one small stock of words (inflected forms of one
     /// stem, stop words, words in many skills and in few), some with texts against them.
     fn generated(count: usize) -> Vec<Skill> {
-        const WORDS: [&str; 24] = [
+        const WORDS: [&str; 31] = [
             "file",
             "files",
             "filing",
@@ -475,6 +498,13 @@ mod tests {
             "reviewed",
             "draft",
             "letter",
+            "non-profit",
+            "e-mail",
+            "a/b",
+            "café",
+            "Über",
+            "naïve",
+            "ΟΔΟΣ",
         ];
         let mut next = crate::testing::numbers(0x2545_f491_4f6c_dd1d);
         (0..count)
@@ -495,8 +525,17 @@ mod tests {
         let refs: Vec<&Skill> = skills.iter().collect();
         let index = |(vocabulary, readings)| RankIndex::assemble(vocabulary, readings, true);
         let one = index(read_in_parts(&refs, true, 1));
+        // The maps in the same order too (a snapshot writes them in it).
+        let order = |index: &RankIndex| {
+            let surface: Vec<(Box<str>, Option<u32>)> = index.surface.iter().map(|(f, t)| (f.clone(), *t)).collect();
+            let words: Vec<(Box<str>, u32)> = index.words.iter().map(|(w, t)| (w.clone(), *t)).collect();
+            let pairs: Vec<((u32, u32), u32)> = index.pairs.iter().map(|(p, t)| (*p, *t)).collect();
+            (surface, words, pairs)
+        };
         for parts in [2, 3, 8] {
-            assert_same(&index(read_in_parts(&refs, true, parts)), &one);
+            let in_parts = index(read_in_parts(&refs, true, parts));
+            assert_same(&in_parts, &one);
+            assert!(order(&in_parts) == order(&one), "{parts} parts");
         }
         // Also the small catalogue, in more parts than some words have skills.
         let small = catalogue();
