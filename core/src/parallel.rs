@@ -1,6 +1,7 @@
 //! Work split over the machine's threads. A native build prepares entries and reads skills'
 //! texts in contiguous parts, each on its own scoped thread, and takes the parts' results
-//! in order, so what comes out is what one thread gives. wasm32 has one thread.
+//! in order, so what comes out is what one thread gives; and makes its ranking index and
+//! rule automaton at once. wasm32 has one thread.
 
 use std::sync::OnceLock;
 
@@ -44,6 +45,24 @@ pub(crate) fn in_parts<T: Sync, R: Send>(items: &[T], parts: usize, work: impl F
     })
 }
 
+/// `first` on this thread and `second` on another at the same time (joined before this
+/// returns); both here, one after the other, where there is one thread or the other cannot
+/// be started, or should `second` stop there.
+pub(crate) fn join<A, B: Send>(first: impl FnOnce() -> A, second: impl Fn() -> B + Sync) -> (A, B) {
+    if threads() <= 1 {
+        return (first(), second());
+    }
+    let second = &second;
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new().spawn_scoped(scope, second);
+        let a = first();
+        match worker.map(|w| w.join()) {
+            Ok(Ok(b)) => (a, b),
+            _ => (a, second()),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +76,13 @@ mod tests {
             assert_eq!(results.concat(), items, "{parts}");
         }
         assert_eq!(in_parts(&[] as &[u32], 4, |part| part.len()), vec![0]);
+    }
+
+    #[test]
+    fn both_halves_of_a_join_run_once_each() {
+        let runs = std::sync::atomic::AtomicUsize::new(0);
+        let count = || runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (a, b) = join(|| (count(), "first").1, || (count(), "second").1);
+        assert_eq!((a, b, runs.into_inner()), ("first", "second", 2));
     }
 }

@@ -3,7 +3,6 @@
 
 use super::names::{qualified, same_origin};
 use super::prepare::{prepare, prepare_batch, Prepared, BATCH};
-use super::reuse::Taken;
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
     GatedSkill, KeptIndexes, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
@@ -11,6 +10,7 @@ use super::{
 use crate::engine::source::SkillSource;
 use crate::engine::CatalogBuild;
 use crate::order;
+use crate::parallel;
 use crate::scan::{self, ScanCache};
 use crate::select::rank::RankIndex;
 use crate::select::rules::{mention_key, MatchIndex};
@@ -318,12 +318,34 @@ impl Builder {
         let nothing = Skill::default();
         let ranked: Vec<&Skill> = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
         let headings = options.rank.headings;
-        let taken = kept.map_or(Taken::Nothing, |kept| kept.for_skills(&winners, &ranked, headings));
-        let (ranking, rules) = match taken {
-            Taken::Both(ranking, rules) => (ranking.keeping_readings(refreshable), rules),
-            Taken::Ranking(ranking) => (ranking.keeping_readings(refreshable), None),
-            Taken::Nothing => (RankIndex::build_keeping(ranked.iter().copied(), headings, refreshable), None),
+        // The rule automaton needs the ranking index only to leave everyday one-word names
+        // and tags to ranking: it is made while the ranking index is (while the changed
+        // skills are read and the index assembled; or, in a whole build, once the skills are
+        // read, which takes every thread), then settled.
+        let unsettled = || MatchIndex::build_unsettled(winners.iter().map(|s| &s.skill));
+        let (ranking, rules) = match kept {
+            Some(kept) if kept.same_skills(&winners) => kept.into_indexes(),
+            kept => {
+                let (ranking, rules) = match kept.filter(KeptIndexes::can_rebuild_ranking) {
+                    Some(kept) => parallel::join(|| kept.rebuild_ranking(&winners, &ranked, headings), unsettled),
+                    None => {
+                        let (ranking, rules) = RankIndex::build_keeping_alongside(
+                            ranked.iter().copied(),
+                            headings,
+                            refreshable,
+                            unsettled,
+                        );
+                        (Some(ranking), rules)
+                    }
+                };
+                // (Rebuilding does not fail once it can: a whole build stands in should it.)
+                let ranking =
+                    ranking.unwrap_or_else(|| RankIndex::build_keeping(ranked.iter().copied(), headings, refreshable));
+                let rules = rules.settle(|word| ranking.shared_word(word));
+                (ranking, Some(rules))
+            }
         };
+        let ranking = ranking.keeping_readings(refreshable);
         let mut catalog = Catalog::assemble(winners, shadowed, report, ranking, rules, &options);
         catalog.unread = unread;
         catalog

@@ -50,16 +50,6 @@ pub(crate) struct KeptIndexes {
     rules: Option<MatchIndex>,
 }
 
-/// What a build takes from [`KeptIndexes`].
-pub(crate) enum Taken {
-    /// Both indexes as they were (the rule automaton, unless from a snapshot).
-    Both(RankIndex, Option<MatchIndex>),
-    /// The ranking index made again from the kept one, reading only what changed.
-    Ranking(RankIndex),
-    /// Nothing: the indexes are made anew.
-    Nothing,
-}
-
 impl KeptIndexes {
     /// The indexes a catalogue of `skills` (in catalogue order) has.
     pub(crate) fn new(skills: &[CatalogSkill], ranking: RankIndex, rules: Option<MatchIndex>) -> KeptIndexes {
@@ -67,30 +57,50 @@ impl KeptIndexes {
         KeptIndexes { skills, ranking, rules }
     }
 
-    /// The indexes, if `skills` (in catalogue order) are what they were made from; the
-    /// ranking without the host's embeddings (a build has none until it embeds). Otherwise
-    /// the ranking index made again from the kept one, reading only the skills that are not
-    /// among those it was made from (by name, with the same fields and blocked flag), if it
-    /// kept its readings. `ranked`: each skill as ranking reads it (a blocked one empty);
-    /// `headings`: the catalogue's option, the same both times.
-    pub(crate) fn for_skills(self, skills: &[CatalogSkill], ranked: &[&Skill], headings: bool) -> Taken {
-        let KeptIndexes { skills: before, mut ranking, rules } = self;
-        let equal =
-            |(skill, blocked): &(Skill, bool), now: &CatalogSkill| *blocked == now.blocked() && *skill == now.skill;
-        if before.len() == skills.len() && before.iter().zip(skills).all(|(was, now)| equal(was, now)) {
-            ranking.set_vectors(Vec::new());
-            return Taken::Both(ranking, rules);
-        }
+    /// Whether `skills` (in catalogue order) are what the indexes were made from.
+    pub(crate) fn same_skills(&self, skills: &[CatalogSkill]) -> bool {
+        self.skills.len() == skills.len()
+            && self.skills.iter().zip(skills).all(|(was, now)| KeptIndexes::equal(was, now))
+    }
+
+    /// The indexes as they are, the ranking without the host's embeddings (a build has
+    /// none until it embeds).
+    pub(crate) fn into_indexes(self) -> (RankIndex, Option<MatchIndex>) {
+        let KeptIndexes { mut ranking, rules, .. } = self;
+        ranking.set_vectors(Vec::new());
+        (ranking, rules)
+    }
+
+    /// Whether the ranking index can be made again from the kept one (it kept its
+    /// readings).
+    pub(crate) fn can_rebuild_ranking(&self) -> bool {
+        self.ranking.keeps_readings()
+    }
+
+    /// The ranking index of `skills` made again from the kept one, reading only the
+    /// skills that are not among those it was made from (by name, with the same fields and
+    /// blocked flag); `None` when it kept no readings. `ranked`: each skill as ranking
+    /// reads it (a blocked one empty); `headings`: the catalogue's option, the same both
+    /// times.
+    pub(crate) fn rebuild_ranking(
+        self,
+        skills: &[CatalogSkill],
+        ranked: &[&Skill],
+        headings: bool,
+    ) -> Option<RankIndex> {
+        let KeptIndexes { skills: before, ranking, .. } = self;
         let at: HashMap<&str, usize> = before.iter().enumerate().map(|(i, (s, _))| (s.name.as_str(), i)).collect();
         let unchanged = |now: usize| {
             let now = skills.get(now)?;
             let was = *at.get(now.skill.name.as_str())?;
-            before.get(was).is_some_and(|was| equal(was, now)).then_some(was)
+            before.get(was).is_some_and(|was| KeptIndexes::equal(was, now)).then_some(was)
         };
-        match RankIndex::rebuild(ranking, ranked, unchanged, headings) {
-            Some(ranking) => Taken::Ranking(ranking),
-            None => Taken::Nothing,
-        }
+        RankIndex::rebuild(ranking, ranked, unchanged, headings)
+    }
+
+    /// A kept skill is `now`: the same fields and blocked flag.
+    fn equal((skill, blocked): &(Skill, bool), now: &CatalogSkill) -> bool {
+        *blocked == now.blocked() && *skill == now.skill
     }
 }
 

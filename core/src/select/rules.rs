@@ -113,6 +113,32 @@ pub(crate) struct MatchIndex {
     order_keys: Vec<(usize, String)>,
 }
 
+/// A [`MatchIndex`] whose one-word names and tags are all still rules: those that are
+/// everyday words in the catalogue are left to ranking by [`UnsettledRules::settle`].
+#[derive(Debug)]
+pub(crate) struct UnsettledRules {
+    index: MatchIndex,
+    /// Each pattern that is a one-word name or tag, with its text.
+    one_word: Vec<(usize, String)>,
+}
+
+impl UnsettledRules {
+    /// The index, each one-word name or tag for which `everyday` is true no longer a rule
+    /// (its pattern stays in the automaton, standing for nothing but the descriptions it
+    /// may start).
+    pub(crate) fn settle(self, everyday: impl Fn(&str) -> bool) -> MatchIndex {
+        let UnsettledRules { mut index, one_word } = self;
+        for (id, word) in one_word {
+            if everyday(&word) {
+                if let Some(targets) = index.targets.get_mut(id) {
+                    targets.retain(|&(_, reason)| reason == Reason::Description);
+                }
+            }
+        }
+        index
+    }
+}
+
 /// The key a mention is looked up by: lowercase, `_` as `-`.
 pub(crate) fn mention_key(name: &str) -> String {
     name.chars().flat_map(char::to_lowercase).map(|c| if c == '_' { '-' } else { c }).collect()
@@ -247,6 +273,13 @@ impl MatchIndex {
     /// that is one word for which `everyday` is true is left to ranking: it is not
     /// matched as a rule.
     pub(crate) fn build<'a>(skills: impl IntoIterator<Item = &'a Skill>, everyday: impl Fn(&str) -> bool) -> Self {
+        MatchIndex::build_unsettled(skills).settle(everyday)
+    }
+
+    /// Indexes `skills`, every one-word name and tag still matched as a rule: what needs
+    /// no ranking index, so a build makes it while it makes the ranking index
+    /// ([`UnsettledRules::settle`] then leaves the everyday ones to ranking).
+    pub(crate) fn build_unsettled<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> UnsettledRules {
         let mut by_name = HashMap::new();
         let mut order_keys = Vec::new();
         let mut pattern_ids: HashMap<String, usize> = HashMap::new();
@@ -255,19 +288,22 @@ impl MatchIndex {
         let mut description_rests: Vec<u32> = Vec::new();
         // Each different rest of a description with its number (0: the empty one).
         let mut rest_ids: HashMap<Box<str>, u32> = HashMap::new();
-        // Whether `folded` is matched as `reason`: long enough, and not a one-word name or
-        // tag that is an everyday word here.
-        let matched = |folded: &str, reason: Reason| {
-            let one_word = || folded.chars().all(char::is_alphanumeric);
-            folded.chars().count() >= MIN_AUTO_CHARS
-                && (reason == Reason::Description || !one_word() || !everyday(folded))
-        };
+        // Patterns that are a one-word name or tag: each is a rule only where it is no
+        // everyday word (settled once the ranking index is made).
+        let mut one_word: Vec<bool> = Vec::new();
+        let matched = |folded: &str| folded.chars().count() >= MIN_AUTO_CHARS;
         let mut add = |pattern: &str, skill: usize, reason: Reason| {
             let id = *pattern_ids.entry(pattern.to_owned()).or_insert_with(|| {
                 patterns.push(pattern.to_owned());
                 targets.push(Vec::new());
+                one_word.push(false);
                 patterns.len() - 1
             });
+            if reason != Reason::Description && pattern.chars().all(char::is_alphanumeric) {
+                if let Some(flag) = one_word.get_mut(id) {
+                    *flag = true;
+                }
+            }
             if let Some(t) = targets.get_mut(id) {
                 if !t.contains(&(skill, reason)) {
                     t.push((skill, reason));
@@ -280,7 +316,7 @@ impl MatchIndex {
             // A user rarely types a description's closing punctuation.
             let description = fold(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']).trim()).text;
             let mut rest_id = 0;
-            if matched(&description, Reason::Description) {
+            if matched(&description) {
                 let pattern = truncate_bytes(&description, DESCRIPTION_PATTERN_BYTES);
                 // Rests are kept once each (copies of a skill share their description).
                 let id = match description.get(pattern.len()..).unwrap_or_default() {
@@ -300,7 +336,7 @@ impl MatchIndex {
             description_rests.push(rest_id);
             for text in skill.tags.iter().map(|t| (t, Reason::Tag)).chain([(&skill.name, Reason::Name)]) {
                 let (folded, reason) = (fold(text.0.trim()).text, text.1);
-                if matched(&folded, reason) {
+                if matched(&folded) {
                     add(&folded, i, reason);
                 }
             }
@@ -320,7 +356,12 @@ impl MatchIndex {
                 *slot = rest;
             }
         }
-        MatchIndex { by_name, automaton, broken, targets, description_rests, rests, order_keys }
+        // The one-word patterns' texts, for `settle`.
+        let one_word = (patterns.into_iter().zip(one_word).enumerate())
+            .filter_map(|(id, (pattern, one_word))| one_word.then_some((id, pattern)))
+            .collect();
+        let index = MatchIndex { by_name, automaton, broken, targets, description_rests, rests, order_keys };
+        UnsettledRules { index, one_word }
     }
 
     /// What follows the automaton's pattern in `skill`'s folded description.
@@ -392,7 +433,8 @@ impl MatchIndex {
         best: &mut HashMap<usize, (Reason, usize)>,
     ) {
         for m in automaton.find_overlapping_iter(&folded.text) {
-            let Some(targets) = self.targets.get(m.pattern().as_usize()) else {
+            // (A pattern may stand for nothing: an everyday one-word name or tag.)
+            let Some(targets) = self.targets.get(m.pattern().as_usize()).filter(|t| !t.is_empty()) else {
                 continue;
             };
             let (start, end) = (folded.original(m.start()), folded.original(m.end()));
@@ -619,6 +661,35 @@ mod tests {
         }
         // Both kinds of message were there: with a whole description, and with starts only.
         assert!(whole > 50 && starts_only > 50, "{whole} with a description, {starts_only} with starts only");
+    }
+
+    #[test]
+    fn everyday_one_word_names_and_tags_are_left_to_ranking_but_descriptions_are_not() {
+        let s = vec![
+            skill("finder", "search", &[]),
+            skill("web-search", "Look things up online", &["search"]),
+            skill("search", "A search skill", &[]),
+        ];
+        let hits = |everyday: &dyn Fn(&str) -> bool| {
+            let index = MatchIndex::build(&s, everyday);
+            let hits = index.find("please search").unwrap();
+            hits.into_iter().map(|h| (s[h.skill].name.as_str(), h.reason)).collect::<Vec<_>>()
+        };
+        // The word is a rule for each skill that has it...
+        let mut all = hits(&|_| false);
+        all.sort();
+        assert_eq!(all, [("finder", Reason::Description), ("search", Reason::Name), ("web-search", Reason::Tag)]);
+        // ...but, an everyday word, only as the whole of a description.
+        assert_eq!(hits(&|word| word == "search"), [("finder", Reason::Description)]);
+        // Settling asks about each one-word name or tag once, not about descriptions.
+        let asked = std::cell::RefCell::new(Vec::new());
+        MatchIndex::build_unsettled(&s).settle(|word| {
+            asked.borrow_mut().push(word.to_owned());
+            false
+        });
+        let mut asked = asked.into_inner();
+        asked.sort();
+        assert_eq!(asked, ["finder", "search"]);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::{
     CANDIDATES_PER_WORD, K1, MAX_QUERY_WORDS, REFERENCE_UNSEEN_IDF, UNSEEN_COVERAGE,
 };
 use crate::order;
+use crate::parallel;
 use crate::select::words::{
     for_each_lowercase_word, for_each_lowercase_word_in, hash_word, stem_remembered, Link, WordHash,
 };
@@ -63,6 +64,19 @@ impl RankIndex {
         let skills: Vec<&Skill> = skills.into_iter().take(u32::MAX as usize).collect();
         let (vocabulary, readings) = super::reading::read_all(&skills, headings);
         RankIndex::assemble(vocabulary, readings, keep)
+    }
+
+    /// [`RankIndex::build_keeping`], and `alongside` run on another thread while the index
+    /// is assembled (once the skills are read: reading takes every thread).
+    pub(crate) fn build_keeping_alongside<'a, B: Send>(
+        skills: impl IntoIterator<Item = &'a Skill>,
+        headings: bool,
+        keep: bool,
+        alongside: impl Fn() -> B + Sync,
+    ) -> (RankIndex, B) {
+        let skills: Vec<&Skill> = skills.into_iter().take(u32::MAX as usize).collect();
+        let (vocabulary, readings) = super::reading::read_all(&skills, headings);
+        parallel::join(|| RankIndex::assemble(vocabulary, readings, keep), alongside)
     }
 
     /// The index of the skills `readings` were read from, in catalogue order: each term's
@@ -203,8 +217,7 @@ impl RankIndex {
         self.terms.as_ptr() as usize
     }
 
-    /// Whether the index keeps what reading each skill gave.
-    #[cfg(test)]
+    /// Whether the index keeps what reading each skill gave (so that it can be rebuilt).
     pub(crate) fn keeps_readings(&self) -> bool {
         self.readings.is_some()
     }
