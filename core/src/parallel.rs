@@ -5,6 +5,10 @@
 
 use std::sync::OnceLock;
 
+/// Catalogues from this many skills up are read in parts and make their rule automaton
+/// on a thread of its own (natively); smaller ones are not worth a thread's start.
+pub(crate) const SPLIT_FROM_SKILLS: usize = 256;
+
 /// Most threads one piece of work is split over.
 const MAX_THREADS: usize = 8;
 
@@ -45,11 +49,15 @@ pub(crate) fn in_parts<T: Sync, R: Send>(items: &[T], parts: usize, work: impl F
     })
 }
 
-/// `first` on this thread and `second` on another at the same time (joined before this
-/// returns); both here, one after the other, where there is one thread or the other cannot
-/// be started, or should `second` stop there.
-pub(crate) fn join<A, B: Send>(first: impl FnOnce() -> A, second: impl Fn() -> B + Sync) -> (A, B) {
-    if threads() <= 1 {
+/// With `worth_a_thread`: `first` on this thread and `second` on another at the same time
+/// (joined before this returns). Else, and where there is one thread, the other cannot be
+/// started or `second` stops there: both here, one after the other.
+pub(crate) fn join<A, B: Send>(
+    worth_a_thread: bool,
+    first: impl FnOnce() -> A,
+    second: impl Fn() -> B + Sync,
+) -> (A, B) {
+    if !worth_a_thread || threads() <= 1 {
         return (first(), second());
     }
     let second = &second;
@@ -82,7 +90,10 @@ mod tests {
     fn both_halves_of_a_join_run_once_each() {
         let runs = std::sync::atomic::AtomicUsize::new(0);
         let count = || runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (a, b) = join(|| (count(), "first").1, || (count(), "second").1);
-        assert_eq!((a, b, runs.into_inner()), ("first", "second", 2));
+        for worth_a_thread in [true, false] {
+            runs.store(0, std::sync::atomic::Ordering::Relaxed);
+            let (a, b) = join(worth_a_thread, || (count(), "first").1, || (count(), "second").1);
+            assert_eq!((a, b, runs.load(std::sync::atomic::Ordering::Relaxed)), ("first", "second", 2));
+        }
     }
 }

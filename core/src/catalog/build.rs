@@ -327,7 +327,10 @@ impl Builder {
             Some(kept) if kept.same_skills(&winners) => kept.into_indexes(),
             kept => {
                 let (ranking, rules) = match kept.filter(KeptIndexes::can_rebuild_ranking) {
-                    Some(kept) => parallel::join(|| kept.rebuild_ranking(&winners, &ranked, headings), unsettled),
+                    Some(kept) => {
+                        let worth_a_thread = winners.len() >= parallel::SPLIT_FROM_SKILLS;
+                        parallel::join(worth_a_thread, || kept.rebuild_ranking(&winners, &ranked, headings), unsettled)
+                    }
                     None => {
                         let (ranking, rules) = RankIndex::build_keeping_alongside(
                             ranked.iter().copied(),

@@ -391,16 +391,19 @@ impl MatchIndex {
         let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
         if let Some(automaton) = &self.automaton {
             // This thread's buffer, or a new one while it is in use.
-            FOLDED.with(|cell| match cell.try_borrow_mut() {
-                Ok(mut folded) => {
-                    fold_into(message, &mut folded);
-                    self.find_in(automaton, &folded, &at_spans, &mut best);
-                    if message.len() > KEPT_BUFFERS_MESSAGE_BYTES {
-                        *folded = Folded::default();
-                    }
+            // (Not `with`, which panics while the thread is being torn down.)
+            let kept = FOLDED.try_with(|cell| {
+                let mut folded = cell.try_borrow_mut().ok()?;
+                fold_into(message, &mut folded);
+                self.find_in(automaton, &folded, &at_spans, &mut best);
+                if message.len() > KEPT_BUFFERS_MESSAGE_BYTES {
+                    *folded = Folded::default();
                 }
-                Err(_) => self.find_in(automaton, &fold(message), &at_spans, &mut best),
+                Some(())
             });
+            if !matches!(kept, Ok(Some(()))) {
+                self.find_in(automaton, &fold(message), &at_spans, &mut best);
+            }
         }
 
         let mut hits: Vec<Hit> = Vec::with_capacity(mentions.len() + best.len());

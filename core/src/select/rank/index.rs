@@ -76,7 +76,8 @@ impl RankIndex {
     ) -> (RankIndex, B) {
         let skills: Vec<&Skill> = skills.into_iter().take(u32::MAX as usize).collect();
         let (vocabulary, readings) = super::reading::read_all(&skills, headings);
-        parallel::join(|| RankIndex::assemble(vocabulary, readings, keep), alongside)
+        let worth_a_thread = skills.len() >= parallel::SPLIT_FROM_SKILLS;
+        parallel::join(worth_a_thread, || RankIndex::assemble(vocabulary, readings, keep), alongside)
     }
 
     /// The index of the skills `readings` were read from, in catalogue order: each term's

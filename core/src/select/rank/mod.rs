@@ -279,7 +279,7 @@ thread_local! {
 
 /// Runs `turn` with this thread's scratch, sized for `skills` and set to a new
 /// generation (or with a fresh one, if the thread's is in use).
-fn with_scratch<R>(skills: usize, turn: impl FnOnce(&mut Scratch) -> R) -> R {
+fn with_scratch<R>(skills: usize, turn: impl FnMut(&mut Scratch) -> R) -> R {
     let prepare = |scratch: &mut Scratch| {
         scratch.touched.clear();
         scratch.generation = match scratch.generation.checked_add(1) {
@@ -293,17 +293,19 @@ fn with_scratch<R>(skills: usize, turn: impl FnOnce(&mut Scratch) -> R) -> R {
             scratch.slots.resize(skills, Candidate::default());
         }
     };
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => {
-            prepare(&mut scratch);
-            turn(&mut scratch)
-        }
-        Err(_) => {
-            let mut scratch = Scratch::default();
-            prepare(&mut scratch);
-            turn(&mut scratch)
-        }
-    })
+    // (Not `with`, which panics while the thread is being torn down: then a fresh one.)
+    let mut turn = turn;
+    let kept = SCRATCH.try_with(|cell| {
+        let mut scratch = cell.try_borrow_mut().ok()?;
+        prepare(&mut scratch);
+        Some(turn(&mut scratch))
+    });
+    if let Ok(Some(result)) = kept {
+        return result;
+    }
+    let mut scratch = Scratch::default();
+    prepare(&mut scratch);
+    turn(&mut scratch)
 }
 
 #[cfg(test)]

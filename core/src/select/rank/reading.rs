@@ -243,13 +243,10 @@ impl Vocabulary {
     }
 }
 
-/// Catalogues from this many skills up read them in parts, one per thread (natively).
-const READ_IN_PARTS_FROM: usize = 256;
-
 /// Reads `skills` (in catalogue order) into their terms, each skill's reading in order,
 /// numbering terms as reading them one after another on one thread does.
 pub(super) fn read_all(skills: &[&Skill], headings: bool) -> (Vocabulary, Vec<Reading>) {
-    let parts = if skills.len() < READ_IN_PARTS_FROM { 1 } else { parallel::threads() };
+    let parts = if skills.len() < parallel::SPLIT_FROM_SKILLS { 1 } else { parallel::threads() };
     read_in_parts(skills, headings, parts)
 }
 
