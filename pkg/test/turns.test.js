@@ -138,7 +138,8 @@ test('the whole package cannot load beside it, and bundlers keep the entries tha
 
 test('a chat page restores the snapshot with skillwire/turns and runs turns (Chromium)', async () => {
   const server = await serve({});
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'skillwire-chromium-')), {
+  const profile = mkdtempSync(join(tmpdir(), 'skillwire-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
@@ -174,5 +175,6 @@ test('a chat page restores the snapshot with skillwire/turns and runs turns (Chr
   } finally {
     await context.close();
     await server.close();
+    rmSync(profile, { recursive: true, force: true });
   }
 });
