@@ -300,15 +300,17 @@ pub(crate) enum Link {
     Compound,
 }
 
-/// Calls `each` with every word of `text` (lowercased), its byte offset and its
-/// [`Link`] to the word before; compounds come right after their last piece. One
-/// buffer serves every word, so a message costs no allocation per word.
+/// [`for_each_lowercase_word_in`] in buffers of its own.
+#[cfg(test)]
 pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&mut String, usize, Link)) {
     read_words::<true>(text, &mut WordBuffers::default(), each);
 }
 
-/// [`for_each_lowercase_word`] in `buffers` kept by the caller (a turn's, reused from turn
-/// to turn, so that reading a message's words allocates nothing once they have grown).
+/// Calls `each` with every word of `text` (lowercased), its byte offset and its
+/// [`Link`] to the word before; compounds come right after their last piece. The words
+/// are read into `buffers`, kept by the caller (a turn's, reused from turn to turn; a
+/// build's, from field to field), so that reading words allocates nothing once they
+/// have grown.
 pub(crate) fn for_each_lowercase_word_in(
     text: &str,
     buffers: &mut WordBuffers,

@@ -46,7 +46,7 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
             if open.is_some_and(|(at, _)| level <= at) {
                 open = None;
             }
-            let title = line.get(level..).unwrap_or_default().trim().trim_matches(['#', '*', ':', ' ']).to_lowercase();
+            let title = line.get(level..).unwrap_or_default().trim().trim_matches(['#', '*', ':', ' ']);
             let against = [
                 "when not to use",
                 "when to not use",
@@ -57,9 +57,11 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
             ];
             let for_it = ["when to use", "when to apply", "use this skill when", "use when"];
             let for_it_exactly = ["scope", "triggers", "trigger phrases"];
-            if against.iter().any(|h| title.starts_with(h)) {
+            if against.iter().any(|h| lowercase_starts_with(title, h)) {
                 open = Some((level, false));
-            } else if for_it.iter().any(|h| title.starts_with(h)) || for_it_exactly.contains(&title.as_str()) {
+            } else if for_it.iter().any(|h| lowercase_starts_with(title, h))
+                || for_it_exactly.iter().any(|h| lowercase_is(title, h))
+            {
                 open = Some((level, true));
             }
             continue;
@@ -73,6 +75,21 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
         }
     }
     found
+}
+
+/// Whether `text` lowercased starts with `prefix` (lowercase ASCII), without making the
+/// lowercase copy (a heading is compared with several prefixes; a body has many). The
+/// same answer as `text.to_lowercase().starts_with(prefix)`: the two lowercasings differ
+/// only in a capital sigma's final form, which no ASCII text matches either way.
+fn lowercase_starts_with(text: &str, prefix: &str) -> bool {
+    let mut lowercase = text.chars().flat_map(char::to_lowercase);
+    prefix.chars().all(|expected| lowercase.next() == Some(expected))
+}
+
+/// Whether `text` lowercased is `word` (lowercase ASCII); see [`lowercase_starts_with`].
+fn lowercase_is(text: &str, word: &str) -> bool {
+    let mut lowercase = text.chars().flat_map(char::to_lowercase);
+    word.chars().all(|expected| lowercase.next() == Some(expected)) && lowercase.next().is_none()
 }
 
 /// Most body headings kept per skill.
@@ -176,6 +193,44 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
 
 #[cfg(test)]
 mod tests {
+    /// Headings are compared as their lowercase copies would be, non-ASCII letters that
+    /// lowercase to ASCII (the Kelvin sign) or grow (a dotted capital I) included.
+    #[test]
+    fn headings_compare_as_their_lowercase_copies() {
+        let titles = [
+            "When to Use",
+            "WHEN TO USE THIS",
+            "When to Us",
+            "when",
+            "",
+            "Scope",
+            "SCOPE",
+            "Scopes",
+            "Use this s\u{212A}ill when",
+            "Use th\u{130}s skill when",
+            "Trigger Phrases",
+            "ΣCOPE",
+            "Scope Σ",
+            "Out of scope: ΣΣ",
+            "Ünderstand",
+            "Do not use",
+        ];
+        for title in titles {
+            let lowercase = title.to_lowercase();
+            for prefix in ["when to use", "use this skill when", "out of scope", "do not use", "scope", ""] {
+                assert_eq!(
+                    super::lowercase_starts_with(title, prefix),
+                    lowercase.starts_with(prefix),
+                    "{title:?} {prefix:?}"
+                );
+            }
+            for word in ["scope", "triggers", "trigger phrases"] {
+                assert_eq!(super::lowercase_is(title, word), lowercase == word, "{title:?} {word:?}");
+            }
+        }
+        assert!(super::lowercase_starts_with("Use this s\u{212A}ill when", "use this skill when"));
+    }
+
     /// The same lines as `str::lines`, line endings and a last line without one included.
     #[test]
     fn lines_agree_with_str_lines() {

@@ -9,9 +9,7 @@ use super::{
 };
 use crate::order;
 use crate::parallel;
-use crate::select::words::{
-    for_each_lowercase_word, for_each_lowercase_word_in, hash_word, stem_remembered, Link, WordHash,
-};
+use crate::select::words::{for_each_lowercase_word_in, hash_word, stem_remembered, Link, WordBuffers, WordHash};
 use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
 use crate::skill::Skill;
 use std::collections::HashMap;
@@ -138,11 +136,12 @@ impl RankIndex {
         };
         // Words that count against a skill, and words skills' texts send elsewhere:
         // only those some skill is indexed by.
+        let mut reader = WordBuffers::default();
         for (skill, reading) in readings.iter().enumerate() {
             let Ok(skill) = u32::try_from(skill) else { break };
             let texts = reading.against.iter().map(|t| (t, true)).chain(reading.elsewhere.iter().map(|t| (t, false)));
             for (text, is_against) in texts {
-                for_each_lowercase_word(text, |word, _, _| {
+                for_each_lowercase_word_in(text, &mut reader, |word, _, _| {
                     if let Lookup::Known(term) = index.lookup(word) {
                         let map = if is_against { &mut index.against } else { &mut index.sent_elsewhere };
                         // Skills come in order: one comparison keeps each list free of repeats.
@@ -284,7 +283,9 @@ impl RankIndex {
         message: &str,
         embedding: Option<&[f32]>,
         options: &RankOptions,
-        eligible: &impl Fn(usize) -> bool,
+        // Not generic: one copy of the turn's ranking whoever asks (each caller's own
+        // would be another 6 KB of WebAssembly), for one indirect call per candidate.
+        eligible: &dyn Fn(usize) -> bool,
         scratch: &mut Scratch,
         words: &mut MessageWords,
     ) -> Vec<Ranked> {

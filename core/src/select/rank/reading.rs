@@ -20,7 +20,7 @@ use super::index::RankIndex;
 use super::{DESCRIPTION_WEIGHT, HEADING_WEIGHT, NAME_WEIGHT, PAIR_WEIGHT, SECTION_WEIGHT, TAG_WEIGHT};
 use crate::parallel;
 use crate::select::triggers::{triggers, Triggers};
-use crate::select::words::{for_each_lowercase_word, stem, stop_words, Link, WordHash};
+use crate::select::words::{for_each_lowercase_word_in, stem, stop_words, Link, WordBuffers, WordHash};
 use crate::skill::Skill;
 use std::collections::HashMap;
 
@@ -101,6 +101,8 @@ pub(super) struct Vocabulary {
     /// on its own thread keeps them, so that taking it in adds its forms in the order one
     /// thread would have: the same map, down to the order a snapshot writes it in).
     forms_in_order: Option<Vec<Box<str>>>,
+    /// The word reader's buffers, reused from field to field.
+    reader: WordBuffers,
 }
 
 impl Vocabulary {
@@ -116,6 +118,7 @@ impl Vocabulary {
             terms: Vec::new(),
             sums: Vec::new(),
             forms_in_order: None,
+            reader: WordBuffers::default(),
         }
     }
 
@@ -132,7 +135,8 @@ impl Vocabulary {
         is_pair: Vec<bool>,
     ) -> Vocabulary {
         let (seen, terms, sums) = (HashMap::default(), Vec::new(), Vec::new());
-        Vocabulary { surface, words, pairs, is_pair, seen, terms, sums, forms_in_order: None }
+        let reader = WordBuffers::default();
+        Vocabulary { surface, words, pairs, is_pair, seen, terms, sums, forms_in_order: None, reader }
     }
 
     fn new_term(&mut self, pair: bool) -> Option<u32> {
@@ -180,7 +184,8 @@ impl Vocabulary {
     fn field(&mut self, text: &str, weight: f64) -> usize {
         let mut counted = 0;
         let mut previous: Option<u32> = None;
-        for_each_lowercase_word(text, |word, _, link| {
+        let mut reader = std::mem::take(&mut self.reader);
+        for_each_lowercase_word_in(text, &mut reader, |word, _, link| {
             // A form seen before is not stemmed again; the stop words are there from the
             // start, as forms of no term.
             let term = match self.surface.get(word.as_str()) {
@@ -227,6 +232,7 @@ impl Vocabulary {
             }
             previous = Some(term);
         });
+        self.reader = reader;
         counted
     }
 
