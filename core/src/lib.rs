@@ -45,6 +45,7 @@ mod catalog;
 mod engine;
 mod error;
 mod eval;
+mod fast_hash;
 mod files;
 mod order;
 mod parallel;

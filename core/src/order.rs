@@ -3,15 +3,21 @@
 //! comparator gets its own copy of the sorting code, 4–8 KB of WebAssembly apiece (the npm
 //! build carried 16 of them, 12% of its code). Built for WebAssembly, the sorts here go
 //! through one copy that orders positions with a comparator behind a reference and then
-//! moves the items into place; natively std's sort is used as it is. A turn's own sorts
+//! moves the items into place; natively std's sort is used as it is, but for large items
+//! (sorted through their positions as well, so that each moves once). A turn's own sorts
 //! (the ranking query, the rules' matches) stay std's: through the shared copy a 1 KB turn
 //! in Node was 12% slower.
 
 use std::cmp::Ordering;
 
+/// Items larger than this are sorted through their positions natively too: each is then
+/// moved once, where std's sort would move them through its buffer at every merge (a
+/// catalogue's skills, sorted at every build, are a few hundred bytes each).
+const LARGE_ITEM_BYTES: usize = 64;
+
 /// Sorts `items` stably by `compare`, as `slice::sort_by` does.
 pub(crate) fn sort_by<T>(items: &mut [T], compare: impl FnMut(&T, &T) -> Ordering) {
-    if cfg!(target_arch = "wasm32") {
+    if cfg!(target_arch = "wasm32") || std::mem::size_of::<T>() > LARGE_ITEM_BYTES {
         sort_by_positions(items, compare);
     } else {
         items.sort_by(compare);
@@ -21,6 +27,40 @@ pub(crate) fn sort_by<T>(items: &mut [T], compare: impl FnMut(&T, &T) -> Orderin
 /// Sorts `items` stably by the key `key` gives, as `slice::sort_by_key` does.
 pub(crate) fn sort_by_key<T, K: Ord>(items: &mut [T], mut key: impl FnMut(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));
+}
+
+/// Keeps the `keep` first of `items` in `compare`'s order, sorted: what sorting them all
+/// and keeping the first `keep` gives, at the cost of a selection when there are more.
+/// `compare` must be a total order (no two items equal), or which of equal items are kept
+/// could differ from the sort's.
+pub(crate) fn keep_first<T: Copy>(items: &mut Vec<T>, keep: usize, mut compare: impl FnMut(&T, &T) -> Ordering) {
+    if items.len() > keep {
+        if keep == 0 {
+            items.clear();
+        } else if cfg!(target_arch = "wasm32") {
+            select_by_positions(items, keep, &mut compare);
+        } else {
+            items.select_nth_unstable_by(keep - 1, &mut compare);
+            items.truncate(keep);
+        }
+    }
+    sort_by(items, compare);
+}
+
+/// The first `keep` (at least one) of `items` in `compare`'s order, in no order: the
+/// positions selected through one shared (non-generic) selection, as the sort does.
+fn select_by_positions<T: Copy>(items: &mut Vec<T>, keep: usize, compare: &mut impl FnMut(&T, &T) -> Ordering) {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    select_positions(&mut order, keep.saturating_sub(1), &mut |a, b| match (items.get(a), items.get(b)) {
+        (Some(a), Some(b)) => compare(a, b),
+        _ => Ordering::Equal,
+    });
+    *items = order.iter().take(keep).filter_map(|&at| items.get(at).copied()).collect();
+}
+
+#[inline(never)]
+fn select_positions(order: &mut [usize], nth: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) {
+    order.select_nth_unstable_by(nth, |&a, &b| compare(a, b));
 }
 
 /// The shared sort: the positions ordered by one (non-generic) sort, then each cycle of
@@ -53,7 +93,34 @@ fn sort_positions(order: &mut [usize], compare: &mut dyn FnMut(usize, usize) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::sort_by_positions;
+    use super::{keep_first, select_by_positions, sort_by, sort_by_positions};
+    use crate::testing::numbers;
+
+    /// Keeping the first few gives what sorting all and truncating gives, with as many,
+    /// fewer and more items than kept (a total order: a key and a unique position).
+    #[test]
+    fn keeping_the_first_equals_sorting_and_truncating() {
+        let mut random = numbers(7);
+        for len in [0usize, 1, 2, 5, 31, 32, 33, 64, 500] {
+            let items: Vec<(u64, usize)> = (0..len).map(|i| (random(20) as u64, i)).collect();
+            for keep in [0usize, 1, 3, 32, 600] {
+                let by_key_then_position = |a: &(u64, usize), b: &(u64, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+                let mut want = items.clone();
+                want.sort_by(by_key_then_position);
+                want.truncate(keep);
+                let mut got = items.clone();
+                keep_first(&mut got, keep, by_key_then_position);
+                assert_eq!(got, want, "{len} items, keep {keep}");
+                // WebAssembly's way: positions selected, then the kept ones sorted.
+                if (1..len).contains(&keep) {
+                    let mut got = items.clone();
+                    select_by_positions(&mut got, keep, &mut { by_key_then_position });
+                    sort_by(&mut got, by_key_then_position);
+                    assert_eq!(got, want, "{len} items, keep {keep}, by positions");
+                }
+            }
+        }
+    }
 
     /// The shared sort gives std's stable order, equal keys in their first order, on
     /// many shapes (sorted, reversed, repeated keys, a pseudo-random mix).

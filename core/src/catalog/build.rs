@@ -9,6 +9,7 @@ use super::{
 };
 use crate::engine::source::SkillSource;
 use crate::engine::CatalogBuild;
+use crate::fast_hash::FastMap;
 use crate::order;
 use crate::parallel;
 use crate::scan::{self, ScanCache};
@@ -16,7 +17,6 @@ use crate::select::rank::RankIndex;
 use crate::select::rules::{mention_key, MatchIndex};
 use crate::skill::Skill;
 use crate::Diagnostic;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// True when two skills come from one origin, or both from none: then one of them shadows
@@ -90,9 +90,9 @@ pub(crate) struct Builder {
     /// Skills that lost their name, each with the key of the name it lost.
     shadowed: Vec<(String, CatalogSkill)>,
     /// A winner's index in `winners`, by its name's mention key.
-    by_key: HashMap<String, usize>,
+    by_key: FastMap<String, usize>,
     /// The ids of the skills placed so far, each with who placed it first.
-    ids: HashMap<String, IdHolder>,
+    ids: FastMap<String, IdHolder>,
     /// Skills loaded so far (held to `limits.max_skills`).
     count: usize,
     /// Entries not prepared yet, in order.
@@ -108,8 +108,8 @@ impl Builder {
             report: CatalogReport::default(),
             winners: Vec::new(),
             shadowed: Vec::new(),
-            by_key: HashMap::new(),
-            ids: HashMap::new(),
+            by_key: FastMap::default(),
+            ids: FastMap::default(),
             count: 0,
             waiting: Vec::new(),
             unread: 0,
@@ -379,7 +379,7 @@ impl Catalog {
             ranking,
             options: options.clone(),
             unread: 0,
-            stamps: HashMap::new(),
+            stamps: FastMap::default(),
             scanned: ScanCache::default(),
             id: next_id(),
         }

@@ -48,13 +48,13 @@ pub use report::{
 pub use snapshot::{SnapshotError, MAX_SNAPSHOT_BYTES};
 
 use crate::error::Error;
+use crate::fast_hash::FastMap;
 use crate::scan::{ScanCache, ScanPolicy};
 use crate::select::rank::{unit_vector, RankIndex, RankOptions};
 use crate::select::rules::{mention_key, Hit, MatchIndex, Reason};
 use crate::skill::limits::Limits;
 use crate::skill::Skill;
 use crate::turn::TurnContext;
-use std::collections::HashMap;
 
 /// The indexed catalogue of skills.
 #[derive(Debug, Clone, Default)]
@@ -72,7 +72,7 @@ pub struct Catalog {
     pub(crate) unread: usize,
     /// The stamp of each entry the host stamped, by source and location (see
     /// [`SkillEntry::stamp`](crate::SkillEntry)): what a rebuild may reuse.
-    pub(crate) stamps: HashMap<(usize, String), String>,
+    pub(crate) stamps: FastMap<(usize, String), String>,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the

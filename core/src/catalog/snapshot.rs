@@ -29,12 +29,13 @@
 
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill, GatedSkill, LocatedWarning};
 use super::{KeptIndexes, Reuse, ShadowedSkill, SkippedSkill};
+use crate::fast_hash::FastMap;
 use crate::scan::Finding;
 use crate::select::rank::RankIndex;
 use crate::skill::diag::{Diagnostic, Severity};
 use crate::skill::{BodySections, Skill};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// What every snapshot starts with.
 const MAGIC: &[u8] = b"skillwire catalogue snapshot\n";
@@ -182,7 +183,7 @@ struct Parts {
     skills: Vec<CatalogSkill>,
     shadowed: Vec<CatalogSkill>,
     report: CatalogReport,
-    stamps: HashMap<(usize, String), String>,
+    stamps: FastMap<(usize, String), String>,
 }
 
 impl PreparedBody {

@@ -8,8 +8,8 @@
 
 use crate::catalog::{Builder, Catalog, CatalogInput, CatalogOptions, Prepared, Reuse, SkippedSkill};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
+use crate::fast_hash::FastMap;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::collections::VecDeque;
 
 /// What building the catalogue needs next from the host (as JSON: `{"need": "list",
@@ -68,7 +68,7 @@ pub struct CatalogBuild {
     /// What an earlier build prepared, for entries listed with the same stamp.
     reuse: Reuse,
     /// The stamps of the entries listed so far, by source and location.
-    stamps: HashMap<(usize, String), String>,
+    stamps: FastMap<(usize, String), String>,
 }
 
 /// A listed entry on its way to the builder.
@@ -108,7 +108,7 @@ impl CatalogBuild {
             embedded: false,
             embedding_error: None,
             reuse: Reuse::default(),
-            stamps: HashMap::new(),
+            stamps: FastMap::default(),
         }
     }
 

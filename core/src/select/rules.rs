@@ -25,13 +25,13 @@
 //! description starts with what the message has, where it has it).
 
 use crate::error::Error;
+use crate::fast_hash::FastMap;
 use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
 use crate::skill::Skill;
 use crate::text::truncate_bytes;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// Why a skill matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -95,7 +95,7 @@ const DESCRIPTION_PATTERN_BYTES: usize = 32;
 /// The per-catalogue lookup structures.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MatchIndex {
-    by_name: HashMap<String, usize>,
+    by_name: FastMap<String, usize>,
     automaton: Option<AhoCorasick>,
     /// Why the automaton could not be built, if it could not: every turn then fails
     /// with [`Error::Unavailable`] rather than matching nothing.
@@ -141,6 +141,10 @@ impl UnsettledRules {
 
 /// The key a mention is looked up by: lowercase, `_` as `-`.
 pub(crate) fn mention_key(name: &str) -> String {
+    if name.is_ascii() {
+        // Most names: a byte at a time, into a key allocated once at its size.
+        return name.bytes().map(|b| char::from(if b == b'_' { b'-' } else { b.to_ascii_lowercase() })).collect();
+    }
     name.chars().flat_map(char::to_lowercase).map(|c| if c == '_' { '-' } else { c }).collect()
 }
 
@@ -280,14 +284,14 @@ impl MatchIndex {
     /// no ranking index, so a build makes it while it makes the ranking index
     /// ([`UnsettledRules::settle`] then leaves the everyday ones to ranking).
     pub(crate) fn build_unsettled<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> UnsettledRules {
-        let mut by_name = HashMap::new();
+        let mut by_name = FastMap::default();
         let mut order_keys = Vec::new();
-        let mut pattern_ids: HashMap<String, usize> = HashMap::new();
+        let mut pattern_ids: FastMap<String, usize> = FastMap::default();
         let mut patterns: Vec<String> = Vec::new();
         let mut targets: Vec<Vec<(usize, Reason)>> = Vec::new();
         let mut description_rests: Vec<u32> = Vec::new();
         // Each different rest of a description with its number (0: the empty one).
-        let mut rest_ids: HashMap<Box<str>, u32> = HashMap::new();
+        let mut rest_ids: FastMap<Box<str>, u32> = FastMap::default();
         // Patterns that are a one-word name or tag: each is a rule only where it is no
         // everyday word (settled once the ranking index is made).
         let mut one_word: Vec<bool> = Vec::new();
@@ -388,7 +392,7 @@ impl MatchIndex {
             return Err(Error::Unavailable { part: "matching automaton".to_owned(), problem: problem.clone() });
         }
         let (mentions, at_spans) = self.mentions(message);
-        let mut best: HashMap<usize, (Reason, usize)> = HashMap::new();
+        let mut best: FastMap<usize, (Reason, usize)> = FastMap::default();
         if let Some(automaton) = &self.automaton {
             // This thread's buffer, or a new one while it is in use.
             // (Not `with`, which panics while the thread is being torn down.)
@@ -433,7 +437,7 @@ impl MatchIndex {
         automaton: &AhoCorasick,
         folded: &Folded,
         at_spans: &[Span],
-        best: &mut HashMap<usize, (Reason, usize)>,
+        best: &mut FastMap<usize, (Reason, usize)>,
     ) {
         for m in automaton.find_overlapping_iter(&folded.text) {
             // (A pattern may stand for nothing: an everyday one-word name or tag.)
@@ -540,6 +544,19 @@ mod tests {
         let tags = if tags.is_empty() { String::new() } else { format!("tags: [{}]\n", tags.join(", ")) };
         let text = format!("---\nname: {name}\ndescription: {description}\n{tags}---\nbody\n");
         crate::skill::load::load(&format!("{name}/SKILL.md"), &text, &Limits::default()).skill.unwrap()
+    }
+
+    /// A mention's key is the name lowercased with `_` as `-`, whether it is ASCII (read a
+    /// byte at a time) or not.
+    #[test]
+    fn mention_keys_lowercase_and_join_with_dashes() {
+        let general = |name: &str| -> String {
+            name.chars().flat_map(char::to_lowercase).map(|c| if c == '_' { '-' } else { c }).collect()
+        };
+        for name in ["PDF_Tools", "pdf-tools", "A_B-c_D9", "", "_", "Über_Tool", "\u{212A}elvin_X", "ΣIGMA_Σ"] {
+            assert_eq!(mention_key(name), general(name), "{name:?}");
+        }
+        assert_eq!(mention_key("PDF_Tools"), "pdf-tools");
     }
 
     fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {

@@ -7,11 +7,12 @@
 //! *compound*, the pieces written together (`non-profits` → `nonprofits`, `A/B` →
 //! `ab`), so that either spelling meets the other.
 
+use crate::fast_hash::{FastHash, FastHasher};
 use rust_stemmers::{Algorithm, Stemmer};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 /// Words that say nothing about which skill is meant (words of one letter are no
 /// words at all, see [`for_each_lowercase_word`]).
@@ -185,46 +186,10 @@ const STOP_WORDS: &[&str] = &[
 /// Longest word considered, in bytes: longer runs (hashes, base64) are not words.
 pub(crate) const MAX_WORD_BYTES: usize = 64;
 
-/// A fast, deterministic hash for short words and term numbers (the multiply-rotate step
-/// of rustc's FxHash). Not flood-resistant: its tables hold only the catalogue's own words
-/// and terms, whose number [`Limits`](crate::Limits) bounds, and a message only probes them.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct WordHasher(u64);
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        // Eight bytes at a time, little-endian; the last chunk padded with zeros.
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in chunks.by_ref() {
-            self.add(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
-        }
-        if !chunks.remainder().is_empty() {
-            let mut last = [0u8; 8];
-            last.iter_mut().zip(chunks.remainder()).for_each(|(to, &from)| *to = from);
-            self.add(u64::from_le_bytes(last));
-        }
-    }
-
-    fn write_u32(&mut self, term: u32) {
-        self.add(u64::from(term));
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type WordHash = BuildHasherDefault<WordHasher>;
-pub(crate) type StopWords = HashSet<&'static str, WordHash>;
+pub(crate) type StopWords = HashSet<&'static str, FastHash>;
 
 pub(crate) fn hash_word(word: &str) -> u64 {
-    let mut hasher = WordHasher::default();
+    let mut hasher = FastHasher::default();
     word.hash(&mut hasher);
     hasher.finish()
 }
@@ -257,7 +222,7 @@ const REMEMBERED_STEMS: usize = 4096;
 
 thread_local! {
     /// Words stemmed before on this thread, with their stems.
-    static STEMS: RefCell<HashMap<Box<str>, Box<str>, WordHash>> = RefCell::default();
+    static STEMS: RefCell<HashMap<Box<str>, Box<str>, FastHash>> = RefCell::default();
 }
 
 /// [`stem`], remembering the stems of the last words stemmed on this thread: the words of
@@ -517,24 +482,6 @@ mod tests {
             words(&format!("ab-{long}-cd")),
             vec![("ab".to_owned(), 0, Link::Apart), ("cd".to_owned(), 64, Link::Apart)]
         );
-    }
-
-    #[test]
-    fn words_hash_eight_bytes_at_a_time_as_they_always_did() {
-        // The hash a byte at a time, as first written: the same values.
-        let bytewise = |bytes: &[u8]| {
-            let mut hasher = WordHasher::default();
-            for chunk in bytes.chunks(8) {
-                hasher.add(chunk.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)));
-            }
-            hasher.finish()
-        };
-        for word in ["", "a", "pdf", "eightchr", "nine chars", "sixteen chars ok", "seventeen chars!!", "ünïcode wörds"]
-        {
-            let mut hasher = WordHasher::default();
-            hasher.write(word.as_bytes());
-            assert_eq!(hasher.finish(), bytewise(word.as_bytes()), "{word}");
-        }
     }
 
     #[test]

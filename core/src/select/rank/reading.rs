@@ -18,9 +18,10 @@
 
 use super::index::RankIndex;
 use super::{DESCRIPTION_WEIGHT, HEADING_WEIGHT, NAME_WEIGHT, PAIR_WEIGHT, SECTION_WEIGHT, TAG_WEIGHT};
+use crate::fast_hash::FastHash;
 use crate::parallel;
 use crate::select::triggers::{triggers, Triggers};
-use crate::select::words::{for_each_lowercase_word_in, stem, stop_words, Link, WordBuffers, WordHash};
+use crate::select::words::{for_each_lowercase_word_in, stem, stop_words, Link, WordBuffers};
 use crate::skill::Skill;
 use std::collections::HashMap;
 
@@ -85,15 +86,15 @@ impl Reading {
 #[derive(Debug)]
 pub(super) struct Vocabulary {
     /// Lowercase form as written → its term, or `None` for a stop word.
-    pub(super) surface: HashMap<Box<str>, Option<u32>, WordHash>,
+    pub(super) surface: HashMap<Box<str>, Option<u32>, FastHash>,
     /// Stemmed word → term.
-    pub(super) words: HashMap<Box<str>, u32, WordHash>,
+    pub(super) words: HashMap<Box<str>, u32, FastHash>,
     /// Two adjacent words' terms → the pair's term.
-    pub(super) pairs: HashMap<(u32, u32), u32, WordHash>,
+    pub(super) pairs: HashMap<(u32, u32), u32, FastHash>,
     /// Per term: a pair (not a word).
     pub(super) is_pair: Vec<bool>,
     /// Where each term of the skill being read stands in its reading (reused).
-    seen: HashMap<u32, usize, WordHash>,
+    seen: HashMap<u32, usize, FastHash>,
     /// The skill being read: its terms, and their weights summed so far (reused).
     terms: Vec<u32>,
     sums: Vec<f64>,
@@ -129,9 +130,9 @@ impl Vocabulary {
 
     /// The terms an index knows, to read more skills into.
     pub(super) fn from_parts(
-        surface: HashMap<Box<str>, Option<u32>, WordHash>,
-        words: HashMap<Box<str>, u32, WordHash>,
-        pairs: HashMap<(u32, u32), u32, WordHash>,
+        surface: HashMap<Box<str>, Option<u32>, FastHash>,
+        words: HashMap<Box<str>, u32, FastHash>,
+        pairs: HashMap<(u32, u32), u32, FastHash>,
         is_pair: Vec<bool>,
     ) -> Vocabulary {
         let (seen, terms, sums) = (HashMap::default(), Vec::new(), Vec::new());
