@@ -1,8 +1,15 @@
-//! The core's hash for its tables of the catalogue's own keys — words, term numbers, skill
-//! names, locations, patterns — and for a turn's small maps: fast and deterministic (the
-//! same table order in every process and runtime, so what is written from a table comes
-//! out the same). Not flood-resistant: each table holds only what one catalogue brings,
-//! whose size [`Limits`](crate::Limits) bounds, and a message only probes them.
+//! The core's hashes for its tables.
+//!
+//! [`FastHash`] is fast and deterministic: the same hashes on every target skillwire builds
+//! for (all little-endian), so a table filled in the same order on one target iterates in
+//! the same order in every process — which the ranking index's word tables need, since a
+//! snapshot writes them in that order. It is not flood-resistant: use it for the
+//! catalogue's words and terms, and for numbers the core itself hands out.
+//!
+//! [`SeededMap`] is for tables keyed by what hosts and skill authors write (locations,
+//! stamps, names, descriptions): as fast, but natively seeded per process (foldhash), so
+//! that a catalogue crafted for its keys to collide cannot make filling a table quadratic.
+//! No such table's order reaches what the core returns or writes.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -44,6 +51,16 @@ pub(crate) type FastHash = BuildHasherDefault<FastHasher>;
 
 /// A `HashMap` with [`FastHash`].
 pub(crate) type FastMap<K, V> = HashMap<K, V, FastHash>;
+
+/// A `HashMap` seeded per process, for keys hosts and skill authors choose.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type SeededMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// WebAssembly has nothing to seed a hash with (no randomness, no address randomisation:
+/// foldhash's seed would be the same in every instance), so there the tables keyed by what
+/// hosts and authors write use [`FastHash`], and foldhash's code stays out of the modules.
+#[cfg(target_arch = "wasm32")]
+pub(crate) type SeededMap<K, V> = HashMap<K, V, FastHash>;
 
 #[cfg(test)]
 mod tests {

@@ -4,14 +4,16 @@
 //! build carried 16 of them, 12% of its code). Built for WebAssembly, the sorts here go
 //! through one copy that orders positions with a comparator behind a reference and then
 //! moves the items into place; natively std's sort is used as it is, but for large items
-//! (sorted through their positions as well, so that each moves once). A turn's own sorts
+//! (sorted through their positions as well, so that the sort moves positions, not items).
+//! A turn's own sorts
 //! (the ranking query, the rules' matches) stay std's: through the shared copy a 1 KB turn
 //! in Node was 12% slower.
 
 use std::cmp::Ordering;
 
-/// Items larger than this are sorted through their positions natively too: each is then
-/// moved once, where std's sort would move them through its buffer at every merge (a
+/// Items larger than this are sorted through their positions natively too: then only
+/// positions move while sorting, and the items are swapped into place once the order is
+/// known, where std's sort would move the items themselves through its buffer (a
 /// catalogue's skills, sorted at every build, are a few hundred bytes each).
 const LARGE_ITEM_BYTES: usize = 64;
 
@@ -55,7 +57,9 @@ fn select_by_positions<T: Copy>(items: &mut Vec<T>, keep: usize, compare: &mut i
         (Some(a), Some(b)) => compare(a, b),
         _ => Ordering::Equal,
     });
-    *items = order.iter().take(keep).filter_map(|&at| items.get(at).copied()).collect();
+    let mut kept = Vec::with_capacity(keep);
+    kept.extend(order.iter().take(keep).filter_map(|&at| items.get(at).copied()));
+    *items = kept;
 }
 
 #[inline(never)]

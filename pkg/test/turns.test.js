@@ -139,42 +139,46 @@ test('the whole package cannot load beside it, and bundlers keep the entries tha
 test('a chat page restores the snapshot with skillwire/turns and runs turns (Chromium)', async () => {
   const server = await serve({});
   const profile = mkdtempSync(join(tmpdir(), 'skillwire-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
   try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    // A page of the same origin that loads no skillwire of its own.
-    await page.goto(`${server.url}/pkg/package.json`);
-    // The bodies the turns in Node read, as the page's source would fetch them.
-    const bodies = Object.fromEntries(read);
-    assert.ok(read.size > 5);
-    const got = await page.evaluate(async ({ bytes, bodies, messages, options }) => {
-      const { init, Skillwire: Turns } = await import('/pkg/lib/turns-browser.js');
-      // A load that fails (here: bytes that are no module) can be tried again.
-      const failed = await init(new Uint8Array([0, 1, 2, 3])).then(() => 'loaded', (e) => e.name);
-      if (failed !== 'CompileError') throw new Error(`a failed load said ${failed}`);
-      await init();
-      const read = async (location) => {
-        if (!(location in bodies)) throw new Error(`not fetched: ${location}`);
-        return bodies[location];
-      };
-      const sw = Turns.restore(new Uint8Array(bytes), { sources: [{ list: () => [], read }], key: 'corpus-v1', ...options });
-      const out = [];
-      for (const m of messages) out.push(await sw.inject(m));
-      return out;
-    }, { bytes: [...snapshot], bodies, messages, options: OPTIONS });
-    assert.deepEqual(got, whole.injections);
-    assert.deepEqual(errors, []);
-    const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
-    assert.ok(fetched.some((u) => u.endsWith('/pkg/dist/skillwire_turns_bg.wasm')), 'the page fetched the turn module');
-    assert.ok(!fetched.some((u) => u.endsWith('/skillwire_wasm_bg.wasm')), 'and not the whole one');
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    try {
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      // A page of the same origin that loads no skillwire of its own.
+      await page.goto(`${server.url}/pkg/package.json`);
+      // The bodies the turns in Node read, as the page's source would fetch them.
+      const bodies = Object.fromEntries(read);
+      assert.ok(read.size > 5);
+      const got = await page.evaluate(async ({ bytes, bodies, messages, options }) => {
+        const { init, Skillwire: Turns } = await import('/pkg/lib/turns-browser.js');
+        // A load that fails (here: bytes that are no module) can be tried again.
+        const failed = await init(new Uint8Array([0, 1, 2, 3])).then(() => 'loaded', (e) => e.name);
+        if (failed !== 'CompileError') throw new Error(`a failed load said ${failed}`);
+        await init();
+        const read = async (location) => {
+          if (!(location in bodies)) throw new Error(`not fetched: ${location}`);
+          return bodies[location];
+        };
+        const sw = Turns.restore(new Uint8Array(bytes), { sources: [{ list: () => [], read }], key: 'corpus-v1', ...options });
+        const out = [];
+        for (const m of messages) out.push(await sw.inject(m));
+        return out;
+      }, { bytes: [...snapshot], bodies, messages, options: OPTIONS });
+      assert.deepEqual(got, whole.injections);
+      assert.deepEqual(errors, []);
+      const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
+      assert.ok(fetched.some((u) => u.endsWith('/pkg/dist/skillwire_turns_bg.wasm')), 'the page fetched the turn module');
+      assert.ok(!fetched.some((u) => u.endsWith('/skillwire_wasm_bg.wasm')), 'and not the whole one');
+    } finally {
+      await context.close();
+    }
   } finally {
-    await context.close();
     await server.close();
+    // (Also when Chromium did not start or would not close.)
     rmSync(profile, { recursive: true, force: true });
   }
 });

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::engine::source::SkillSource;
 use crate::engine::CatalogBuild;
-use crate::fast_hash::FastMap;
+use crate::fast_hash::SeededMap;
 use crate::order;
 use crate::parallel;
 use crate::scan::{self, ScanCache};
@@ -90,9 +90,9 @@ pub(crate) struct Builder {
     /// Skills that lost their name, each with the key of the name it lost.
     shadowed: Vec<(String, CatalogSkill)>,
     /// A winner's index in `winners`, by its name's mention key.
-    by_key: FastMap<String, usize>,
+    by_key: SeededMap<String, usize>,
     /// The ids of the skills placed so far, each with who placed it first.
-    ids: FastMap<String, IdHolder>,
+    ids: SeededMap<String, IdHolder>,
     /// Skills loaded so far (held to `limits.max_skills`).
     count: usize,
     /// Entries not prepared yet, in order.
@@ -108,8 +108,8 @@ impl Builder {
             report: CatalogReport::default(),
             winners: Vec::new(),
             shadowed: Vec::new(),
-            by_key: FastMap::default(),
-            ids: FastMap::default(),
+            by_key: SeededMap::default(),
+            ids: SeededMap::default(),
             count: 0,
             waiting: Vec::new(),
             unread: 0,
@@ -379,7 +379,7 @@ impl Catalog {
             ranking,
             options: options.clone(),
             unread: 0,
-            stamps: FastMap::default(),
+            stamps: SeededMap::default(),
             scanned: ScanCache::default(),
             id: next_id(),
         }

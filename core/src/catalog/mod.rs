@@ -48,7 +48,7 @@ pub use report::{
 pub use snapshot::{SnapshotError, MAX_SNAPSHOT_BYTES};
 
 use crate::error::Error;
-use crate::fast_hash::FastMap;
+use crate::fast_hash::SeededMap;
 use crate::scan::{ScanCache, ScanPolicy};
 use crate::select::rank::{unit_vector, RankIndex, RankOptions};
 use crate::select::rules::{mention_key, Hit, MatchIndex, Reason};
@@ -72,7 +72,7 @@ pub struct Catalog {
     pub(crate) unread: usize,
     /// The stamp of each entry the host stamped, by source and location (see
     /// [`SkillEntry::stamp`](crate::SkillEntry)): what a rebuild may reuse.
-    pub(crate) stamps: FastMap<(usize, String), String>,
+    pub(crate) stamps: SeededMap<(usize, String), String>,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the

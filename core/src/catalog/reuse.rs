@@ -18,7 +18,7 @@
 
 use super::prepare::Prepared;
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, LocatedWarning};
-use crate::fast_hash::FastMap;
+use crate::fast_hash::SeededMap;
 use crate::select::rank::RankIndex;
 use crate::select::rules::MatchIndex;
 use crate::skill::Skill;
@@ -31,7 +31,7 @@ const ORIGIN_COLLISION: &str = "origin_collision";
 #[derive(Debug, Default)]
 pub(crate) struct Reuse {
     options: Option<CatalogOptions>,
-    entries: FastMap<(usize, String), (String, Prepared)>,
+    entries: SeededMap<(usize, String), (String, Prepared)>,
     /// The previous catalogue's indexes, for a build whose skills come out the same.
     indexes: Option<KeptIndexes>,
 }
@@ -89,7 +89,7 @@ impl KeptIndexes {
         headings: bool,
     ) -> Option<RankIndex> {
         let KeptIndexes { skills: before, ranking, .. } = self;
-        let at: FastMap<&str, usize> = before.iter().enumerate().map(|(i, (s, _))| (s.name.as_str(), i)).collect();
+        let at: SeededMap<&str, usize> = before.iter().enumerate().map(|(i, (s, _))| (s.name.as_str(), i)).collect();
         let unchanged = |now: usize| {
             let now = skills.get(now)?;
             let was = *at.get(now.skill.name.as_str())?;
@@ -146,23 +146,23 @@ impl Reuse {
         shadowed: Vec<CatalogSkill>,
         report: CatalogReport,
         options: CatalogOptions,
-        stamps: FastMap<(usize, String), String>,
+        stamps: SeededMap<(usize, String), String>,
     ) -> Reuse {
         if stamps.is_empty() {
             return Reuse::default();
         }
-        let mut seen: FastMap<String, usize> = FastMap::default();
+        let mut seen: SeededMap<String, usize> = SeededMap::default();
         let locations = (skills.iter().chain(&shadowed).map(|s| &s.skill.location))
             .chain(report.skipped.iter().map(|s| &s.location));
         for location in locations {
             *seen.entry(location.clone()).or_default() += 1;
         }
-        let mut warnings: FastMap<String, Vec<LocatedWarning>> = FastMap::default();
+        let mut warnings: SeededMap<String, Vec<LocatedWarning>> = SeededMap::default();
         for warning in report.warnings.into_iter().filter(|w| w.diagnostic.code != ORIGIN_COLLISION) {
             warnings.entry(warning.location.clone()).or_default().push(warning);
         }
         let once = |location: &str| seen.get(location) == Some(&1);
-        let mut entries = FastMap::default();
+        let mut entries = SeededMap::default();
         for mut entry in skills.into_iter().chain(shadowed).filter(|s| once(&s.skill.location)) {
             let key = (entry.source, entry.skill.location.clone());
             let Some(stamp) = stamps.get(&key) else { continue };
@@ -177,7 +177,7 @@ impl Reuse {
         // Entries that did not load or were refused: their diagnostics say why (a read that
         // failed, a scan that could not run and the limit leave none). Their source is not kept:
         // any source with the location and the stamp fits (loading reads the text alone).
-        let mut not_loaded: FastMap<String, super::SkippedSkill> = (report.skipped.into_iter())
+        let mut not_loaded: SeededMap<String, super::SkippedSkill> = (report.skipped.into_iter())
             .filter(|s| !s.diagnostics.is_empty() && once(&s.location))
             .map(|s| (s.location.clone(), s))
             .collect();

@@ -29,7 +29,7 @@
 
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill, GatedSkill, LocatedWarning};
 use super::{KeptIndexes, Reuse, ShadowedSkill, SkippedSkill};
-use crate::fast_hash::FastMap;
+use crate::fast_hash::SeededMap;
 use crate::scan::Finding;
 use crate::select::rank::RankIndex;
 use crate::skill::diag::{Diagnostic, Severity};
@@ -183,7 +183,7 @@ struct Parts {
     skills: Vec<CatalogSkill>,
     shadowed: Vec<CatalogSkill>,
     report: CatalogReport,
-    stamps: FastMap<(usize, String), String>,
+    stamps: SeededMap<(usize, String), String>,
 }
 
 impl PreparedBody {

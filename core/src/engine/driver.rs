@@ -8,7 +8,7 @@
 
 use crate::catalog::{Builder, Catalog, CatalogInput, CatalogOptions, Prepared, Reuse, SkippedSkill};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
-use crate::fast_hash::FastMap;
+use crate::fast_hash::SeededMap;
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -68,7 +68,7 @@ pub struct CatalogBuild {
     /// What an earlier build prepared, for entries listed with the same stamp.
     reuse: Reuse,
     /// The stamps of the entries listed so far, by source and location.
-    stamps: FastMap<(usize, String), String>,
+    stamps: SeededMap<(usize, String), String>,
 }
 
 /// A listed entry on its way to the builder.
@@ -108,7 +108,7 @@ impl CatalogBuild {
             embedded: false,
             embedding_error: None,
             reuse: Reuse::default(),
-            stamps: FastMap::default(),
+            stamps: SeededMap::default(),
         }
     }
 

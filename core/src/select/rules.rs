@@ -25,7 +25,7 @@
 //! description starts with what the message has, where it has it).
 
 use crate::error::Error;
-use crate::fast_hash::FastMap;
+use crate::fast_hash::{FastMap, SeededMap};
 use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
 use crate::skill::Skill;
 use crate::text::truncate_bytes;
@@ -95,7 +95,7 @@ const DESCRIPTION_PATTERN_BYTES: usize = 32;
 /// The per-catalogue lookup structures.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MatchIndex {
-    by_name: FastMap<String, usize>,
+    by_name: SeededMap<String, usize>,
     automaton: Option<AhoCorasick>,
     /// Why the automaton could not be built, if it could not: every turn then fails
     /// with [`Error::Unavailable`] rather than matching nothing.
@@ -284,14 +284,14 @@ impl MatchIndex {
     /// no ranking index, so a build makes it while it makes the ranking index
     /// ([`UnsettledRules::settle`] then leaves the everyday ones to ranking).
     pub(crate) fn build_unsettled<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> UnsettledRules {
-        let mut by_name = FastMap::default();
+        let mut by_name = SeededMap::default();
         let mut order_keys = Vec::new();
-        let mut pattern_ids: FastMap<String, usize> = FastMap::default();
+        let mut pattern_ids: SeededMap<String, usize> = SeededMap::default();
         let mut patterns: Vec<String> = Vec::new();
         let mut targets: Vec<Vec<(usize, Reason)>> = Vec::new();
         let mut description_rests: Vec<u32> = Vec::new();
         // Each different rest of a description with its number (0: the empty one).
-        let mut rest_ids: FastMap<Box<str>, u32> = FastMap::default();
+        let mut rest_ids: SeededMap<Box<str>, u32> = SeededMap::default();
         // Patterns that are a one-word name or tag: each is a rule only where it is no
         // everyday word (settled once the ranking index is made).
         let mut one_word: Vec<bool> = Vec::new();
@@ -556,7 +556,9 @@ mod tests {
         for name in ["PDF_Tools", "pdf-tools", "A_B-c_D9", "", "_", "Über_Tool", "\u{212A}elvin_X", "ΣIGMA_Σ"] {
             assert_eq!(mention_key(name), general(name), "{name:?}");
         }
-        assert_eq!(mention_key("PDF_Tools"), "pdf-tools");
+        for (name, key) in [("PDF_Tools", "pdf-tools"), ("Über_Tool", "über-tool"), ("\u{212A}elvin_X", "kelvin-x")] {
+            assert_eq!(mention_key(name), key);
+        }
     }
 
     fn names(skills: &[Skill], message: &str) -> Vec<(String, Reason)> {

@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 /// Words that say nothing about which skill is meant (words of one letter are no
-/// words at all, see [`for_each_lowercase_word`]).
+/// words at all, see [`for_each_lowercase_word_in`]).
 const STOP_WORDS: &[&str] = &[
     "about",
     "above",
@@ -296,7 +296,7 @@ pub(crate) struct WordBuffers {
     compound: Compound,
 }
 
-/// [`for_each_lowercase_word`]; with `ASCII_RUNS`, a run of ASCII letters and digits is
+/// [`for_each_lowercase_word_in`]; with `ASCII_RUNS`, a run of ASCII letters and digits is
 /// passed over at once instead of a character at a time (the same words: a test reads both).
 fn read_words<const ASCII_RUNS: bool>(
     text: &str,
