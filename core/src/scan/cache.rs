@@ -2,7 +2,7 @@
 
 use super::{scan, Finding, ScanPolicy};
 use crate::error::Error;
-use std::collections::HashMap;
+use crate::fast_hash::FastMap;
 use std::sync::Mutex;
 
 /// Most bytes of SKILL.md text a catalogue keeps to skip scanning a body read again
@@ -20,7 +20,8 @@ pub(crate) struct ScanCache {
 
 #[derive(Default)]
 struct ScanCacheEntries {
-    by_skill: HashMap<usize, (String, Vec<Finding>)>,
+    /// By the skill's place in the catalogue (a number the core gives, not an author).
+    by_skill: FastMap<usize, (String, Vec<Finding>)>,
     bytes: usize,
 }
 
