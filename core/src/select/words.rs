@@ -7,11 +7,11 @@
 //! *compound*, the pieces written together (`non-profits` → `nonprofits`, `A/B` →
 //! `ab`), so that either spelling meets the other.
 
-use crate::fast_hash::{FastHash, FastHasher};
+use crate::fast_hash::{FastHash, FastHasher, FastMap};
 use rust_stemmers::{Algorithm, Stemmer};
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 
 /// Words that say nothing about which skill is meant (words of one letter are no
@@ -222,7 +222,7 @@ const REMEMBERED_STEMS: usize = 4096;
 
 thread_local! {
     /// Words stemmed before on this thread, with their stems.
-    static STEMS: RefCell<HashMap<Box<str>, Box<str>, FastHash>> = RefCell::default();
+    static STEMS: RefCell<FastMap<Box<str>, Box<str>>> = RefCell::default();
 }
 
 /// [`stem`], remembering the stems of the last words stemmed on this thread: the words of

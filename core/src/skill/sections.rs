@@ -77,19 +77,23 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
     found
 }
 
-/// Whether `text` lowercased starts with `prefix` (lowercase ASCII), without making the
-/// lowercase copy (a heading is compared with several prefixes; a body has many). The
-/// same answer as `text.to_lowercase().starts_with(prefix)`: the two lowercasings differ
-/// only in a capital sigma's final form, which no ASCII text matches either way.
-fn lowercase_starts_with(text: &str, prefix: &str) -> bool {
+/// What follows `prefix` (lowercase ASCII) in `text` lowercased, if it starts with it:
+/// compared without making the lowercase copy (a heading is compared with several
+/// prefixes; a body has many). The same answer as `text.to_lowercase()` gives: the two
+/// lowercasings differ only in a capital sigma's final form, which no ASCII text matches.
+fn lowercase_after<'a>(text: &'a str, prefix: &str) -> Option<impl Iterator<Item = char> + 'a> {
     let mut lowercase = text.chars().flat_map(char::to_lowercase);
-    prefix.chars().all(|expected| lowercase.next() == Some(expected))
+    prefix.chars().all(|expected| lowercase.next() == Some(expected)).then_some(lowercase)
 }
 
-/// Whether `text` lowercased is `word` (lowercase ASCII); see [`lowercase_starts_with`].
+/// Whether `text` lowercased starts with `prefix` (lowercase ASCII).
+fn lowercase_starts_with(text: &str, prefix: &str) -> bool {
+    lowercase_after(text, prefix).is_some()
+}
+
+/// Whether `text` lowercased is `word` (lowercase ASCII).
 fn lowercase_is(text: &str, word: &str) -> bool {
-    let mut lowercase = text.chars().flat_map(char::to_lowercase);
-    word.chars().all(|expected| lowercase.next() == Some(expected)) && lowercase.next().is_none()
+    lowercase_after(text, word).is_some_and(|mut rest| rest.next().is_none())
 }
 
 /// Most body headings kept per skill.

@@ -7,13 +7,12 @@ use super::{
     ln, with_scratch, Lookup, MessageWords, QueryTerm, RankOptions, Ranked, Scratch, Term, AGAINST_WEIGHT, B,
     CANDIDATES_PER_WORD, K1, MAX_QUERY_WORDS, REFERENCE_UNSEEN_IDF, UNSEEN_COVERAGE,
 };
-use crate::fast_hash::FastHash;
+use crate::fast_hash::FastMap;
 use crate::order;
 use crate::parallel;
 use crate::select::words::{for_each_lowercase_word_in, hash_word, stem_remembered, Link, WordBuffers};
 use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
 use crate::skill::Skill;
-use std::collections::HashMap;
 
 /// The inverted index of a catalogue.
 #[derive(Debug, Clone, Default)]
@@ -21,16 +20,16 @@ use std::collections::HashMap;
 pub(crate) struct RankIndex {
     /// Lowercase word as written → its term number, or `None` for a stop word:
     /// most words of a message are found here with one lookup, without stemming.
-    pub(super) surface: HashMap<Box<str>, Option<u32>, FastHash>,
+    pub(super) surface: FastMap<Box<str>, Option<u32>>,
     /// Stemmed word → term number.
-    pub(super) words: HashMap<Box<str>, u32, FastHash>,
+    pub(super) words: FastMap<Box<str>, u32>,
     /// Two adjacent words' term numbers → the pair's term number.
-    pub(super) pairs: HashMap<(u32, u32), u32, FastHash>,
+    pub(super) pairs: FastMap<(u32, u32), u32>,
     /// Word term number → the skills whose `when_not_to_use` has it.
-    pub(super) against: HashMap<u32, Vec<u32>, FastHash>,
+    pub(super) against: FastMap<u32, Vec<u32>>,
     /// Word term number → the skills whose texts send requests with it elsewhere (not
     /// ranked, but counted when telling everyday words from distinctive ones).
-    pub(super) sent_elsewhere: HashMap<u32, Vec<u32>, FastHash>,
+    pub(super) sent_elsewhere: FastMap<u32, Vec<u32>>,
     pub(super) terms: Vec<Term>,
     pub(super) skill_count: usize,
     /// Per skill, the host's embedding as a unit vector (empty: no embeddings). Not
@@ -115,18 +114,16 @@ impl RankIndex {
         // term's postings once), so the heaviest are the first.
         let heaviest_first = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         for term in &mut terms {
-            let all = term.postings.len();
+            // (Made at the term's size: shrinking gives back only what was dropped.)
             order::keep_first(&mut term.postings, CANDIDATES_PER_WORD, heaviest_first);
-            if all > CANDIDATES_PER_WORD {
-                term.postings.shrink_to_fit();
-            }
+            term.postings.shrink_to_fit();
         }
         let mut index = RankIndex {
             surface,
             words,
             pairs,
-            against: HashMap::default(),
-            sent_elsewhere: HashMap::default(),
+            against: FastMap::default(),
+            sent_elsewhere: FastMap::default(),
             terms,
             skill_count: readings.len(),
             vectors: Vec::new(),

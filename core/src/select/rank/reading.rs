@@ -18,12 +18,11 @@
 
 use super::index::RankIndex;
 use super::{DESCRIPTION_WEIGHT, HEADING_WEIGHT, NAME_WEIGHT, PAIR_WEIGHT, SECTION_WEIGHT, TAG_WEIGHT};
-use crate::fast_hash::FastHash;
+use crate::fast_hash::FastMap;
 use crate::parallel;
 use crate::select::triggers::{triggers, Triggers};
 use crate::select::words::{for_each_lowercase_word_in, stem, stop_words, Link, WordBuffers};
 use crate::skill::Skill;
-use std::collections::HashMap;
 
 /// What reading one skill gave: each term it has, in the order it first has them, with
 /// the sum of its weights there; its length (the description's and `when_to_use`'s words
@@ -86,15 +85,15 @@ impl Reading {
 #[derive(Debug)]
 pub(super) struct Vocabulary {
     /// Lowercase form as written → its term, or `None` for a stop word.
-    pub(super) surface: HashMap<Box<str>, Option<u32>, FastHash>,
+    pub(super) surface: FastMap<Box<str>, Option<u32>>,
     /// Stemmed word → term.
-    pub(super) words: HashMap<Box<str>, u32, FastHash>,
+    pub(super) words: FastMap<Box<str>, u32>,
     /// Two adjacent words' terms → the pair's term.
-    pub(super) pairs: HashMap<(u32, u32), u32, FastHash>,
+    pub(super) pairs: FastMap<(u32, u32), u32>,
     /// Per term: a pair (not a word).
     pub(super) is_pair: Vec<bool>,
     /// Where each term of the skill being read stands in its reading (reused).
-    seen: HashMap<u32, usize, FastHash>,
+    seen: FastMap<u32, usize>,
     /// The skill being read: its terms, and their weights summed so far (reused).
     terms: Vec<u32>,
     sums: Vec<f64>,
@@ -112,10 +111,10 @@ impl Vocabulary {
         let surface = stop_words().iter().map(|&w| (Box::<str>::from(w), None)).collect();
         Vocabulary {
             surface,
-            words: HashMap::default(),
-            pairs: HashMap::default(),
+            words: FastMap::default(),
+            pairs: FastMap::default(),
             is_pair: Vec::new(),
-            seen: HashMap::default(),
+            seen: FastMap::default(),
             terms: Vec::new(),
             sums: Vec::new(),
             forms_in_order: None,
@@ -130,12 +129,12 @@ impl Vocabulary {
 
     /// The terms an index knows, to read more skills into.
     pub(super) fn from_parts(
-        surface: HashMap<Box<str>, Option<u32>, FastHash>,
-        words: HashMap<Box<str>, u32, FastHash>,
-        pairs: HashMap<(u32, u32), u32, FastHash>,
+        surface: FastMap<Box<str>, Option<u32>>,
+        words: FastMap<Box<str>, u32>,
+        pairs: FastMap<(u32, u32), u32>,
         is_pair: Vec<bool>,
     ) -> Vocabulary {
-        let (seen, terms, sums) = (HashMap::default(), Vec::new(), Vec::new());
+        let (seen, terms, sums) = (FastMap::default(), Vec::new(), Vec::new());
         let reader = WordBuffers::default();
         Vocabulary { surface, words, pairs, is_pair, seen, terms, sums, forms_in_order: None, reader }
     }
@@ -465,7 +464,8 @@ mod tests {
 
     /// Rebuilds `before`'s index for `after`, reusing the readings of skills unchanged by name.
     fn rebuilt(before: &[Skill], previous: RankIndex, after: &[Skill]) -> RankIndex {
-        let by_name: HashMap<&str, usize> = before.iter().enumerate().map(|(i, s)| (s.name.as_str(), i)).collect();
+        let by_name: std::collections::HashMap<&str, usize> =
+            before.iter().enumerate().map(|(i, s)| (s.name.as_str(), i)).collect();
         let unchanged = |at: usize| {
             let now = &after[at];
             by_name.get(now.name.as_str()).copied().filter(|&was| before[was] == *now)
