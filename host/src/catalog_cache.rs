@@ -66,12 +66,13 @@ impl CatalogCache {
             roots.push_str(&source.root().to_string_lossy());
             roots.push('\0');
             listing.extend_from_slice(b"source\n");
-            for file in source.files().iter() {
+            let files = source.files();
+            let stamps = crate::parallel::map(&files, |file| fs::metadata(file).map(|meta| file_stamp(&meta)));
+            for (file, stamp) in files.iter().zip(stamps) {
                 listing.extend_from_slice(file.to_string_lossy().as_bytes());
                 listing.push(0);
-                match fs::metadata(file) {
-                    Ok(meta) => {
-                        let (line, changed) = file_stamp(&meta);
+                match stamp {
+                    Ok((line, changed)) => {
                         settling |= changed.is_none_or(|t| now.duration_since(t).map_or(true, |age| age < SETTLE));
                         listing.extend_from_slice(line.as_bytes());
                     }

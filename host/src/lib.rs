@@ -10,7 +10,9 @@
 //!   followed only while they stay inside the root, and each folder is visited once, so
 //!   links cannot loop. Within a folder `SKILL.md` is preferred over `skill.md`.
 //!
-//! Locations are absolute, canonical paths of the SKILL.md files, sorted.
+//! Locations are absolute, canonical paths of the SKILL.md files, sorted. A root of many
+//! folders is walked, and the listed files' metadata looked at, on several threads
+//! (`parallel.rs`): the same files as one thread finds.
 //!
 //! Listing starts a thread that reads the listed files ahead, in list order, at most
 //! [`PREFETCH_FILES`] ahead (so at most that many texts, and one being read, wait in
@@ -23,6 +25,7 @@ mod backend;
 pub mod catalog_cache;
 pub mod files;
 pub mod mcp;
+mod parallel;
 pub mod wasm;
 
 pub use backend::Backend;
@@ -265,8 +268,20 @@ fn walk(
         }
     }
     children.sort();
+    // A root of many folders (a pack) is walked a folder per thread at a time, each with
+    // its own record of the folders visited (the root, so that a link back to it is not
+    // followed; a folder reached from two of them through a link gives its files twice,
+    // which `find` keeps once). An unreadable subfolder is skipped, not fatal.
+    if depth == 0 && children.len() >= parallel::SHARE_FROM {
+        let walked = parallel::map(&children, |child| {
+            let (mut found, mut visited) = (Vec::new(), visited.clone());
+            let _ = walk(root, child, depth + 1, &mut visited, &mut found);
+            found
+        });
+        out.extend(walked.into_iter().flatten());
+        return Ok(());
+    }
     for child in children {
-        // An unreadable subfolder is skipped, not fatal.
         let _ = walk(root, &child, depth + 1, visited, out);
     }
     Ok(())
@@ -343,7 +358,7 @@ impl SkillSource for FsSource {
                 _ => entry,
             }
         };
-        let entries = self.files().iter().map(entry).collect();
+        let entries = parallel::map(&self.files(), entry);
         self.read_ahead();
         Ok(entries)
     }
@@ -374,6 +389,49 @@ impl SkillSource for FsSource {
 mod tests {
     #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
     use super::*;
+
+    /// A root of more folders than are walked on one thread: the parts find what one
+    /// thread finds — nested skills, `skill.md`, hidden folders — skip what it skips, and
+    /// a folder reached from two parts (through a link) or a link back to the root gives
+    /// its file once.
+    #[cfg(unix)]
+    #[test]
+    fn a_large_root_walked_in_parts_finds_each_skill_once() {
+        let root = std::env::temp_dir().join(format!("skillwire-fs-parts-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(&root).unwrap();
+        let root = fs::canonicalize(&root).unwrap();
+        let count = parallel::SHARE_FROM * 2 + 7;
+        let mut expected = Vec::new();
+        for i in 0..count {
+            let dir = root.join(format!("s{i:04}"));
+            fs::create_dir_all(&dir).unwrap();
+            let file = match i % 5 {
+                0 => dir.join("skill.md"),
+                1 => dir.join("nested/deeper").join("SKILL.md"),
+                _ => dir.join("SKILL.md"),
+            };
+            fs::create_dir_all(file.parent().unwrap()).unwrap();
+            fs::write(&file, format!("---\nname: s{i}\ndescription: d\n---\n")).unwrap();
+            expected.push(file);
+        }
+        let hidden = root.join(".curated/h/SKILL.md");
+        fs::create_dir_all(hidden.parent().unwrap()).unwrap();
+        fs::write(&hidden, "---\nname: h\ndescription: d\n---\n").unwrap();
+        expected.push(hidden);
+        for skipped in [".git/x", "node_modules/y"] {
+            fs::create_dir_all(root.join(skipped)).unwrap();
+            fs::write(root.join(skipped).join("SKILL.md"), "---\nname: n\ndescription: d\n---\n").unwrap();
+        }
+        // From the first part into the last, and from the last back to the root.
+        std::os::unix::fs::symlink(root.join(format!("s{:04}", count - 2)), root.join("s0003/alias")).unwrap();
+        std::os::unix::fs::symlink(&root, root.join(format!("s{:04}/loop", count - 1))).unwrap();
+        expected.sort();
+        let found = find(&root).unwrap();
+        assert_eq!(found.len(), count + 1);
+        assert_eq!(found, expected);
+        let _ = fs::remove_dir_all(&root);
+    }
 
     #[test]
     fn a_listing_after_the_first_finds_the_folders_as_they_are_and_stamps_settled_files() {
