@@ -68,10 +68,7 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
         return Prepared::NotLoaded(SkippedSkill { location, reason, diagnostics: loaded.diagnostics });
     };
     let body = skill::frontmatter::body(text).unwrap_or_default();
-    if options.rank.headings {
-        skill.headings = skill::body_headings(body);
-    }
-    skill.sections = skill::body_sections(body);
+    (skill.sections, skill.headings) = skill::read_body(body, options.rank.headings);
     let warnings = (loaded.diagnostics.into_iter())
         .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic })
         .collect();

@@ -22,5 +22,7 @@ pub(crate) mod yaml;
 pub use listed::{check_listed_frontmatter, listed_skill_text};
 pub use load::{frontmatter_json, load, Loaded};
 pub use sections::BodySections;
-pub(crate) use sections::{body_headings, body_sections, Fences};
+#[cfg(test)]
+pub(crate) use sections::{body_headings, body_sections};
+pub(crate) use sections::{read_body, Fences};
 pub use skill::Skill;

@@ -23,30 +23,59 @@ pub struct BodySections {
 }
 
 /// Reads [`BodySections`] from a body.
+#[cfg(test)]
 pub(crate) fn body_sections(body: &str) -> BodySections {
+    read_body(body, false).0
+}
+
+/// A body's [`BodySections`] and, `with_headings`, its headings (as [`body_headings`] gives
+/// them): one pass over its lines. Lines in fenced code blocks (as [`Fences`] follows
+/// them) are neither headings nor part of a section.
+pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<String>) {
     let mut found = BodySections::default();
+    let mut headings = Vec::new();
     // The section being read: its heading level and whether it is for the skill.
     let mut open: Option<(usize, bool)> = None;
-    let mut fence = false;
-    for line in lines(body) {
-        // Outside a section only headings and fences matter: most lines are neither.
-        if open.is_none() && !line.starts_with(['#', ' ', '\t', '`', '~']) {
+    let mut fences = Fences::default();
+    let bytes = body.as_bytes();
+    let mut next = 0;
+    while next < bytes.len() {
+        // Outside a section only headings and fence lines matter, and each holds a `#`, a
+        // backtick or a tilde (in a fenced block only a fence line can: a backtick or a
+        // tilde). The lines before the next of those are not read: most lines.
+        let start = if open.is_some() && !fences.inside() {
+            next
+        } else {
+            let rest = bytes.get(next..).unwrap_or_default();
+            let mark = match fences.inside() {
+                true => memchr::memchr2(b'`', b'~', rest),
+                false => memchr::memchr3(b'#', b'`', b'~', rest),
+            };
+            let Some(mark) = mark else { break };
+            rest.get(..mark).and_then(|before| memchr::memrchr(b'\n', before)).map_or(next, |nl| next + nl + 1)
+        };
+        // A line ends at `\n` or `\r\n`, or where the body does (as `str::lines` has it).
+        let (end, ended) = match bytes.get(start..).and_then(|rest| memchr::memchr(b'\n', rest)) {
+            Some(nl) => (start + nl, true),
+            None => (bytes.len(), false),
+        };
+        next = end + 1;
+        let Some(line) = body.get(start..end) else { break };
+        let line = if ended { line.strip_suffix('\r').unwrap_or(line) } else { line };
+        if fences.update(line) || fences.inside() {
             continue;
         }
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = !fence;
-            continue;
-        }
-        if fence {
-            continue;
-        }
-        let level = line.bytes().take_while(|&b| b == b'#').count();
-        if (1..=6).contains(&level) && line.get(level..).is_some_and(|r| r.starts_with([' ', '\t'])) {
+        if let Some((level, rest)) = heading(line) {
+            if with_headings && headings.len() < MAX_HEADINGS {
+                let text = rest.trim().trim_end_matches('#').trim();
+                if !text.is_empty() {
+                    headings.push(truncate_bytes(text, MAX_HEADING_BYTES).to_owned());
+                }
+            }
             if open.is_some_and(|(at, _)| level <= at) {
                 open = None;
             }
-            let title = line.get(level..).unwrap_or_default().trim().trim_matches(['#', '*', ':', ' ']);
+            let title = rest.trim().trim_matches(['#', '*', ':', ' ']);
             let against = [
                 "when not to use",
                 "when to not use",
@@ -57,10 +86,14 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
             ];
             let for_it = ["when to use", "when to apply", "use this skill when", "use when"];
             let for_it_exactly = ["scope", "triggers", "trigger phrases"];
-            if against.iter().any(|h| lowercase_starts_with(title, h)) {
+            // Compared only with the titles that start with its first letter: most
+            // headings are compared no further.
+            let first = title.chars().next().and_then(|c| c.to_lowercase().next());
+            let like = |h: &&&str| first.is_some_and(|first| h.starts_with(first));
+            if against.iter().filter(like).any(|h| lowercase_starts_with(title, h)) {
                 open = Some((level, false));
-            } else if for_it.iter().any(|h| lowercase_starts_with(title, h))
-                || for_it_exactly.iter().any(|h| lowercase_is(title, h))
+            } else if for_it.iter().filter(like).any(|h| lowercase_starts_with(title, h))
+                || for_it_exactly.iter().filter(like).any(|h| lowercase_is(title, h))
             {
                 open = Some((level, true));
             }
@@ -74,7 +107,15 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
             }
         }
     }
-    found
+    (found, headings)
+}
+
+/// A Markdown heading's level (`#` to `######`) and what follows its marks (starting with
+/// the space or tab that makes it a heading).
+fn heading(line: &str) -> Option<(usize, &str)> {
+    let level = line.bytes().take_while(|&b| b == b'#').count();
+    let rest = line.get(level..)?;
+    ((1..=6).contains(&level) && rest.starts_with([' ', '\t'])).then_some((level, rest))
 }
 
 /// What follows `prefix` (lowercase ASCII) in `text` lowercased, if it starts with it:
@@ -102,27 +143,11 @@ pub const MAX_HEADINGS: usize = 64;
 pub const MAX_HEADING_BYTES: usize = 200;
 
 /// The Markdown headings (`#` to `######` and a space) of a body, outside fenced code
-/// blocks, trimmed of their marks.
+/// blocks, trimmed of their marks: at most [`MAX_HEADINGS`], each cut to
+/// [`MAX_HEADING_BYTES`].
+#[cfg(test)]
 pub(crate) fn body_headings(body: &str) -> Vec<String> {
-    let mut headings = Vec::new();
-    let mut fences = Fences::default();
-    for line in lines(body) {
-        if fences.update(line) || fences.inside() {
-            continue;
-        }
-        let level = line.bytes().take_while(|&b| b == b'#').count();
-        let Some(rest) = line.get(level..) else { continue };
-        if (1..=6).contains(&level) && rest.starts_with([' ', '\t']) {
-            let text = rest.trim().trim_end_matches('#').trim();
-            if !text.is_empty() {
-                headings.push(truncate_bytes(text, MAX_HEADING_BYTES).to_owned());
-                if headings.len() == MAX_HEADINGS {
-                    break;
-                }
-            }
-        }
-    }
-    headings
+    read_body(body, true).1
 }
 
 /// Fenced code blocks, followed line by line as CommonMark reads them: a line starting
@@ -233,6 +258,134 @@ mod tests {
             }
         }
         assert!(super::lowercase_starts_with("Use this s\u{212A}ill when", "use this skill when"));
+    }
+
+    /// One pass reads both: the sections for and against the skill, each up to the next
+    /// heading of its level or higher, and the headings; neither reads inside a fenced
+    /// block, which only a fence of its own mark, at least as long, closes.
+    #[test]
+    fn sections_and_headings_come_from_one_pass_outside_code() {
+        let body = "# PDF tools\n\
+            Intro line.\n\
+            ## When to Use\n\
+            - merging PDFs\n\
+            ### Details\n\
+            - filling forms\n\
+            ````md\n\
+            ```\n\
+            ## Not a heading\n\
+            ```\n\
+            ````\n\
+            \u{a0}```\n\
+            # Hidden too\n\
+            ```\n\
+            - splitting pages\n\
+            ## Out of scope\n\
+            - scanned images\n\
+            # Usage\n\
+            Run it.\n";
+        let (sections, headings) = super::read_body(body, true);
+        assert_eq!(sections.when_to_use, "- merging PDFs\n- filling forms\n- splitting pages\n");
+        assert_eq!(sections.when_not_to_use, "- scanned images\n");
+        assert_eq!(headings, ["PDF tools", "When to Use", "Details", "Out of scope", "Usage"]);
+        let (same, none) = super::read_body(body, false);
+        assert_eq!((same, none), (sections, Vec::new()));
+
+        let long = format!("## Use when\n{}", "- a line of forty bytes, give or take.\n".repeat(100));
+        let (sections, _) = super::read_body(&long, true);
+        assert!(sections.when_to_use.len() < super::MAX_SECTION_BYTES && sections.when_to_use.len() > 2000);
+        let many: String = (0..100).map(|i| format!("## H{i}\n")).collect();
+        assert_eq!(super::read_body(&many, true).1.len(), super::MAX_HEADINGS);
+    }
+
+    /// What `read_body` gives, read the plain way: every line of `str::lines` in turn.
+    fn read_every_line(body: &str, with_headings: bool) -> (super::BodySections, Vec<String>) {
+        let (mut found, mut headings) = (super::BodySections::default(), Vec::new());
+        let (mut open, mut fences) = (None, super::Fences::default());
+        for line in body.lines() {
+            if fences.update(line) || fences.inside() {
+                continue;
+            }
+            if let Some((level, rest)) = super::heading(line) {
+                let text = rest.trim().trim_end_matches('#').trim();
+                if with_headings && headings.len() < super::MAX_HEADINGS && !text.is_empty() {
+                    headings.push(crate::text::truncate_bytes(text, super::MAX_HEADING_BYTES).to_owned());
+                }
+                if open.is_some_and(|(at, _)| level <= at) {
+                    open = None;
+                }
+                let title = rest.trim().trim_matches(['#', '*', ':', ' ']).to_lowercase();
+                if ["when not to use", "out of scope", "do not use"].iter().any(|h| title.starts_with(h)) {
+                    open = Some((level, false));
+                } else if ["when to use", "use when"].iter().any(|h| title.starts_with(h)) || title == "triggers" {
+                    open = Some((level, true));
+                }
+                continue;
+            }
+            if let Some((_, for_skill)) = open {
+                let out = if for_skill { &mut found.when_to_use } else { &mut found.when_not_to_use };
+                if out.len() + line.len() < super::MAX_SECTION_BYTES {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+        (found, headings)
+    }
+
+    /// Reading only the lines that hold a mark (outside a section) finds what reading
+    /// every line finds, over bodies made of headings, fences of both marks and lengths
+    /// (indented, after a no-break space, with an info string), text with and without
+    /// marks, `\r\n` endings and a last line without one.
+    #[test]
+    fn skipping_unmarked_lines_reads_what_every_line_gives() {
+        let pieces = [
+            "## When to use",
+            "# Out of scope",
+            "### Use when asked",
+            "## Triggers",
+            "## TRIGGERS",
+            "# Usage",
+            "#### Notes ##",
+            "#NoSpace",
+            "## ",
+            "```",
+            "````md",
+            "~~~",
+            "  ```bash",
+            "\u{a0}~~~",
+            "``` not closing",
+            "plain text",
+            "a `code` span",
+            "C# and F#",
+            "tilde ~ here",
+            "",
+            "- list item",
+            "    indented text",
+            "\t```",
+            "#######  seven",
+            "## When NOT to use: ever",
+            "Σ upper",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..3_000 {
+            let mut body = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let (lines, crlf) = (seed % 40, seed & (1 << 40) != 0);
+            for i in 0..lines {
+                let piece = pieces[((seed >> (i % 50)) as usize ^ (i as usize * 7)) % pieces.len()];
+                body.push_str(piece);
+                body.push_str(if crlf && i % 3 == 0 { "\r\n" } else { "\n" });
+            }
+            if seed & (1 << 41) != 0 {
+                body.push_str("last line ` without an ending\r");
+            }
+            for with_headings in [false, true] {
+                assert_eq!(super::read_body(&body, with_headings), read_every_line(&body, with_headings), "{body:?}");
+            }
+        }
     }
 
     /// The same lines as `str::lines`, line endings and a last line without one included.
