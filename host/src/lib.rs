@@ -7,8 +7,10 @@
 //! - any other folder is a root searched for `SKILL.md`/`skill.md` up to
 //!   [`MAX_DEPTH`] folders deep, hidden folders included (packs keep skills under
 //!   `.curated/`, `.system/`), skipping `.git` and `node_modules`. Symbolic links are
-//!   followed only while they stay inside the root, and each folder is visited once, so
-//!   links cannot loop. Within a folder `SKILL.md` is preferred over `skill.md`.
+//!   followed only while they stay inside the root, and a folder is walked once (again
+//!   only when a path reaches it at a lesser depth), so links cannot loop: a skill is
+//!   found when some path from the root, links included, reaches it within `MAX_DEPTH`
+//!   folders. Within a folder `SKILL.md` is preferred over `skill.md`.
 //!
 //! Locations are absolute, canonical paths of the SKILL.md files, sorted. A root of many
 //! folders is walked, and the listed files' metadata looked at, on several threads
@@ -31,7 +33,7 @@ pub mod wasm;
 pub use backend::Backend;
 
 use skillwire::{ListedFile, SkillEntry, SkillSource, SourceError};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -201,8 +203,7 @@ fn find(root: &Path) -> io::Result<Vec<PathBuf>> {
     } else if let Some(file) = skill_file_in(root) {
         files.push(file);
     } else {
-        let mut visited = HashSet::new();
-        walk(root, root, 0, &mut visited, &mut files)?;
+        walk(root, root, 0, &Visited::default(), &mut files)?;
     }
     files.sort();
     files.dedup();
@@ -214,17 +215,35 @@ pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
     SKILL_FILE_NAMES.iter().map(|name| dir.join(name)).find(|p| p.is_file())
 }
 
+/// The folders a walk has been in, each with the least depth it was walked at: shared by
+/// the threads walking one root.
+type Visited = Mutex<HashMap<PathBuf, usize>>;
+
+/// Whether `dir` is to be walked at `depth`: not walked yet, or only deeper (a link can
+/// reach a folder before its own parent does, at a depth that leaves part of it out). So a
+/// walk finds every skill that some path from the root reaches within [`MAX_DEPTH`]
+/// folders, whichever path it takes first — and threads find what one thread finds.
+fn to_walk(visited: &Visited, dir: &Path, depth: usize) -> bool {
+    let mut visited = visited.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    match visited.get_mut(dir) {
+        Some(walked) if *walked <= depth => false,
+        Some(walked) => {
+            *walked = depth;
+            true
+        }
+        None => {
+            visited.insert(dir.to_path_buf(), depth);
+            true
+        }
+    }
+}
+
 /// Searches `dir` (a canonical path inside `root`) and its subfolders. Each folder is
-/// read once: entries that are not links are placed from their parent's canonical path
-/// and the type the listing reports, so only links cost a resolution.
-fn walk(
-    root: &Path,
-    dir: &Path,
-    depth: usize,
-    visited: &mut HashSet<PathBuf>,
-    out: &mut Vec<PathBuf>,
-) -> io::Result<()> {
-    if !visited.insert(dir.to_path_buf()) {
+/// read once (again only when reached at a lesser depth): entries that are not links are
+/// placed from their parent's canonical path and the type the listing reports, so only
+/// links cost a resolution.
+fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    if !to_walk(visited, dir, depth) {
         return Ok(());
     }
     let mut skill_files: [Option<PathBuf>; SKILL_FILE_NAMES.len()] = Default::default();
@@ -268,14 +287,12 @@ fn walk(
         }
     }
     children.sort();
-    // A root of many folders (a pack) is walked a folder per thread at a time, each with
-    // its own record of the folders visited (the root, so that a link back to it is not
-    // followed; a folder reached from two of them through a link gives its files twice,
-    // which `find` keeps once). An unreadable subfolder is skipped, not fatal.
+    // A root of many folders (a pack) is walked a folder per thread at a time, the threads
+    // sharing what they visited. An unreadable subfolder is skipped, not fatal.
     if depth == 0 && children.len() >= parallel::SHARE_FROM {
         let walked = parallel::map(&children, |child| {
-            let (mut found, mut visited) = (Vec::new(), visited.clone());
-            let _ = walk(root, child, depth + 1, &mut visited, &mut found);
+            let mut found = Vec::new();
+            let _ = walk(root, child, depth + 1, visited, &mut found);
             found
         });
         out.extend(walked.into_iter().flatten());
@@ -390,19 +407,47 @@ mod tests {
     #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test
     use super::*;
 
-    /// A root of more folders than are walked on one thread: the parts find what one
-    /// thread finds — nested skills, `skill.md`, hidden folders — skip what it skips, and
-    /// a folder reached from two parts (through a link) or a link back to the root gives
-    /// its file once.
+    /// Skills that only a path through a link reaches within `MAX_DEPTH`, or that a link
+    /// reaches first at too great a depth, under `root`; their SKILL.md files.
+    #[cfg(unix)]
+    fn skills_behind_links(root: &Path) -> Vec<PathBuf> {
+        let skill = |dir: PathBuf| {
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join("SKILL.md"), "---\nname: deep\ndescription: d\n---\n").unwrap();
+            dir.join("SKILL.md")
+        };
+        let link = |to: &str, at: &str| {
+            fs::create_dir_all(root.join(at).parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(root.join(to), root.join(at)).unwrap();
+        };
+        // `l0`'s link reaches `l1/a` at the deepest depth walked, before `l1` does; `l1/a`
+        // links to `l1/x`, whose skill is at the deepest depth from `l1` itself.
+        fs::create_dir_all(root.join("l1/a")).unwrap();
+        let first = skill(root.join("l1/x/1/2/3/4/5/6"));
+        link("l1/a", "l0/1/2/3/4/5/6/y");
+        link("l1/x", "l1/a/lnk");
+        // `m0/alias` reaches `m1` one folder deeper than `m1` is, before `m1` does.
+        let second = skill(root.join("m1/a/b/c/d/e/f/g"));
+        link("m1", "m0/alias");
+        vec![first, second]
+    }
+
+    /// A root of more folders than are walked on one thread: the threads find what one
+    /// thread finds — nested skills, `skill.md`, hidden folders, skills that a link reaches
+    /// first at too great a depth — skip what it skips, and a folder reached from two
+    /// places (through a link) or a link back to the root gives its file once.
     #[cfg(unix)]
     #[test]
-    fn a_large_root_walked_in_parts_finds_each_skill_once() {
+    fn a_large_root_walked_on_threads_finds_each_skill_once() {
         let root = std::env::temp_dir().join(format!("skillwire-fs-parts-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(&root).unwrap();
         let root = fs::canonicalize(&root).unwrap();
+        // Alone, the link cases are walked on one thread.
+        let mut expected = skills_behind_links(&root);
+        expected.sort();
+        assert_eq!(find(&root).unwrap(), expected);
         let count = parallel::SHARE_FROM * 2 + 7;
-        let mut expected = Vec::new();
         for i in 0..count {
             let dir = root.join(format!("s{i:04}"));
             fs::create_dir_all(&dir).unwrap();
@@ -423,12 +468,12 @@ mod tests {
             fs::create_dir_all(root.join(skipped)).unwrap();
             fs::write(root.join(skipped).join("SKILL.md"), "---\nname: n\ndescription: d\n---\n").unwrap();
         }
-        // From the first part into the last, and from the last back to the root.
+        // From the first folders into the last, and from the last back to the root.
         std::os::unix::fs::symlink(root.join(format!("s{:04}", count - 2)), root.join("s0003/alias")).unwrap();
         std::os::unix::fs::symlink(&root, root.join(format!("s{:04}/loop", count - 1))).unwrap();
         expected.sort();
         let found = find(&root).unwrap();
-        assert_eq!(found.len(), count + 1);
+        assert_eq!(found.len(), count + 3);
         assert_eq!(found, expected);
         let _ = fs::remove_dir_all(&root);
     }

@@ -28,8 +28,9 @@ pub(crate) fn body_sections(body: &str) -> BodySections {
     read_body(body, false).0
 }
 
-/// A body's [`BodySections`] and, `with_headings`, its headings (as [`body_headings`] gives
-/// them): one pass over its lines. Lines in fenced code blocks (as [`Fences`] follows
+/// A body's [`BodySections`] and, `with_headings`, its headings (outside fenced code
+/// blocks, trimmed of their marks, at most [`MAX_HEADINGS`], each cut to
+/// [`MAX_HEADING_BYTES`]): one pass over its lines. Lines in fenced code blocks (as [`Fences`] follows
 /// them) are neither headings nor part of a section.
 pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<String>) {
     let mut found = BodySections::default();
@@ -298,10 +299,14 @@ mod tests {
         assert_eq!(super::read_body(&many, true).1.len(), super::MAX_HEADINGS);
     }
 
-    /// What `read_body` gives, read the plain way: every line of `str::lines` in turn.
+    /// What `read_body` gives, read the plain way: every line of `str::lines` in turn, each
+    /// heading's title compared as its lowercase copy.
     fn read_every_line(body: &str, with_headings: bool) -> (super::BodySections, Vec<String>) {
         let (mut found, mut headings) = (super::BodySections::default(), Vec::new());
         let (mut open, mut fences) = (None, super::Fences::default());
+        let against =
+            ["when not to use", "when to not use", "when not to apply", "out of scope", "when to avoid", "do not use"];
+        let for_it = ["when to use", "when to apply", "use this skill when", "use when"];
         for line in body.lines() {
             if fences.update(line) || fences.inside() {
                 continue;
@@ -315,9 +320,11 @@ mod tests {
                     open = None;
                 }
                 let title = rest.trim().trim_matches(['#', '*', ':', ' ']).to_lowercase();
-                if ["when not to use", "out of scope", "do not use"].iter().any(|h| title.starts_with(h)) {
+                if against.iter().any(|h| title.starts_with(h)) {
                     open = Some((level, false));
-                } else if ["when to use", "use when"].iter().any(|h| title.starts_with(h)) || title == "triggers" {
+                } else if for_it.iter().any(|h| title.starts_with(h))
+                    || ["scope", "triggers", "trigger phrases"].contains(&title.as_str())
+                {
                     open = Some((level, true));
                 }
                 continue;
@@ -334,58 +341,58 @@ mod tests {
     }
 
     /// Reading only the lines that hold a mark (outside a section) finds what reading
-    /// every line finds, over bodies made of headings, fences of both marks and lengths
-    /// (indented, after a no-break space, with an info string), text with and without
-    /// marks, `\r\n` endings and a last line without one.
+    /// every line finds, over bodies made of headings (every section title, letters that
+    /// lowercase to ASCII or grow), fences of both marks and lengths (indented, after a
+    /// no-break space, with an info string), text with and without marks, a bare `\r`,
+    /// `\r\n` endings, a last line without one, and bodies long enough to fill a
+    /// section and the headings.
     #[test]
     fn skipping_unmarked_lines_reads_what_every_line_gives() {
+        let long = format!("- a long line {}", "of words ".repeat(40));
+        #[rustfmt::skip]
         let pieces = [
-            "## When to use",
-            "# Out of scope",
-            "### Use when asked",
-            "## Triggers",
-            "## TRIGGERS",
-            "# Usage",
-            "#### Notes ##",
-            "#NoSpace",
-            "## ",
-            "```",
-            "````md",
-            "~~~",
-            "  ```bash",
-            "\u{a0}~~~",
-            "``` not closing",
-            "plain text",
-            "a `code` span",
-            "C# and F#",
-            "tilde ~ here",
-            "",
-            "- list item",
-            "    indented text",
-            "\t```",
-            "#######  seven",
-            "## When NOT to use: ever",
-            "Σ upper",
+            "## When to use", "# Out of scope", "### Use when asked", "## Triggers", "## TRIGGERS", "# Usage",
+            "#### Notes ##", "#NoSpace", "## ", "```", "````md", "~~~", "  ```bash", "\u{a0}~~~", "``` not closing",
+            "plain text", "a `code` span", "C# and F#", "tilde ~ here", "", "- list item", "    indented text",
+            "\t```", "#######  seven", "## When NOT to use: ever", "Σ upper", "## Scope", "## **When to apply**",
+            "### When to avoid", "## Trigger phrases:", "## Ünderstand", "## \u{212A}elvin", "## \u{130}nfo",
+            "## Use this skill when", "carriage\rreturn", "## When to not use", "# Do not use", &long, "````",
+            "~~~~~", "   ~~~ ",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..3_000 {
-            let mut body = String::new();
+        // Two bodies that fill a section and the headings, then generated ones.
+        let full_section = format!("## When to use\n{}# Next\n", format!("{long}\n").repeat(8));
+        let many_headings: String = (0..80).map(|i| format!("## H{i}\n")).collect();
+        let (mut seed, mut filled) = (0x2545_f491_4f6c_dd1d_u64, (0, 0));
+        for round in 0..3_000 {
+            let mut body = match round {
+                0 => full_section.clone(),
+                1 => many_headings.clone(),
+                _ => String::new(),
+            };
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let (lines, crlf) = (seed % 40, seed & (1 << 40) != 0);
+            // Now and then long enough to fill a section and the headings.
+            let lines = if seed % 7 == 0 { 150 + seed % 60 } else { seed % 40 };
+            let crlf = seed & (1 << 40) != 0;
             for i in 0..lines {
                 let piece = pieces[((seed >> (i % 50)) as usize ^ (i as usize * 7)) % pieces.len()];
                 body.push_str(piece);
                 body.push_str(if crlf && i % 3 == 0 { "\r\n" } else { "\n" });
             }
-            if seed & (1 << 41) != 0 {
-                body.push_str("last line ` without an ending\r");
+            match (seed >> 41) % 3 {
+                0 => body.push_str("last line ` without an ending\r"),
+                1 => body.push_str("last line, no mark, no ending"),
+                _ => {}
             }
             for with_headings in [false, true] {
-                assert_eq!(super::read_body(&body, with_headings), read_every_line(&body, with_headings), "{body:?}");
+                let read = super::read_body(&body, with_headings);
+                assert_eq!(read, read_every_line(&body, with_headings), "{body:?}");
+                filled.0 += usize::from(read.0.when_to_use.len() + long.len() >= super::MAX_SECTION_BYTES);
+                filled.1 += usize::from(read.1.len() == super::MAX_HEADINGS);
             }
         }
+        assert!(filled.0 > 0 && filled.1 > 0, "sections and headings filled: {filled:?}");
     }
 
     /// The same lines as `str::lines`, line endings and a last line without one included.
