@@ -166,9 +166,10 @@ fn fit(format: CatalogFormat, entries: &[Entry<'_>], budget: Option<usize>) -> C
     let cap = if fits(floor) {
         largest_fitting(floor, longest, fits)
     } else {
-        while kept > 0 && write(format, entries.get(..kept).unwrap_or(&[]), Some(floor)).len() > budget {
-            kept -= 1;
-        }
+        // As many entries as fit at the floor: the text grows with each entry, so bisect
+        // (leaving them out one at a time wrote the catalogue once per entry left out).
+        let fit_at_floor = |n: usize| write(format, entries.get(..n).unwrap_or(&[]), Some(floor)).len() <= budget;
+        kept = largest_fitting(0, kept, fit_at_floor);
         floor
     };
     let shown = entries.get(..kept).unwrap_or(&[]);
@@ -320,4 +321,41 @@ pub(crate) fn html_escape(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where even the shortest descriptions do not fit, as many entries are kept as fit,
+    /// in every format: the bisection keeps what leaving entries out one at a time kept.
+    #[test]
+    fn entries_left_out_to_fit_are_the_fewest() {
+        let names: Vec<String> = (0..40).map(|i| format!("skill-{i}")).collect();
+        let locations: Vec<String> = names.iter().map(|n| format!("skills/{n}/SKILL.md")).collect();
+        let entries: Vec<Entry<'_>> = (names.iter().zip(&locations).enumerate())
+            .map(|(i, (name, location))| Entry {
+                name,
+                description: Some(format!("Does task {i} & more, {}", "with words ".repeat(i % 9 + 4)).into()),
+                location,
+            })
+            .collect();
+        let formats =
+            [CatalogFormat::SkillsRef, CatalogFormat::AgentSkills, CatalogFormat::Markdown, CatalogFormat::Json];
+        for format in formats {
+            let at_floor = |n: usize| write(format, &entries[..n], Some(MIN_DESCRIPTION_CHARS)).len();
+            for budget in (0..at_floor(entries.len())).step_by(97) {
+                let out = fit(format, &entries, Some(budget));
+                if write(format, &entries, Some(MIN_DESCRIPTION_CHARS)).len() <= budget {
+                    continue;
+                }
+                let mut kept = entries.len();
+                while kept > 0 && at_floor(kept) > budget {
+                    kept -= 1;
+                }
+                assert_eq!(out.omitted.len(), entries.len() - kept, "{format:?} within {budget}");
+                assert!(out.text.len() <= budget, "{format:?} within {budget}");
+            }
+        }
+    }
 }

@@ -63,7 +63,8 @@ fn line_at(text: &str, start: usize) -> Option<Line<'_>> {
     if rest.is_empty() {
         return None;
     }
-    match rest.find(['\n', '\r']) {
+    // (`memchr`: a search for either byte, rather than decoding every character.)
+    match memchr::memchr2(b'\n', b'\r', rest.as_bytes()) {
         None => Some(Line { content: rest, next: text.len(), terminated: false }),
         Some(i) => {
             let bytes = rest.as_bytes();
