@@ -64,15 +64,15 @@ fn key_into(text: &str, out: &mut Vec<char>) {
 /// Where `typed` appears in `name` in order: (skipped characters, first position), or
 /// `None` when it does not.
 fn subsequence(typed: &[char], name: &[char]) -> Option<(usize, usize)> {
-    let mut positions = Vec::with_capacity(typed.len());
-    let mut from = 0;
+    let (mut first, mut from) = (None, 0);
     for c in typed {
         let at = from + name.get(from..)?.iter().position(|n| n == c)?;
-        positions.push(at);
+        first.get_or_insert(at);
         from = at + 1;
     }
-    let (first, last) = (*positions.first()?, *positions.last()?);
-    Some((last + 1 - first - typed.len(), first))
+    // `from` is one past the last character matched.
+    let first = first?;
+    Some((from - first - typed.len(), first))
 }
 
 /// `description` for display: whitespace collapsed, at most
@@ -167,6 +167,29 @@ mod tests {
         assert_eq!(c.complete("", 10).len(), 4);
         assert!(c.complete("zzz", 10).is_empty());
         assert!(c.complete("sql", 0).is_empty());
+    }
+
+    /// The first `limit` completions are the first `limit` of all of them, in the same
+    /// order, whatever the limit; fuzzy ones ranked by the letters they skip, then where
+    /// they start.
+    #[test]
+    fn a_limit_keeps_the_first_of_all_completions() {
+        let words = ["sql", "review", "slides", "pdf", "forms", "lint", "data", "s3", "sync", "logs"];
+        let names: Vec<String> = (0..60)
+            .map(|i| format!("{}-{}{}", words[i % words.len()], words[(i * 7 + 3) % words.len()], i % 4))
+            .collect();
+        let skills: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "")).collect();
+        let c = catalog(&skills);
+        for typed in ["", "@", "s", "sq", "sl", "dt", "pf", "l", "rv1", "s3s", "zz"] {
+            let all = c.complete(typed, usize::MAX);
+            for limit in [1, 2, 3, 5, 10, 59, 60, 61] {
+                let first = c.complete(typed, limit);
+                assert_eq!(first.as_slice(), &all[..limit.min(all.len())], "{typed:?}, {limit}");
+            }
+        }
+        let fuzzy = c.complete("sl", usize::MAX);
+        let kinds = |k| fuzzy.iter().filter(|m| m.matched == k).count();
+        assert!(kinds(CompletionMatch::Prefix) > 1 && kinds(CompletionMatch::Fuzzy) > 1, "{fuzzy:?}");
     }
 
     #[test]
