@@ -135,7 +135,7 @@ pub fn render_catalog_for(
     // ones alone, fitted as a whole catalogue is.
     let keep = match budget {
         None => rest.len(),
-        Some(budget) => largest_fitting(0, rest.len(), |n| with_rest(n).len() <= budget),
+        Some(budget) => most_entries_fitting(0, rest.len(), |n| with_rest(n).len() <= budget),
     };
     let text = with_rest(keep);
     let fits = budget.is_none_or(|b| text.len() <= b);
@@ -169,7 +169,7 @@ fn fit(format: CatalogFormat, entries: &[Entry<'_>], budget: Option<usize>) -> C
         // As many entries as fit at the floor: the text grows with each entry, so bisect
         // (leaving them out one at a time wrote the catalogue once per entry left out).
         let fit_at_floor = |n: usize| write(format, entries.get(..n).unwrap_or(&[]), Some(floor)).len() <= budget;
-        kept = largest_fitting(0, kept, fit_at_floor);
+        kept = most_entries_fitting(0, kept, fit_at_floor);
         floor
     };
     let shown = entries.get(..kept).unwrap_or(&[]);
@@ -203,20 +203,11 @@ impl Catalog {
 }
 
 /// The largest `n` in `lo..=hi` for which `fits(n)`, given that `fits` holds up to
-/// some point and not past it; `lo` when none past it does. Galloping up from `lo` (steps
-/// of 1, 2, 4, …), then bisecting the last step: each `fits` writes a catalogue of about
-/// `n` entries, and within a budget the answer is most often far below `hi` (a few hundred
-/// names of 10,000), so the writing stays near the size of the answer.
+/// some point and not past it; `lo` when none past it does. By bisection: for the
+/// description length, whose trials are not quite monotonic (a description cut with `…`
+/// can be a byte longer than the whole one), this is the search the catalogue's text has
+/// always come from.
 fn largest_fitting(mut lo: usize, mut hi: usize, fits: impl Fn(usize) -> bool) -> usize {
-    let mut step = 1;
-    while step <= hi - lo.min(hi) {
-        if !fits(lo + step) {
-            hi = lo + step - 1;
-            break;
-        }
-        lo += step;
-        step = step.saturating_mul(2);
-    }
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);
         if fits(mid) {
@@ -226,6 +217,23 @@ fn largest_fitting(mut lo: usize, mut hi: usize, fits: impl Fn(usize) -> bool) -
         }
     }
     lo
+}
+
+/// [`largest_fitting`] for a count of entries, whose text grows with each one: galloping
+/// up from `lo` (1, 2, 4, … more), then bisecting the last step. Each trial writes a
+/// catalogue of about that many entries, and within a budget the answer is most often far
+/// below `hi` (a few hundred names of 10,000), so the writing stays near the answer's size.
+/// The same answer as bisecting, for a test that holds up to some point and not past it.
+fn most_entries_fitting(mut lo: usize, hi: usize, fits: impl Fn(usize) -> bool) -> usize {
+    let mut step = 1;
+    while step <= hi.saturating_sub(lo) {
+        if !fits(lo + step) {
+            return largest_fitting(lo, lo + step - 1, fits);
+        }
+        lo += step;
+        step = step.saturating_mul(2);
+    }
+    largest_fitting(lo, hi, fits)
 }
 
 fn write(format: CatalogFormat, entries: &[Entry<'_>], cap: Option<usize>) -> String {
@@ -339,21 +347,26 @@ pub(crate) fn html_escape(s: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The largest value a monotonic test holds for, whatever the range and where it
-    /// stops holding.
+    /// Galloping finds what bisecting finds, for a test that holds up to some point,
+    /// whatever the range (empty, one value, up to `usize::MAX`) and the point, in about
+    /// twice the logarithm of the answer's distance from the start.
     #[test]
-    fn largest_fitting_finds_where_a_test_stops_holding() {
+    fn galloping_finds_what_bisecting_finds() {
+        let log2 = |n: usize| (usize::BITS - n.leading_zeros()) as usize;
         for lo in [0, 1, 5] {
-            for hi in [0, 1, 2, 3, 7, 8, 9, 100, 1_000] {
-                for edge in 0..=hi + 2 {
+            for hi in [0, 1, 2, 3, 7, 8, 9, 100, 1_000, usize::MAX] {
+                for edge in (0..=20).chain([99, 100, 101, 127, 128, 999, 1_000, 12_345, usize::MAX]) {
                     let asked = std::cell::Cell::new(0);
                     let fits = |n: usize| {
                         asked.set(asked.get() + 1);
                         n <= edge
                     };
-                    let expected = (lo..=hi).rev().find(|&n| n <= edge && n > lo).unwrap_or(lo);
-                    assert_eq!(largest_fitting(lo, hi, fits), expected, "{lo}..={hi}, holds to {edge}");
-                    assert!(asked.get() <= 2 * (usize::BITS as usize), "{lo}..={hi}: asked {}", asked.get());
+                    let bisected = largest_fitting(lo, hi, |n| n <= edge);
+                    let expected = if hi <= lo { lo } else { edge.clamp(lo, hi) };
+                    assert_eq!(bisected, expected, "{lo}..={hi}, holds to {edge}");
+                    assert_eq!(most_entries_fitting(lo, hi, fits), expected, "{lo}..={hi}, holds to {edge}");
+                    let most = 2 * log2((expected - lo.min(expected)).saturating_add(1)) + 2;
+                    assert!(asked.get() <= most, "{lo}..={hi} to {edge}: asked {}, at most {most}", asked.get());
                 }
             }
         }

@@ -423,22 +423,25 @@ mod tests {
             "[SKILL:x]", "[/skill]", "  [Skill", "\u{a0}[/SKILL:truncated]", "\u{3000}[skill", "\u{85}[skill",
             "text [skill] inside", "[[skill", "[ skill", "[sk", "[", "<!-- skill -->", "<!--/SKILL", "  <!--\tSkill",
             "<!--", "<!-- not", "a <!-- skill", "<<!-- skill", "<skill>", "plain", "", " ", "é[skill", "[x](y) [skill",
-            "skill here", "/Skill", "\tskill",
+            "skill here", "/Skill", "\tskill", "\u{2028}[skill", "\u{2029}<!-- skill",
         ];
-        let seps = ["\n", "\r\n", "\r", "\n\n"];
+        let seps = ["\n", "\r\n", "\r", "\n\n", ""];
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..4_000 {
+        let mut next = || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
+            seed as usize
+        };
+        for _ in 0..4_000 {
             let mut body = String::new();
-            for i in 0..(seed % 12) {
-                let pick = (seed >> (i * 5)) as usize;
-                body.push_str(pieces[pick % pieces.len()]);
-                if (pick >> 8) % 3 != 0 {
-                    body.push_str(pieces[(pick >> 12) % pieces.len()]);
+            // The last line may have no ending (the separator "" joins or ends without one).
+            for _ in 0..(next() % 12) {
+                body.push_str(pieces[next() % pieces.len()]);
+                if next() % 3 != 0 {
+                    body.push_str(pieces[next() % pieces.len()]);
                 }
-                body.push_str(seps[(pick >> 16) % seps.len()]);
+                body.push_str(seps[next() % seps.len()]);
             }
             for format in [InjectFormat::Bracket, InjectFormat::Markdown] {
                 assert_eq!(neutralise_lines(&body, format), neutralise_each_line(&body, format), "{body:?} {format:?}");
