@@ -94,6 +94,25 @@ pub(crate) fn excerpt(s: &str, max_chars: usize) -> String {
     }
 }
 
+/// Whether `a` and `b` are the same text. In WebAssembly compared eight bytes at a time
+/// ([`same_by_words`]): the module's `memcmp` (the compiler's builtins) goes a byte at a
+/// time, and each turn compares every body it reads with the one it scanned last.
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    match cfg!(target_arch = "wasm32") {
+        true => same_by_words(a.as_bytes(), b.as_bytes()),
+        false => a == b,
+    }
+}
+
+/// `a == b`, eight bytes at a time.
+fn same_by_words(a: &[u8], b: &[u8]) -> bool {
+    let word = |bytes: &[u8]| <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes);
+    let (words_a, words_b) = (a.chunks_exact(8), b.chunks_exact(8));
+    a.len() == b.len()
+        && words_a.remainder() == words_b.remainder()
+        && words_a.zip(words_b).all(|(x, y)| word(x) == word(y))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +130,22 @@ mod tests {
         assert_eq!(shorten_at_word("short", 12), "short");
         assert_eq!(excerpt("abcdef", 3), "abc…");
         assert_eq!(excerpt("abc", 3), "abc");
+    }
+
+    /// Comparing eight bytes at a time says what `==` says: every length up to a few
+    /// words, a difference at every place, and texts of different lengths.
+    #[test]
+    fn texts_compare_by_words_as_by_bytes() {
+        for len in 0..40usize {
+            let text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(super::same_by_words(&text, &text.clone()), "{len}");
+            for at in 0..len {
+                let mut other = text.clone();
+                other[at] = b'!';
+                assert!(!super::same_by_words(&text, &other), "{len} at {at}");
+            }
+            assert!(!super::same_by_words(&text, &text[..len.saturating_sub(1)]) || len == 0, "{len}");
+        }
+        assert!(super::same_text("é ü", "é ü") && !super::same_text("é ü", "é u"));
     }
 }

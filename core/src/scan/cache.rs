@@ -38,7 +38,7 @@ impl ScanCache {
             return scan(text, Some(name), policy);
         };
         if let Some((seen, findings)) = entries.by_skill.get(&skill) {
-            if seen == text {
+            if crate::text::same_text(seen, text) {
                 return Ok(findings.clone());
             }
         }
