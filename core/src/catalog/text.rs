@@ -247,11 +247,11 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
             out.push_str("<available_skills>\n");
             for e in entries {
                 out.push_str("<skill>\n<name>\n");
-                out.push_str(&html_escape(e.name));
+                push_html_escaped(&mut out, e.name);
                 out.push_str("\n</name>\n");
                 if let Some(description) = e.description.as_deref() {
                     out.push_str("<description>\n");
-                    out.push_str(&html_escape(&cap_chars(description, cap)));
+                    push_html_escaped(&mut out, &cap_chars(description, cap));
                     out.push_str("\n</description>\n");
                 }
                 out.push_str("<location>\n");
@@ -264,15 +264,15 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
             out.push_str("<available_skills>\n");
             for e in entries {
                 out.push_str("  <skill>\n    <name>");
-                out.push_str(&xml_escape(e.name));
+                push_xml_escaped(&mut out, e.name);
                 out.push_str("</name>\n");
                 if let Some(description) = e.description.as_deref() {
                     out.push_str("    <description>");
-                    out.push_str(&xml_escape(&cap_chars(description, cap)));
+                    push_xml_escaped(&mut out, &cap_chars(description, cap));
                     out.push_str("</description>\n");
                 }
                 out.push_str("    <location>");
-                out.push_str(&xml_escape(e.location));
+                push_xml_escaped(&mut out, e.location);
                 out.push_str("</location>\n  </skill>\n");
             }
             out.push_str("</available_skills>");
@@ -316,36 +316,115 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
 }
 
 /// [`html_escape`], and every character XML 1.0 cannot hold (control characters but
-/// tab and line breaks, U+FFFE, U+FFFF) written as U+FFFD: the text stays a
+/// tab and line breaks, U+FFFE, U+FFFF) written as U+FFFD, onto `out`: the text stays a
 /// well-formed XML document whatever a skill's author wrote.
-fn xml_escape(s: &str) -> String {
+fn push_xml_escaped(out: &mut String, s: &str) {
     let legal =
         |c: char| matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..);
-    if s.chars().all(legal) {
-        return html_escape(s);
+    // Read as bytes: an illegal character is an ASCII control byte, or U+FFFE or U+FFFF
+    // (EF BF BE, EF BF BF; in UTF-8 an EF byte always starts a character).
+    let bytes = s.as_bytes();
+    let control = bytes.iter().any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'));
+    let noncharacter = || {
+        memchr::memchr_iter(0xEF, bytes)
+            .any(|at| bytes.get(at + 1) == Some(&0xBF) && matches!(bytes.get(at + 2), Some(0xBE | 0xBF)))
+    };
+    match control || noncharacter() {
+        false => push_html_escaped(out, s),
+        true => push_html_escaped(out, &s.chars().map(|c| if legal(c) { c } else { '\u{FFFD}' }).collect::<String>()),
     }
-    html_escape(&s.chars().map(|c| if legal(c) { c } else { '\u{FFFD}' }).collect::<String>())
 }
 
 /// Python's `html.escape(s, quote=True)`: `&`, `<`, `>`, `"` and `'`.
 pub(crate) fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
+    push_html_escaped(&mut out, s);
     out
+}
+
+/// [`html_escape`] of `s` onto `out`. The characters escaped are ASCII bytes: the text
+/// between them is copied as it is.
+fn push_html_escaped(out: &mut String, s: &str) {
+    let mut rest = s;
+    while let Some(at) = rest.bytes().position(|b| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'')) {
+        out.push_str(rest.get(..at).unwrap_or_default());
+        out.push_str(match rest.as_bytes().get(at) {
+            Some(b'&') => "&amp;",
+            Some(b'<') => "&lt;",
+            Some(b'>') => "&gt;",
+            Some(b'"') => "&quot;",
+            _ => "&#x27;",
+        });
+        rest = rest.get(at + 1..).unwrap_or_default();
+    }
+    out.push_str(rest);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Escaping a run at a time gives what escaping a character at a time gave (the
+    /// reference below), for every character that is escaped or replaced, and the ones
+    /// around them: ASCII, control characters, DEL, C1 controls, U+FFFD to U+FFFF,
+    /// characters of two, three and four bytes.
+    #[test]
+    fn escaping_runs_gives_what_escaping_characters_gave() {
+        let html = |s: &str| -> String {
+            s.chars()
+                .map(|c| match c {
+                    '&' => "&amp;".to_owned(),
+                    '<' => "&lt;".to_owned(),
+                    '>' => "&gt;".to_owned(),
+                    '"' => "&quot;".to_owned(),
+                    '\'' => "&#x27;".to_owned(),
+                    c => c.to_string(),
+                })
+                .collect()
+        };
+        let legal =
+            |c: char| matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..);
+        let xml = |s: &str| html(&s.chars().map(|c| if legal(c) { c } else { '\u{FFFD}' }).collect::<String>());
+        let pieces = [
+            "&",
+            "<",
+            ">",
+            "\"",
+            "'",
+            "a",
+            "plain words",
+            "\u{0}",
+            "\u{1f}",
+            "\t",
+            "\n",
+            "\r",
+            "\u{7f}",
+            "\u{85}",
+            "é",
+            "\u{FFFD}",
+            "\u{FFFE}",
+            "\u{FFFF}",
+            "\u{EFBF}",
+            "😀",
+            "&amp;",
+            "\u{FEFF}",
+            "\u{10FFFF}",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..3_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for i in 0..(seed % 9) {
+                text.push_str(pieces[((seed >> (i * 6)) as usize) % pieces.len()]);
+            }
+            assert_eq!(html_escape(&text), html(&text), "{text:?}");
+            let mut out = String::from("kept ");
+            push_xml_escaped(&mut out, &text);
+            assert_eq!(out, format!("kept {}", xml(&text)), "{text:?}");
+        }
+    }
 
     /// Galloping finds what bisecting finds, for a test that holds up to some point,
     /// whatever the range (empty, one value, up to `usize::MAX`) and the point, in about
