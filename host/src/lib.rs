@@ -287,9 +287,10 @@ fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Vec<
         }
     }
     children.sort();
-    // A root of many folders (a pack) is walked a folder per thread at a time, the threads
-    // sharing what they visited. An unreadable subfolder is skipped, not fatal.
-    if depth == 0 && children.len() >= parallel::SHARE_FROM {
+    // A root's folders are walked a folder per thread at a time when there are many (a
+    // pack: `parallel::map` decides), the threads sharing what they visited. An unreadable
+    // subfolder is skipped, not fatal.
+    if depth == 0 {
         let walked = parallel::map(&children, |child| {
             let mut found = Vec::new();
             let _ = walk(root, child, depth + 1, visited, &mut found);

@@ -55,14 +55,8 @@ pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<S
             let Some(mark) = mark else { break };
             rest.get(..mark).and_then(|before| memchr::memrchr(b'\n', before)).map_or(next, |nl| next + nl + 1)
         };
-        // A line ends at `\n` or `\r\n`, or where the body does (as `str::lines` has it).
-        let (end, ended) = match bytes.get(start..).and_then(|rest| memchr::memchr(b'\n', rest)) {
-            Some(nl) => (start + nl, true),
-            None => (bytes.len(), false),
-        };
-        next = end + 1;
-        let Some(line) = body.get(start..end) else { break };
-        let line = if ended { line.strip_suffix('\r').unwrap_or(line) } else { line };
+        let Some((line, after)) = line_at(body, start) else { break };
+        next = after;
         if fences.update(line) || fences.inside() {
             continue;
         }
@@ -206,18 +200,20 @@ impl Fences {
 /// target has it): a body is read whole at build, and most of its lines are skipped.
 fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
-    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
     std::iter::from_fn(move || {
-        if start >= text.len() {
-            return None;
-        }
-        let (line, next) = match ends.next() {
-            // A line ending is `\n` or `\r\n`.
-            Some(end) => (text.get(start..end).map(|l| l.strip_suffix('\r').unwrap_or(l)), end + 1),
-            None => (text.get(start..), text.len()),
-        };
+        let (line, next) = line_at(text, start)?;
         start = next;
-        line
+        Some(line)
+    })
+}
+
+/// The line of `text` that starts at byte `start` as [`str::lines`] has it (ended by `\n`,
+/// `\r\n` or the end of `text`), and where the next one starts; `None` at the end.
+fn line_at(text: &str, start: usize) -> Option<(&str, usize)> {
+    let rest = text.get(start..).filter(|rest| !rest.is_empty())?;
+    Some(match memchr::memchr(b'\n', rest.as_bytes()) {
+        Some(end) => (rest.get(..end).map(|line| line.strip_suffix('\r').unwrap_or(line))?, start + end + 1),
+        None => (rest, text.len()),
     })
 }
 
