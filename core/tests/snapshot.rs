@@ -112,7 +112,7 @@ fn a_snapshot_is_refused_under_another_key_options_or_version() {
     assert_eq!(Catalog::from_snapshot(&bytes, "key-1", &other).unwrap_err(), SnapshotError::OtherOptions);
     // The version is written as text in the header: another one (another release, or a
     // build of other sources) is refused before the rest is read.
-    let version = format!("{} (snapshot format 4, source ", env!("CARGO_PKG_VERSION"));
+    let version = format!("{} (snapshot format 5, source ", env!("CARGO_PKG_VERSION"));
     let at = bytes.windows(version.len()).position(|w| w == version.as_bytes()).unwrap();
     for offset in [0, version.len() + 3] {
         let mut other = bytes.clone();

@@ -380,6 +380,7 @@ impl Catalog {
             options: options.clone(),
             unread: 0,
             stamps: SeededMap::default(),
+            listing: None,
             scanned: ScanCache::default(),
             id: next_id(),
         }

@@ -28,6 +28,8 @@ pub(crate) use prepare::Prepared;
 mod report;
 mod reuse;
 pub(crate) use reuse::{KeptIndexes, Reuse};
+mod update;
+pub(crate) use update::{locations_unique, Listed, MAX_IN_PLACE};
 #[cfg(feature = "snapshot")]
 mod snapshot;
 pub(crate) use report::gate_reason;
@@ -73,6 +75,11 @@ pub struct Catalog {
     /// The stamp of each entry the host stamped, by source and location (see
     /// [`SkillEntry::stamp`](crate::SkillEntry)): what a rebuild may reuse.
     pub(crate) stamps: SeededMap<(usize, String), String>,
+    /// Every entry as the sources listed it, in order, when every source listed and no two
+    /// entries share a location: what a refresh compares the next listing with to update
+    /// the catalogue in place (see `update.rs`). None for a catalogue built from inputs or
+    /// restored from a snapshot.
+    pub(crate) listing: Option<Vec<Listed>>,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the

@@ -19,8 +19,8 @@
 //!
 //! What a snapshot holds: every skill in the catalogue and every shadowed one (their
 //! fields, the body's sections and headings ranking reads, scan findings), the build
-//! report, the ranking index, and the entries' stamps (so that a restored catalogue
-//! refreshes reading only what changed). The rule automaton is built again on restore (from
+//! report, the ranking index, and the entries' stamps and listing (so that a restored
+//! catalogue refreshes reading only what changed, in place when only bodies did). The rule automaton is built again on restore (from
 //! the skills, as a build would), and the skills' embeddings are not kept (a host with
 //! an embedding model sets them again). The format is postcard's: fields in order, with no
 //! names, so the public types (whose JSON form leaves empty fields out) are written
@@ -28,7 +28,7 @@
 //! between versions.
 
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill, GatedSkill, LocatedWarning};
-use super::{KeptIndexes, Reuse, ShadowedSkill, SkippedSkill};
+use super::{Listed, ShadowedSkill, SkippedSkill};
 use crate::fast_hash::SeededMap;
 use crate::scan::Finding;
 use crate::select::rank::RankIndex;
@@ -41,7 +41,7 @@ use std::collections::BTreeMap;
 const MAGIC: &[u8] = b"skillwire catalogue snapshot\n";
 
 /// The snapshot layout's number; with the crate's version, what a snapshot must match.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// Largest snapshot [`Catalog::from_snapshot`] reads (1 GiB: a catalogue at the default
 /// limit of skills takes a small part of it).
@@ -156,6 +156,7 @@ struct BodyRef<'a> {
     shadowed: Vec<WireEntry>,
     report: WireReport,
     stamps: Vec<(usize, String, String)>,
+    listing: &'a Option<Vec<Listed>>,
     ranking: &'a RankIndex,
 }
 
@@ -167,8 +168,7 @@ struct Body {
     ranking: RankIndex,
 }
 
-/// What a refresh reuses of a body: all but the ranking index, which comes last and is
-/// not decoded (the refresh builds its own).
+/// A body's prepared parts, as written: all but the ranking index, which follows them.
 #[derive(Deserialize)]
 struct PreparedBody {
     skills: Vec<WireEntry>,
@@ -176,6 +176,8 @@ struct PreparedBody {
     report: WireReport,
     /// The entries' stamps (source, location, stamp), for a refresh to reuse.
     stamps: Vec<(usize, String, String)>,
+    /// The entries as listed, for a refresh to update the catalogue in place.
+    listing: Option<Vec<Listed>>,
 }
 
 /// A body's prepared parts, as the catalogue holds them.
@@ -184,6 +186,7 @@ struct Parts {
     shadowed: Vec<CatalogSkill>,
     report: CatalogReport,
     stamps: SeededMap<(usize, String), String>,
+    listing: Option<Vec<Listed>>,
 }
 
 impl PreparedBody {
@@ -197,6 +200,7 @@ impl PreparedBody {
             shadowed: self.shadowed.into_iter().map(CatalogSkill::from).collect(),
             report: self.report.into(),
             stamps: self.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect(),
+            listing: self.listing,
         })
     }
 }
@@ -232,6 +236,7 @@ impl Catalog {
             shadowed: self.shadowed.iter().map(WireEntry::from).collect(),
             report: WireReport::from(&self.report),
             ranking: &self.ranking,
+            listing: &self.listing,
             stamps: {
                 let mut stamps: Vec<(usize, String, String)> = self
                     .stamps
@@ -270,39 +275,41 @@ impl Catalog {
     /// rule automaton is built again; embeddings are not kept. At most
     /// [`MAX_SNAPSHOT_BYTES`] are read, and at most `options.limits.max_skills` skills.
     pub fn from_snapshot(snapshot: &[u8], key: &str, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
+        Catalog::restored(snapshot, Some(key), options)
+    }
+
+    /// The catalogue `snapshot` holds, written by this build with `options` under any key,
+    /// counting the entries its build could not read: what
+    /// [`Engine::restore_or_build`](crate::Engine::restore_or_build) refreshes when the
+    /// sources changed since (in place when only some SKILL.md bodies did).
+    pub(crate) fn restored_for_refresh(snapshot: &[u8], options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
+        Catalog::restored(snapshot, None, options)
+    }
+
+    fn restored(snapshot: &[u8], key: Option<&str>, options: &CatalogOptions) -> Result<Catalog, SnapshotError> {
         let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
-        let body: Body = postcard::from_bytes(checked_body(snapshot, Some(key), options)?).map_err(unreadable)?;
+        let (unread, body) = checked_body(snapshot, key, options)?;
+        let body: Body = postcard::from_bytes(body).map_err(unreadable)?;
         if body.ranking.skill_count() != body.prepared.skills.len() {
             return Err(SnapshotError::Unreadable("the ranking index does not fit the skills".to_owned()));
         }
-        let Parts { skills, shadowed, report, stamps } = body.prepared.into_parts(options)?;
+        let Parts { skills, shadowed, report, stamps, listing } = body.prepared.into_parts(options)?;
         let mut catalog = Catalog::assemble(skills, shadowed, report, body.ranking, None, options);
         catalog.stamps = stamps;
+        catalog.listing = listing;
+        catalog.unread = usize::try_from(unread).unwrap_or(usize::MAX);
         Ok(catalog)
-    }
-
-    /// What the catalogue `snapshot` holds prepared, written by this build with `options`
-    /// under any key: what [`Engine::restore_or_build`](crate::Engine::restore_or_build)
-    /// refreshes from when the sources changed since. Its ranking index comes along, for a
-    /// refresh whose skills come out the same (the rule automaton is not in a snapshot).
-    pub(crate) fn reuse_from_snapshot(snapshot: &[u8], options: &CatalogOptions) -> Result<Reuse, SnapshotError> {
-        let unreadable = |e: postcard::Error| SnapshotError::Unreadable(e.to_string());
-        let (body, ranking) =
-            postcard::take_from_bytes::<PreparedBody>(checked_body(snapshot, None, options)?).map_err(unreadable)?;
-        let ranking: RankIndex = postcard::from_bytes(ranking).map_err(unreadable)?;
-        let Parts { skills, shadowed, report, stamps } = body.into_parts(options)?;
-        let indexes = (ranking.skill_count() == skills.len()).then(|| KeptIndexes::new(&skills, ranking, None));
-        Ok(Reuse::new(skills, shadowed, report, options.clone(), stamps).with_indexes(indexes))
     }
 }
 
 /// The body of `snapshot`, once its header says it was written by this build under `key`
-/// with `options`, and its length and checksum hold.
+/// with `options`, and its length and checksum hold; with the count of entries its build
+/// could not read (none when a `key` is given: such a snapshot is not restored as it is).
 fn checked_body<'a>(
     snapshot: &'a [u8],
     key: Option<&str>,
     options: &CatalogOptions,
-) -> Result<&'a [u8], SnapshotError> {
+) -> Result<(u64, &'a [u8]), SnapshotError> {
     if snapshot.len() > MAX_SNAPSHOT_BYTES {
         return Err(SnapshotError::Unreadable(format!("{} bytes; the limit is {MAX_SNAPSHOT_BYTES}", snapshot.len())));
     }
@@ -333,7 +340,7 @@ fn checked_body<'a>(
     if key.is_some() && header.unread > 0 {
         return Err(SnapshotError::Unread { entries: usize::try_from(header.unread).unwrap_or(usize::MAX) });
     }
-    Ok(body)
+    Ok((header.unread, body))
 }
 
 // The wire forms: every field of the public types, in order (their serde forms are for

@@ -6,7 +6,10 @@
 //! the order of reads, what a failure becomes and how embeddings are checked are written
 //! once.
 
-use crate::catalog::{Builder, Catalog, CatalogInput, CatalogOptions, Prepared, Reuse, SkippedSkill};
+use crate::catalog::{
+    locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, Listed, Prepared, Reuse, SkippedSkill,
+    MAX_IN_PLACE,
+};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::fast_hash::SeededMap;
 use serde::Serialize;
@@ -69,6 +72,29 @@ pub struct CatalogBuild {
     reuse: Reuse,
     /// The stamps of the entries listed so far, by source and location.
     stamps: SeededMap<(usize, String), String>,
+    /// The entries listed so far, in order (None once a source failed to list).
+    listing: Option<Vec<Listed>>,
+    /// A refresh's previous catalogue, while every entry listed so far is the one its
+    /// listing has at that place, with at most [`MAX_IN_PLACE`] stamps changed: it may be
+    /// updated in place (`catalog/update.rs`). Given up for [`Reuse`] at the first entry
+    /// that differs otherwise.
+    previous: Option<Box<Catalog>>,
+    /// The entries listed while `previous` stands, in order.
+    held: Vec<Held>,
+    /// How many of `held` changed their stamp.
+    held_changed: usize,
+}
+
+/// An entry listed while a refresh may still update the previous catalogue in place.
+#[derive(Debug)]
+struct Held {
+    source: usize,
+    /// As listed; its text dropped when its stamp did not change (what it gave last time
+    /// stands for it).
+    entry: SkillEntry,
+    changed: bool,
+    /// Its text as read, for a changed entry listed without it.
+    read: Option<Result<String, SourceError>>,
 }
 
 /// A listed entry on its way to the builder.
@@ -109,6 +135,10 @@ impl CatalogBuild {
             embedding_error: None,
             reuse: Reuse::default(),
             stamps: SeededMap::default(),
+            listing: Some(Vec::new()),
+            previous: None,
+            held: Vec::new(),
+            held_changed: 0,
         }
     }
 
@@ -120,7 +150,31 @@ impl CatalogBuild {
     /// built with other options. Entries whose read failed, or that came past the limit
     /// of skills, are read again.
     pub fn reusing(self, previous: &Catalog) -> Self {
-        self.with_reuse(previous.reuse())
+        match self.may_update(previous) {
+            true => self.with_previous(previous.clone()),
+            false => self.with_reuse(previous.reuse()),
+        }
+    }
+
+    /// The same build, reusing what `previous` prepared (see [`CatalogBuild::reusing`]);
+    /// when the sources list the same entries as last time with only some stamps changed,
+    /// `previous` is updated in place (`catalog/update.rs`) instead of built again.
+    pub(crate) fn with_previous(mut self, previous: Catalog) -> Self {
+        match self.may_update(&previous) {
+            true => {
+                self.previous = Some(Box::new(previous));
+                self
+            }
+            false => self.with_reuse(previous.into_reuse()),
+        }
+    }
+
+    /// Whether `previous` may be updated in place by this build: built with the same
+    /// options, keeping its listing, before anything is listed.
+    fn may_update(&self, previous: &Catalog) -> bool {
+        let same_options =
+            self.builder.as_ref().is_some_and(|b| crate::catalog::same_options(b.options(), previous.options()));
+        same_options && self.next_source == 0 && previous.listing_for_update().is_some()
     }
 
     /// The same build, reusing what `reuse` holds (see [`CatalogBuild::reusing`]).
@@ -141,6 +195,11 @@ impl CatalogBuild {
     }
 
     fn compute_next(&mut self) -> Need {
+        if self.previous.is_some() && self.next_source >= self.sources {
+            if let Some(need) = self.update_in_place() {
+                return need;
+            }
+        }
         // Entries whose text is in (or that were prepared before) go to the builder, in
         // list order.
         while self.pending.front().is_some_and(Pending::ready) {
@@ -176,8 +235,106 @@ impl CatalogBuild {
         let mut catalog = self.builder.take().map(|builder| builder.finish(kept, refreshable)).unwrap_or_default();
         catalog.report_failures_first(std::mem::take(&mut self.failures));
         catalog.stamps = std::mem::take(&mut self.stamps);
+        catalog.listing = self.listing.take().filter(|listing| refreshable && locations_unique(listing));
         self.reuse = Reuse::default();
         catalog
+    }
+
+    /// Once every source is listed, with the previous catalogue still standing: the read
+    /// of a changed entry listed without its text, or `None` once the catalogue is updated
+    /// in place (it is then the build's) or the attempt given up (the entries then go the
+    /// usual way, the texts read meanwhile with them).
+    fn update_in_place(&mut self) -> Option<Need> {
+        // Fewer entries listed than last time (each one listed was compared with its place).
+        let listed_before = self.previous.as_deref().and_then(Catalog::listing_for_update).map_or(0, <[Listed]>::len);
+        if self.held.len() != listed_before {
+            self.give_up_in_place();
+            return None;
+        }
+        let unread = self.held.iter().find(|h| h.changed && h.entry.text.is_none() && h.read.is_none());
+        if let Some(held) = unread {
+            return Some(Need::Read { source: held.source, location: held.entry.location.clone() });
+        }
+        let changed: Vec<(CatalogInput, String)> = (self.held.iter())
+            .filter(|h| h.changed)
+            .map(|h| {
+                let text = h.read.clone().or_else(|| h.entry.text.clone().map(Ok)).unwrap_or_else(|| Ok(String::new()));
+                let SkillEntry { location, origin, id, stamp, .. } = h.entry.clone();
+                (CatalogInput { source: h.source, location, origin, id, text }, stamp.unwrap_or_default())
+            })
+            .collect();
+        let updated = self.previous.as_mut().is_some_and(|previous| previous.update_in_place(&changed));
+        match (updated, self.previous.take()) {
+            (true, Some(previous)) => {
+                self.held.clear();
+                self.catalog = Some(*previous);
+            }
+            (_, previous) => {
+                self.previous = previous;
+                self.give_up_in_place();
+            }
+        }
+        None
+    }
+
+    /// Stops holding entries for an update in place: the previous catalogue's parts become
+    /// what the build reuses, and the entries held go the usual way, in order.
+    fn give_up_in_place(&mut self) {
+        let Some(previous) = self.previous.take() else { return };
+        self.reuse = match &self.builder {
+            Some(builder) => previous.into_reuse().for_options(builder.options()),
+            None => Reuse::default(),
+        };
+        self.held_changed = 0;
+        for Held { source, entry, read, .. } in std::mem::take(&mut self.held) {
+            self.take_listed(source, entry, read);
+        }
+    }
+
+    /// Holds `entry`, listed by `source`, while it is the previous catalogue's entry at
+    /// that place in the listing; else gives the update in place up and takes it as usual.
+    fn hold(&mut self, source: usize, mut entry: SkillEntry) {
+        let position = self.held.len();
+        match self.previous.as_deref().and_then(|p| p.stamp_changed(position, source, &mut entry)) {
+            Some(changed) if self.held_changed + usize::from(changed) <= MAX_IN_PLACE => {
+                self.held_changed += usize::from(changed);
+                if !changed {
+                    entry.text = None;
+                }
+                self.held.push(Held { source, entry, changed, read: None });
+            }
+            _ => {
+                self.give_up_in_place();
+                self.take_listed(source, entry, None);
+            }
+        }
+    }
+
+    /// Takes one listed entry towards the builder: reused when its stamp did not change,
+    /// with its text when it came with one (or `read`, its text read already), else read
+    /// when its turn comes.
+    fn take_listed(&mut self, source: usize, entry: SkillEntry, read: Option<Result<String, SourceError>>) {
+        if let Some(listing) = self.listing.as_mut() {
+            listing.push(Listed::new(source, &entry));
+        }
+        let SkillEntry { location, text, origin, stamp, id } = entry;
+        // An entry whose origin or id cannot be one is refused without being read.
+        let problem = (origin.as_deref().and_then(crate::catalog::origin_problem))
+            .or_else(|| id.as_deref().and_then(crate::catalog::id_problem));
+        let text = match problem {
+            Some(why) => Some(Err(SourceError::new(why))),
+            None => read.or(text.map(Ok)),
+        };
+        let mut reused = None;
+        if let Some(stamp) = stamp {
+            if text.as_ref().is_none_or(Result::is_ok) {
+                reused = self.reuse.take(source, &location, origin.as_deref(), &stamp);
+            }
+            self.stamps.insert((source, location.clone()), stamp);
+        }
+        // What was prepared before stands for the text (which is dropped).
+        let text = if reused.is_some() { None } else { text };
+        self.pending.push_back(Pending { source, location, origin, id, text, reused });
     }
 
     /// The answer to [`Need::List`]: the source's entries, or why it could not list them
@@ -189,31 +346,21 @@ impl CatalogBuild {
         match entries {
             Ok(entries) => {
                 for entry in entries {
-                    let SkillEntry { location, text, origin, stamp, id } = entry;
-                    // An entry whose origin or id cannot be one is refused without being read.
-                    let problem = (origin.as_deref().and_then(crate::catalog::origin_problem))
-                        .or_else(|| id.as_deref().and_then(crate::catalog::id_problem));
-                    let text = match problem {
-                        Some(why) => Some(Err(SourceError::new(why))),
-                        None => text.map(Ok),
-                    };
-                    let mut reused = None;
-                    if let Some(stamp) = stamp {
-                        if text.as_ref().is_none_or(Result::is_ok) {
-                            reused = self.reuse.take(source, &location, origin.as_deref(), &stamp);
-                        }
-                        self.stamps.insert((source, location.clone()), stamp);
+                    match self.previous.is_some() {
+                        true => self.hold(source, entry),
+                        false => self.take_listed(source, entry, None),
                     }
-                    // What was prepared before stands for the text (which is dropped).
-                    let text = if reused.is_some() { None } else { text };
-                    self.pending.push_back(Pending { source, location, origin, id, text, reused });
                 }
             }
-            Err(e) => self.failures.push(SkippedSkill {
-                location: String::new(),
-                reason: format!("source {source} could not list its skills: {e}"),
-                diagnostics: Vec::new(),
-            }),
+            Err(e) => {
+                self.give_up_in_place();
+                self.listing = None;
+                self.failures.push(SkippedSkill {
+                    location: String::new(),
+                    reason: format!("source {source} could not list its skills: {e}"),
+                    diagnostics: Vec::new(),
+                });
+            }
         }
     }
 
@@ -221,11 +368,16 @@ impl CatalogBuild {
     /// entry is then a skipped skill with that reason; see [`SourceError::refused`] for
     /// what a refusal changes).
     pub fn read(&mut self, text: Result<String, SourceError>) {
-        let Some(Need::Read { .. }) = self.asked else { return };
-        self.asked = None;
-        if let Some(Pending { text: slot @ None, reused: None, .. }) = self.pending.front_mut() {
+        let Some(Need::Read { source, location }) = &self.asked else { return };
+        if self.previous.is_some() {
+            let asked = |h: &&mut Held| h.changed && h.source == *source && h.entry.location == *location;
+            if let Some(held) = self.held.iter_mut().find(asked) {
+                held.read = Some(text);
+            }
+        } else if let Some(Pending { text: slot @ None, reused: None, .. }) = self.pending.front_mut() {
             *slot = Some(text);
         }
+        self.asked = None;
     }
 
     /// The answer to [`Need::Embed`]: one vector per text, or why the model failed. A

@@ -98,9 +98,10 @@ impl<S: SkillSource> Engine<S> {
             // The sources changed, or an entry could not be read: refreshed, reading only
             // what changed (and what failed).
             Err(why @ (crate::SnapshotError::OtherKey | crate::SnapshotError::Unread { .. })) => {
-                match Catalog::reuse_from_snapshot(snapshot, &options.catalog) {
-                    Ok(reuse) => {
-                        let build = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_reuse(reuse);
+                match Catalog::restored_for_refresh(snapshot, &options.catalog) {
+                    Ok(previous) => {
+                        let build =
+                            CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_previous(previous);
                         let catalog = build.run(&sources).0;
                         (Engine::with_catalog(sources, options, catalog), Err(why))
                     }
@@ -176,13 +177,19 @@ impl<S: SkillSource> Engine<S> {
     /// entry listed with the same [`stamp`](crate::SkillEntry::stamp) as before is not
     /// read, loaded nor scanned again: what it gave last time is used, and the catalogue
     /// is the one a full build would give (only the changed entries are read). Unstamped
-    /// entries are all read again.
+    /// entries are all read again. When the sources list the same entries as last time, in
+    /// the same order, and the changed ones leave every skill's fields as they were (an edit
+    /// to a body's instructions), they are taken in place: nothing else is made again.
     pub fn refresh(&mut self) {
         let previous = std::mem::take(&mut self.catalog);
-        let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false)
-            .with_reuse(previous.into_reuse());
+        let number = previous.id;
+        let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false).with_previous(previous);
         self.catalog = build.run(&self.sources).0;
-        self.embed_skills();
+        // Updated in place (it keeps its number): every skill's embedding text is as it was,
+        // and so are the vectors (unless embedding them failed: tried again).
+        if self.catalog.id != number || self.embedding_error.is_some() {
+            self.embed_skills();
+        }
     }
 
     /// Takes `sources` in place of the engine's (the same sources found again: a folder
