@@ -75,10 +75,10 @@ pub struct Catalog {
     /// The stamp of each entry the host stamped, by source and location (see
     /// [`SkillEntry::stamp`](crate::SkillEntry)): what a rebuild may reuse.
     pub(crate) stamps: SeededMap<(usize, String), String>,
-    /// Every entry as the sources listed it, in order, when every source listed and no two
-    /// entries share a location: what a refresh compares the next listing with to update
-    /// the catalogue in place (see `update.rs`). None for a catalogue built from inputs or
-    /// restored from a snapshot.
+    /// Every entry as the sources listed it, in order, when every source listed, entries
+    /// were stamped and no two share a location: what a refresh compares the next
+    /// listing with to update the catalogue in place (see `update.rs`); snapshots keep it.
+    /// None for a catalogue built from inputs.
     pub(crate) listing: Option<Vec<Listed>>,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
@@ -171,6 +171,8 @@ impl Catalog {
     /// have one, or why none was set (the model failed, gave another number of vectors,
     /// or vectors [`Catalog::set_embeddings`] refuses).
     pub(crate) fn take_embeddings(&mut self, vectors: Result<Vec<Vec<f32>>, String>) -> Result<usize, String> {
+        // The vectors set before go either way: a failure leaves ranking lexical.
+        self.ranking.set_vectors(Vec::new());
         let texts = self.embedding_texts();
         let vectors = vectors?;
         if vectors.len() != texts.len() {

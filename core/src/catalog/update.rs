@@ -11,8 +11,8 @@
 //! The result is the catalogue a refresh through [`Reuse`](super::Reuse) gives (which is
 //! the one a full build gives): anything else — an entry added, removed, moved, renamed or
 //! with another origin or id, a field edited, a skill that starts or stops loading or being
-//! blocked, a warning or a finding that comes or goes — and the refresh takes the usual
-//! way. A catalogue that read an entry of its listing again on a refresh (a read that
+//! blocked, a warning or a finding that comes or goes, an edit to a skill that lost its
+//! name to another (it is found by name) — and the refresh takes the usual way. A catalogue that read an entry of its listing again on a refresh (a read that
 //! failed, an entry past the limit of skills, a scan that could not run, an id another
 //! skill held) or whose listing names one location twice is never updated in place.
 
@@ -59,6 +59,22 @@ impl Catalog {
         &self.options
     }
 
+    /// How many entries its listing holds (none without one).
+    pub(crate) fn listed(&self) -> usize {
+        self.listing.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Takes the skills' embeddings out (a refresh starts without them, as a build does).
+    pub(crate) fn take_vectors(&mut self) -> Vec<Option<Box<[f32]>>> {
+        self.ranking.take_vectors()
+    }
+
+    /// Gives back the embeddings [`Catalog::take_vectors`] took, to a catalogue updated in
+    /// place (every skill's embedding text is as it was).
+    pub(crate) fn put_back_vectors(&mut self, vectors: Vec<Option<Box<[f32]>>>) {
+        self.ranking.set_vectors(vectors);
+    }
+
     /// The entries as its sources last listed them, when a refresh may compare a new listing
     /// with them and update this catalogue in place (see the module's docs).
     pub(crate) fn listing_for_update(&self) -> Option<&[Listed]> {
@@ -69,11 +85,12 @@ impl Catalog {
         (!read_again).then_some(listing)
     }
 
-    /// Whether `entry`, listed by `source` at `position` in the listing, is the entry the
-    /// last listing had there (see [`Catalog::listing_for_update`]): `None` when it is not, or
-    /// either has no stamp; else whether its stamp changed.
+    /// How `entry`, listed by `source` at `position`, compares with the entry the last
+    /// listing had there: `None` when it is another entry (or either has no stamp), else
+    /// whether its stamp changed. (Whether the catalogue may be updated in place at all is
+    /// [`Catalog::listing_for_update`]'s, asked once before the listing.)
     pub(crate) fn stamp_changed(&self, position: usize, source: usize, entry: &mut SkillEntry) -> Option<bool> {
-        let listed = self.listing_for_update()?.get(position)?;
+        let listed = self.listing.as_deref()?.get(position)?;
         let now = entry.stamp.as_deref()?;
         if !listed.is(source, entry) {
             return None;
@@ -259,6 +276,63 @@ mod tests {
         // And a body edit after all that is taken in place again.
         texts.edit(4, |t| format!("{t}Step three.\n"));
         assert!(refreshed(&mut engine, &texts, &options));
+    }
+
+    /// Embeds each text as a count of its letters `a` and `e`; counts the texts embedded.
+    struct Letters(Rc<Cell<usize>>);
+
+    impl crate::Embedder for Letters {
+        fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+            self.0.set(self.0.get() + texts.len());
+            Ok(texts.iter().map(|t| ['a', 'e'].map(|c| t.matches(c).count() as f32 + 1.0).to_vec()).collect())
+        }
+    }
+
+    #[test]
+    fn embeddings_after_an_update_in_place_are_those_a_refresh_gives() {
+        let options = Options::default();
+        let texts = Texts::new(4);
+        // The host's own vectors: a refresh drops them, in place or not.
+        let mut engine = Engine::new(vec![texts.clone()], options.clone());
+        let vectors = (0..4).map(|i| (format!("skill-{i}"), vec![1.0, i as f32])).collect();
+        assert_eq!(engine.set_embeddings(vectors), Ok(4));
+        texts.edit(1, |t| format!("{t}More.\n"));
+        assert!(refreshed(&mut engine, &texts, &options));
+        assert_eq!(engine.catalog().ranking.dimensions(), None, "the host's vectors outlived a refresh");
+
+        // The engine's embedder: vectors of unchanged texts are kept, not asked for again.
+        let embedded = Rc::new(Cell::new(0));
+        let mut engine =
+            Engine::new(vec![texts.clone()], options.clone()).with_embedder(Box::new(Letters(Rc::clone(&embedded))));
+        assert_eq!(embedded.get(), 4);
+        texts.edit(2, |t| format!("{t}More.\n"));
+        assert!(refreshed(&mut engine, &texts, &options));
+        assert_eq!(embedded.get(), 4, "a body edit embedded the skills again");
+        assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
+        // A description edit: embedded again.
+        texts.edit(2, |t| t.replace("Handle widget 2", "Handle a widget 2"));
+        assert!(!refreshed(&mut engine, &texts, &options));
+        assert_eq!(embedded.get(), 8);
+        assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
+
+        // Through the steps, as the npm package takes them: without embedding, the vectors
+        // go as in a build; with it, a failed embedding leaves none.
+        texts.edit(3, |t| format!("{t}More.\n"));
+        for embed in [false, true] {
+            let mut build = crate::CatalogBuild::new(1, CatalogOptions::default(), embed).reusing(engine.catalog());
+            loop {
+                match build.need() {
+                    crate::Need::List { .. } => build.listed(texts.list().map_err(|e| e.message)),
+                    crate::Need::Read { location, .. } => build.read(texts.read(&location)),
+                    crate::Need::Embed { .. } => build.embedded(Err("offline".to_owned())),
+                    crate::Need::Done => break,
+                }
+            }
+            let (catalog, error) = build.finish();
+            assert_eq!(catalog.id, engine.catalog().id, "not updated in place");
+            assert_eq!(error.as_deref(), embed.then_some("offline"));
+            assert_eq!(catalog.ranking.dimensions(), None, "vectors outlived a refresh (embed: {embed})");
+        }
     }
 
     #[test]

@@ -143,7 +143,7 @@ impl CatalogBuild {
     }
 
     /// The same build, reusing what `previous` (a catalogue of the same sources, left as it
-    /// is: what it prepared is copied) prepared
+    /// is: what it prepared is copied, or when it may be updated in place, the catalogue) prepared
     /// for every entry listed again at the same location, from the same source and origin,
     /// with the same [`stamp`](SkillEntry::stamp): such an entry is not read, and the
     /// catalogue is the one a full build would give. Nothing is reused when `previous` was
@@ -186,8 +186,9 @@ impl CatalogBuild {
     }
 
     /// What is needed next. Each source is listed in turn and its entries without text
-    /// are read before the next source is listed; then the catalogue is built, then
-    /// (with `embed`) the skills are embedded.
+    /// are read before the next source is listed (a refresh that may update the previous
+    /// catalogue in place lists every source first, then reads the changed entries); then
+    /// the catalogue is built, then (with `embed`) the skills are embedded.
     pub fn need(&mut self) -> Need {
         let need = self.compute_next();
         self.asked = Some(need.clone());
@@ -196,7 +197,7 @@ impl CatalogBuild {
 
     fn compute_next(&mut self) -> Need {
         if self.previous.is_some() && self.next_source >= self.sources {
-            if let Some(need) = self.update_in_place() {
+            if let Some(need) = self.settle_in_place() {
                 return need;
             }
         }
@@ -244,10 +245,9 @@ impl CatalogBuild {
     /// of a changed entry listed without its text, or `None` once the catalogue is updated
     /// in place (it is then the build's) or the attempt given up (the entries then go the
     /// usual way, the texts read meanwhile with them).
-    fn update_in_place(&mut self) -> Option<Need> {
+    fn settle_in_place(&mut self) -> Option<Need> {
         // Fewer entries listed than last time (each one listed was compared with its place).
-        let listed_before = self.previous.as_deref().and_then(Catalog::listing_for_update).map_or(0, <[Listed]>::len);
-        if self.held.len() != listed_before {
+        if self.held.len() != self.previous.as_deref().map_or(0, Catalog::listed) {
             self.give_up_in_place();
             return None;
         }
@@ -265,8 +265,10 @@ impl CatalogBuild {
             .collect();
         let updated = self.previous.as_mut().is_some_and(|previous| previous.update_in_place(&changed));
         match (updated, self.previous.take()) {
-            (true, Some(previous)) => {
+            (true, Some(mut previous)) => {
                 self.held.clear();
+                // A build starts without embeddings (the host's embedder, if asked, sets them).
+                previous.take_vectors();
                 self.catalog = Some(*previous);
             }
             (_, previous) => {

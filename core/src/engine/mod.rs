@@ -178,17 +178,23 @@ impl<S: SkillSource> Engine<S> {
     /// read, loaded nor scanned again: what it gave last time is used, and the catalogue
     /// is the one a full build would give (only the changed entries are read). Unstamped
     /// entries are all read again. When the sources list the same entries as last time, in
-    /// the same order, and the changed ones leave every skill's fields as they were (an edit
-    /// to a body's instructions), they are taken in place: nothing else is made again.
+    /// the same order, every one stamped, at most 64 with a new stamp, and each of those leaves
+    /// its skill's fields, sections, id, gates, warnings and blocked flag as they were (an
+    /// edit to a body's instructions), they are taken in place: nothing else is made again.
+    /// A catalogue that has entries to read again (a read that failed, one past the limit)
+    /// goes the usual way.
     pub fn refresh(&mut self) {
-        let previous = std::mem::take(&mut self.catalog);
-        let number = previous.id;
+        let mut previous = std::mem::take(&mut self.catalog);
+        let (number, vectors) = (previous.id, previous.take_vectors());
         let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false).with_previous(previous);
         self.catalog = build.run(&self.sources).0;
         // Updated in place (it keeps its number): every skill's embedding text is as it was,
-        // and so are the vectors (unless embedding them failed: tried again).
-        if self.catalog.id != number || self.embedding_error.is_some() {
-            self.embed_skills();
+        // so the embedder's vectors are too (unless embedding failed: tried again). Vectors
+        // the host set itself go, as with any refresh.
+        let in_place = self.catalog.id == number;
+        match in_place && self.embedder.is_some() && self.embedding_error.is_none() {
+            true => self.catalog.put_back_vectors(vectors),
+            false => self.embed_skills(),
         }
     }
 

@@ -201,6 +201,11 @@ impl RankIndex {
         skills.any(|s| Some(s) != first)
     }
 
+    /// Takes the skills' embeddings out, leaving none.
+    pub(crate) fn take_vectors(&mut self) -> Vec<Option<Box<[f32]>>> {
+        std::mem::take(&mut self.vectors)
+    }
+
     /// Sets the skills' embeddings (by catalogue index; unit vectors of one length).
     pub(crate) fn set_vectors(&mut self, vectors: Vec<Option<Box<[f32]>>>) {
         self.vectors = vectors;
