@@ -99,6 +99,25 @@ fn catalogue_refresh_one_changed(bencher: divan::Bencher, size: usize) {
     bencher.bench_local(|| engine.refresh());
 }
 
+/// The same edit given to the engine as one changed entry (`Engine::update`, what a host
+/// with a file watcher calls), its text at hand: nothing listed nor read, the skill taken in
+/// place.
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_update_one_changed(bencher: divan::Bencher, size: usize) {
+    let listings = std::cell::Cell::new(0);
+    let source = Stamped { inputs: inputs(size), changed: size / 2, listings, description: false };
+    let changed = &source.inputs[size / 2];
+    let (location, original) = (changed.location.clone(), changed.text.clone().unwrap_or_default());
+    let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
+    let mut edit = 0;
+    bencher.bench_local(|| {
+        edit += 1;
+        let text = format!("{original}\nEdited {edit}.\n");
+        let entry = skillwire::SkillEntry::new(&location).with_stamp(format!("edit-{edit}")).with_text(text);
+        assert!(engine.update(0, entry));
+    });
+}
+
 /// The same after one skill's description changed: the indexes are made again.
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn catalogue_refresh_description_changed(bencher: divan::Bencher, size: usize) {

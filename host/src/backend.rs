@@ -6,8 +6,8 @@
 use crate::wasm::WasmError;
 use skillwire::{
     CatalogFormat, CatalogReport, CatalogText, Completion, EmbeddingText, Engine, FileContent, Injection, Match,
-    Provider, SelectOptions, SelectPrompt, Selection, SkillFiles, SkillSource, SkillStats, SkillTool, ToolAnswer,
-    ToolDefinition, ToolOptions, TurnContext,
+    Provider, SelectOptions, SelectPrompt, Selection, SkillEntry, SkillFiles, SkillSource, SkillStats, SkillTool,
+    ToolAnswer, ToolDefinition, ToolOptions, TurnContext,
 };
 
 /// What a host asks of an engine. Natively every error is [`WasmError::Engine`]; in the
@@ -19,6 +19,10 @@ pub trait Backend {
     fn snapshot(&mut self, key: &str) -> Result<Vec<u8>, WasmError>;
     /// Lists and loads the sources again (dropping the skills' embeddings).
     fn refresh(&mut self) -> Result<(), WasmError>;
+    /// Takes one changed entry of source `source` without listing the sources, in place
+    /// when it changes nothing but the entry, else refreshes ([`skillwire::Engine::update`]):
+    /// true when taken in place.
+    fn update(&mut self, source: usize, entry: SkillEntry) -> Result<bool, WasmError>;
     /// What to embed for each skill ([`skillwire::Catalog::embedding_texts`]).
     fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError>;
     /// Sets the skills' embeddings ([`skillwire::Catalog::set_embeddings`]).
@@ -75,6 +79,9 @@ impl<S: SkillSource> Backend for Engine<S> {
     fn refresh(&mut self) -> Result<(), WasmError> {
         Engine::refresh(self);
         Ok(())
+    }
+    fn update(&mut self, source: usize, entry: SkillEntry) -> Result<bool, WasmError> {
+        Ok(Engine::update(self, source, entry))
     }
     fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
         Ok(Engine::embedding_texts(self))

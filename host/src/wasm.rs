@@ -538,6 +538,20 @@ impl Backend for WasmEngine {
         self.call(|store, i, e| api!(i).call_refresh(store, e))
     }
 
+    fn update(&mut self, source: usize, entry: SkillEntry) -> Result<bool, WasmError> {
+        let source = u32::try_from(source).unwrap_or(u32::MAX);
+        // As a listing crosses: oversized text is dropped, and the guest's read refused.
+        let max = self.options.catalog.limits.max_skill_md_bytes;
+        let entry = SkillEntry { text: entry.text.filter(|t| t.len() <= max), ..entry }.cross();
+        let taken = self.call(|store, i, e| api!(i).call_update(store, e, source, &entry))?;
+        if !taken {
+            // The guest refreshed: the embeddings set before are gone there too.
+            self.embeddings = None;
+            self.embedding_error = None;
+        }
+        Ok(taken)
+    }
+
     fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
         Ok(self.call(|store, i, e| api!(i).call_embedding_texts(store, e))?.cross())
     }

@@ -211,6 +211,56 @@ fn stamps_cross_into_the_component_so_a_stale_snapshot_is_refreshed_reading_only
     assert!(turn.user_message.contains("query plan"), "{}", turn.user_message);
 }
 
+/// Skills the test edits while the engine holds them, stamped with their text's length;
+/// reads counted.
+#[derive(Clone, Default)]
+struct Editable(Arc<std::sync::Mutex<Vec<(String, String)>>>, Arc<std::sync::atomic::AtomicUsize>);
+
+impl SkillSource for Editable {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        let skills = self.0.lock().unwrap();
+        Ok(skills.iter().map(|(l, t)| SkillEntry::new(l).with_stamp(t.len().to_string())).collect())
+    }
+    fn read(&self, location: &str) -> Result<String, SourceError> {
+        self.1.fetch_add(1, Ordering::Relaxed);
+        let found = self.0.lock().unwrap().iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
+        found.ok_or_else(|| SourceError::new("gone".to_owned()))
+    }
+}
+
+#[test]
+fn one_changed_entry_crosses_into_the_component_and_is_taken_in_place() {
+    let pdf = "---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse pypdf.\n";
+    let sql = "---\nname: sql\ndescription: Review SQL queries.\n---\nCheck the indexes.\n";
+    let source = Editable::default();
+    *source.0.lock().unwrap() =
+        vec![("s/pdf/SKILL.md".to_owned(), pdf.to_owned()), ("s/sql/SKILL.md".to_owned(), sql.to_owned())];
+    let mut engine =
+        WasmEngine::new(runtime(), boxed(vec![source.clone()]), Options::default(), CallLimits::default()).unwrap();
+    let entry = |at: usize| {
+        let (location, text) = source.0.lock().unwrap()[at].clone();
+        SkillEntry::new(location).with_stamp(text.len().to_string())
+    };
+    let edit = |at: usize, text: String| source.0.lock().unwrap()[at].1 = text;
+    let native = || -> Vec<Value> {
+        let mut built = Engine::new(vec![source.clone()], Options::default());
+        answers(&mut built, &["@sql".to_owned(), "review my sql queries".to_owned()])
+    };
+    // A body edit: that entry alone is read, in the guest, and taken in place.
+    edit(1, sql.replace("Check the indexes.", "Check the indexes and the query plan."));
+    let reads = source.1.load(Ordering::Relaxed);
+    assert_eq!(engine.update(0, entry(1)), Ok(true));
+    assert_eq!(source.1.load(Ordering::Relaxed) - reads, 1);
+    let turn = engine.inject("@sql", &TurnContext::default()).unwrap();
+    assert!(turn.user_message.contains("query plan"), "{}", turn.user_message);
+    let messages = ["@sql".to_owned(), "review my sql queries".to_owned()];
+    assert_eq!(answers(&mut engine, &messages), native());
+    // A description edit: the guest refreshes.
+    edit(1, sql.replace("Review SQL queries.", "Review SQL queries and migrations."));
+    assert_eq!(engine.update(0, entry(1)), Ok(false));
+    assert_eq!(answers(&mut engine, &messages), native());
+}
+
 /// A source whose reads fail or return far too much text.
 struct Hostile;
 

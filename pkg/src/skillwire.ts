@@ -16,7 +16,7 @@ import { glue, isReady, loadAsync, moduleName } from './wasm.js';
 import type {
   AnthropicTool, CatalogForOptions, CatalogFormat, CatalogReport, CatalogText, Completion, Defaults, ErrorCode,
   FileContent, Finding, Injection, LintOptions, LintReport, Matches, OpenAiTool, Options, SelectPrompt, SelectPromptOptions,
-  Limits, Selection, SkillFiles, SkillSource, SkillTool, SyncSkillSource, ToolAnswer, ToolProvider, TurnContext,
+  Limits, Selection, SkillEntry, SkillFiles, SkillSource, SkillTool, SyncSkillSource, ToolAnswer, ToolProvider, TurnContext,
 } from './types.js';
 
 export type * from './types.js';
@@ -671,6 +671,49 @@ export class Skillwire {
   /** `refresh`, synchronously. */
   refreshSync(): void {
     this.#use(runSync(this.#buildSteps()));
+  }
+
+  /**
+   * Takes one changed entry of `sources[source]` — listed where it was (the same location,
+   * origin and id), its SKILL.md edited, with its new `stamp` (and its `text` when the host
+   * has it at hand; else it is read) — without listing the sources: in place, in time
+   * proportional to that skill, when it leaves its skill's fields, "When to use" sections,
+   * id, gates, warnings and blocked flag as they were (an edit to a body's instructions);
+   * otherwise the catalogue is refreshed (`refresh()`). Resolves to `true` when the entry was
+   * taken in place (or its stamp had not changed), `false` when it refreshed instead. For a
+   * host that learns of one change at a time (a file watcher, an editor saving a skill):
+   * other changes are seen at the next refresh. An update in place keeps the embeddings.
+   */
+  async update(source: number, entry: SkillEntry): Promise<boolean> {
+    const taken = await runAsync(this.#updateSteps(source, entry), this.#timeout);
+    if (!taken) await this.refresh();
+    return taken;
+  }
+  /** `update`, synchronously. */
+  updateSync(source: number, entry: SkillEntry): boolean {
+    const taken = runSync(this.#updateSteps(source, entry));
+    if (!taken) this.refreshSync();
+    return taken;
+  }
+
+  /** Whether `entry` of source `source` was taken in place (its text read when it came
+   * without one; a read that fails leaves it to the refresh). */
+  *#updateSteps(source: number, entry: SkillEntry): Steps<boolean> {
+    const catalog = this.#whole('`update()`');
+    const from = Number.isInteger(source) ? this.#sources[source] : undefined;
+    if (!from) throw new SkillwireError(`update(${String(source)}): no such source`, 'invalid_argument');
+    const [listed] = entriesOf([entry], this.#limits);
+    let text: string | undefined;
+    if (listed!.text === undefined && listed!.error === undefined) {
+      try {
+        const read = sourceText(yield from.read(listed!.location), this.#limits.max_skill_md_bytes);
+        if (!('text' in read)) return false;
+        text = read.text;
+      } catch {
+        return false;
+      }
+    }
+    return call(() => catalog.update(source, listed, text));
   }
 
   /** What to embed for each skill (`[{skill, text}]`), for hosts that call `setEmbeddings`. */

@@ -267,6 +267,57 @@ test('a refresh reads only the entries whose stamp changed, and gives what a bui
   for (const s of [sw, built]) s.free();
 });
 
+test('update takes one changed entry in place without listing, and refreshes when it must', async () => {
+  const xlsx = '---\nname: xlsx\ndescription: Spreadsheets.\n---\nUse openpyxl.\n';
+  const texts = new Map([['s/pdf/SKILL.md', pdf], ['s/xlsx/SKILL.md', xlsx]]);
+  const calls = [];
+  const source = {
+    list: () => {
+      calls.push('list');
+      return [...texts].map(([location, text]) => ({ location, stamp: String(text.length) }));
+    },
+    read: (location) => {
+      calls.push(location);
+      if (!texts.has(location)) throw new Error('gone');
+      return texts.get(location);
+    },
+  };
+  const entry = (location, withText) => ({ location, stamp: String(texts.get(location).length), ...(withText ? { text: texts.get(location) } : {}) });
+  const sameAsBuilt = (sw) => {
+    const built = new Skillwire({ sources: [{ list: source.list, read: (l) => texts.get(l) }] });
+    assert.deepEqual(sw.report(), built.report());
+    assert.equal(sw.catalogSync().text, built.catalogSync().text);
+    assert.deepEqual(sw.matchSync('spreadsheets please'), built.matchSync('spreadsheets please'));
+    built.free();
+  };
+  const sw = new Skillwire({ sources: [source] });
+  calls.length = 0;
+  // A body edit with its text: nothing listed nor read.
+  texts.set('s/xlsx/SKILL.md', xlsx.replace('Use openpyxl.', 'Use openpyxl, then check the totals.'));
+  assert.equal(sw.updateSync(0, entry('s/xlsx/SKILL.md', true)), true);
+  assert.deepEqual(calls, []);
+  assert.match(sw.injectSync('@xlsx').text, /check the totals/);
+  sameAsBuilt(sw);
+  // Without its text: read, that entry alone.
+  texts.set('s/xlsx/SKILL.md', texts.get('s/xlsx/SKILL.md') + 'And the formulas.\n');
+  calls.length = 0;
+  assert.equal(await sw.update(0, entry('s/xlsx/SKILL.md', false)), true);
+  assert.deepEqual(calls, ['s/xlsx/SKILL.md']);
+  assert.match((await sw.inject('@xlsx')).text, /And the formulas/);
+  // A description edit: refreshed (listed, that entry read again).
+  texts.set('s/xlsx/SKILL.md', texts.get('s/xlsx/SKILL.md').replace('Spreadsheets.', 'Spreadsheets and charts.'));
+  calls.length = 0;
+  assert.equal(sw.updateSync(0, entry('s/xlsx/SKILL.md', true)), false);
+  assert.deepEqual(calls, ['list', 's/xlsx/SKILL.md']);
+  sameAsBuilt(sw);
+  // A read that fails: refreshed, which reads it again and reports it.
+  const gone = { location: 's/gone/SKILL.md', stamp: '1' };
+  assert.equal(sw.updateSync(0, gone), false);
+  sameAsBuilt(sw);
+  assert.throws(() => sw.updateSync(3, entry('s/pdf/SKILL.md', true)), (e) => e.code === 'invalid_argument');
+  sw.free();
+});
+
 test('a refusal lasts while the stamp holds, a failure is read again, and a stamp must be a string', async () => {
   const reads = [];
   let stamp = '1';

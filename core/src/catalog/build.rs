@@ -383,6 +383,7 @@ impl Catalog {
             stamps: SeededMap::default(),
             listing: None,
             scanned: ScanCache::default(),
+            report_index: std::sync::OnceLock::new(),
             id: next_id(),
         }
     }

@@ -29,7 +29,7 @@ mod report;
 mod reuse;
 pub(crate) use reuse::{KeptIndexes, Reuse};
 mod update;
-pub(crate) use update::{locations_unique, Listed, MAX_IN_PLACE};
+pub(crate) use update::{locations_unique, Listed, ReportIndex, MAX_IN_PLACE};
 #[cfg(feature = "snapshot")]
 mod snapshot;
 pub(crate) use report::gate_reason;
@@ -82,6 +82,9 @@ pub struct Catalog {
     pub(crate) listing: Option<Vec<Listed>>,
     /// Bodies turns have read and scanned.
     pub(crate) scanned: ScanCache,
+    /// Where each entry's warnings and safety report stand in the report, made when the
+    /// catalogue is first updated in place (see `update.rs`).
+    pub(crate) report_index: std::sync::OnceLock<ReportIndex>,
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the
     /// catalogue that planned it.
     pub(crate) id: u64,

@@ -46,6 +46,40 @@ impl Listed {
     }
 }
 
+/// Where each entry's warnings and its place in the safety report stand in a catalogue's
+/// report, by location: one pass over the report, so that an update in place compares and
+/// replaces them without a search. An entry's warnings are written together as it is taken;
+/// a location whose warnings are not (one listed as `NAME@ORIGIN` gets its collision's
+/// later) is left out, and such an entry goes the usual way.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ReportIndex {
+    /// The range of `report.warnings` each location's warnings take.
+    warnings: crate::fast_hash::SeededMap<String, Option<std::ops::Range<usize>>>,
+    /// Each flagged location's place in `report.flagged`.
+    flagged: crate::fast_hash::SeededMap<String, usize>,
+}
+
+impl ReportIndex {
+    fn new(report: &super::CatalogReport) -> ReportIndex {
+        let mut warnings: crate::fast_hash::SeededMap<String, Option<std::ops::Range<usize>>> = Default::default();
+        for (at, warning) in report.warnings.iter().enumerate() {
+            match warnings.get_mut(&warning.location) {
+                Some(Some(range)) if range.end == at => range.end = at + 1,
+                Some(range) => *range = None,
+                None => drop(warnings.insert(warning.location.clone(), Some(at..at + 1))),
+            }
+        }
+        let flagged = report.flagged.iter().enumerate().map(|(at, f)| (f.location.clone(), at)).collect();
+        ReportIndex { warnings, flagged }
+    }
+
+    /// The range of the report's warnings at `location` (empty when it has none); `None`
+    /// when they are not together.
+    fn warnings_of(&self, location: &str) -> Option<std::ops::Range<usize>> {
+        self.warnings.get(location).cloned().unwrap_or(Some(0..0))
+    }
+}
+
 /// Whether no two entries of `listing` share a location (a refresh reuses neither of two
 /// that do).
 pub(crate) fn locations_unique(listing: &[Listed]) -> bool {
@@ -62,6 +96,51 @@ impl Catalog {
     /// How many entries its listing holds (none without one).
     pub(crate) fn listed(&self) -> usize {
         self.listing.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Takes one changed entry of source `source` — listed where it was (the same location,
+    /// origin and id), its SKILL.md edited, with its new [`stamp`](crate::SkillEntry::stamp)
+    /// — in place of what the catalogue holds for it, when that changes nothing but the
+    /// entry (see [`Engine::refresh`](crate::Engine::refresh)): in time proportional to that
+    /// skill (and a search of the listing). Its text is `entry.text`, or `read` gives it.
+    /// Returns true when it was taken; false when it cannot be, the catalogue as it was: the
+    /// host refreshes then.
+    /// [`Engine::update`](crate::Engine::update) reads and refreshes itself.
+    pub fn update_entry(
+        &mut self,
+        source: usize,
+        mut entry: SkillEntry,
+        read: impl FnOnce(&str) -> Result<String, crate::SourceError>,
+    ) -> bool {
+        // Prepared and compared even when its stamp did not change: its origin or id may have.
+        match self.listed_stamped(source, &mut entry) {
+            true => {
+                let text = match entry.text.take() {
+                    Some(text) => Ok(text),
+                    None => read(&entry.location),
+                };
+                // (A read that failed is read again by the refresh that follows.)
+                let SkillEntry { location, origin, id, stamp, .. } = entry;
+                match (text, stamp) {
+                    (Ok(text), Some(stamp)) => {
+                        let input = CatalogInput { source, location, origin, id, text: Ok(text) };
+                        self.update_in_place(&[(input, stamp)])
+                    }
+                    _ => false,
+                }
+            }
+            false => false,
+        }
+    }
+
+    /// Whether `entry` of `source`, stamped, was listed with a stamp by a catalogue that may be
+    /// updated in place. Its origin and id are compared with its skill's when it is taken
+    /// ([`Catalog::update_in_place`]); a host id equal to the id the skill would derive is the
+    /// same skill (the listing keeps what was listed until the next refresh).
+    fn listed_stamped(&self, source: usize, entry: &mut SkillEntry) -> bool {
+        self.listing_for_update().is_some()
+            && entry.stamp.is_some()
+            && self.stamp_of(source, &mut entry.location).is_some()
     }
 
     /// Takes the skills' embeddings out (a refresh starts without them, as a build does).
@@ -95,10 +174,15 @@ impl Catalog {
         if !listed.is(source, entry) {
             return None;
         }
-        // The entry's location stands in the key for the lookup, and is given back.
-        let key = (source, std::mem::take(&mut entry.location));
-        let was = self.stamps.get(&key).map(|was| was != now);
-        entry.location = key.1;
+        self.stamp_of(source, &mut entry.location).map(|was| was != now)
+    }
+
+    /// The stamp the catalogue has for the entry of `source` at `location`. (The location
+    /// stands in the key for the lookup, and is given back.)
+    fn stamp_of(&self, source: usize, location: &mut String) -> Option<&str> {
+        let key = (source, std::mem::take(location));
+        let was = self.stamps.get(&key).map(String::as_str);
+        *location = key.1;
         was
     }
 
@@ -148,13 +232,13 @@ impl Catalog {
             return None;
         }
         let location = &entry.skill.location;
-        let warned = self.report.warnings.iter().filter(|w| w.location == *location);
-        if !warned.eq(warnings.iter()) {
+        let index = self.report_index.get_or_init(|| ReportIndex::new(&self.report));
+        if self.report.warnings.get(index.warnings_of(location)?)? != warnings.as_slice() {
             return None;
         }
         let flagged = match entry.findings.is_empty() {
             true => None,
-            false => Some(self.report.flagged.iter().position(|f| f.location == *location)?),
+            false => Some(*index.flagged.get(location.as_str())?),
         };
         Some((at, entry, flagged))
     }
@@ -333,6 +417,77 @@ mod tests {
             assert_eq!(error.as_deref(), embed.then_some("offline"));
             assert_eq!(catalog.ranking.dimensions(), None, "vectors outlived a refresh (embed: {embed})");
         }
+    }
+
+    /// The entry the source lists at `at`, with its text when `with_text`.
+    fn entry(texts: &Texts, at: usize, with_text: bool) -> SkillEntry {
+        let (location, text) = texts.skills.borrow()[at].clone();
+        let entry = SkillEntry::new(location).with_stamp(text.clone());
+        if with_text {
+            entry.with_text(text)
+        } else {
+            entry
+        }
+    }
+
+    #[test]
+    fn an_engine_takes_one_changed_entry_without_listing_and_refreshes_when_it_must() {
+        let options = Options::default();
+        let texts = Texts::new(5);
+        let mut engine = Engine::new(vec![texts.clone()], options.clone());
+        let vectors = (0..5).map(|i| (format!("skill-{i}"), vec![1.0, i as f32])).collect();
+        assert_eq!(engine.set_embeddings(vectors), Ok(5));
+        let number = engine.catalog().id;
+        let same_as_built = |engine: &Engine<Texts>| assert_eq!(seen(engine), seen(&texts.built(&options)));
+
+        // A body edit, the text at hand: nothing read, taken in place, embeddings kept.
+        texts.edit(1, |t| format!("{t}More.\n"));
+        assert!(engine.update(0, entry(&texts, 1, true)));
+        assert_eq!((texts.reads.get(), engine.catalog().id), (5, number));
+        assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
+        same_as_built(&engine);
+        // Without its text: that entry alone is read.
+        texts.edit(2, |t| format!("{t}More.\n"));
+        assert!(engine.update(0, entry(&texts, 2, false)));
+        assert_eq!((texts.reads.get(), engine.catalog().id), (6, number));
+        same_as_built(&engine);
+        // Its stamp is the one the catalogue has: read and compared all the same (its origin
+        // or id may have changed), and taken. A refresh then reads nothing.
+        assert!(engine.update(0, entry(&texts, 2, false)));
+        engine.refresh();
+        assert_eq!((texts.reads.get(), engine.catalog().id), (7, number));
+
+        // A description edit: the engine refreshes (reading that entry), the host's vectors go.
+        texts.edit(3, |t| t.replace("Handle widget 3", "Handle gadget 3"));
+        assert!(!engine.update(0, entry(&texts, 3, true)));
+        assert_eq!(texts.reads.get(), 8);
+        assert_ne!(engine.catalog().id, number);
+        assert_eq!(engine.catalog().ranking.dimensions(), None);
+        same_as_built(&engine);
+        // An entry the catalogue has not listed (an addition), or listed from another origin,
+        // or from a source the engine does not have: refreshed.
+        let text = "---\nname: skill-9\ndescription: Handle widget 9 files.\n---\nGo.\n".to_owned();
+        texts.skills.borrow_mut().push(("s009/SKILL.md".to_owned(), text));
+        assert!(!engine.update(0, entry(&texts, 5, true)));
+        same_as_built(&engine);
+        assert!(!engine.update(0, entry(&texts, 4, true).with_origin("acme")));
+        assert!(!engine.update(7, entry(&texts, 4, true)));
+        same_as_built(&engine);
+        // A read that fails: refreshed, which reads it again.
+        texts.edit(4, |t| format!("{t}More.\n"));
+        let mut gone = entry(&texts, 4, false);
+        gone.location = "s004/SKILL.md".to_owned();
+        texts.skills.borrow_mut()[4].0 = "elsewhere".to_owned();
+        assert!(!engine.update(0, gone));
+        texts.skills.borrow_mut()[4].0 = "s004/SKILL.md".to_owned();
+        engine.refresh();
+        same_as_built(&engine);
+
+        // A catalogue of unstamped entries is never updated in place.
+        let mut unstamped = crate::MemorySource::new();
+        unstamped.insert("s000/SKILL.md", &texts.skills.borrow()[0].1);
+        let mut engine = Engine::new(vec![unstamped], options.clone());
+        assert!(!engine.update(0, entry(&texts, 0, true)));
     }
 
     #[test]

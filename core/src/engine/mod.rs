@@ -16,7 +16,7 @@ pub use driver::{CatalogBuild, Need};
 use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
 use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
-use crate::engine::source::SkillSource;
+use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::error::Error;
 use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
 use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
@@ -196,6 +196,33 @@ impl<S: SkillSource> Engine<S> {
             true => self.catalog.put_back_vectors(vectors),
             false => self.embed_skills(),
         }
+    }
+
+    /// Takes one changed entry of source `source` — listed where it was (the same location,
+    /// origin and id), its SKILL.md edited, with its new [`stamp`](crate::SkillEntry::stamp)
+    /// and, when the host has it at hand, its text — without listing the sources: when it
+    /// leaves its skill's fields, sections, id, gates, warnings and blocked flag as they were
+    /// (an edit to a body's instructions), in place, in time proportional to that skill;
+    /// otherwise (another entry, no stamp, a field edited, a read that failed, or a
+    /// catalogue that cannot be updated in place: see [`Engine::refresh`]) the engine
+    /// [refreshes](Engine::refresh). Returns true when the entry was taken in place (or its
+    /// stamp was the one the catalogue has), false when the engine refreshed instead.
+    ///
+    /// For a host that learns of one change at a time (a file watcher's event, an editor
+    /// saving a skill): other changes since the catalogue was built or last refreshed are
+    /// seen at the next refresh. An update in place keeps the skills' embeddings (no text to
+    /// embed changed); a refresh drops those the host set.
+    pub fn update(&mut self, source: usize, entry: SkillEntry) -> bool {
+        let sources = &self.sources;
+        let read = |location: &str| match sources.get(source) {
+            Some(s) => s.read(location),
+            None => Err(SourceError::new(format!("no source {source}"))),
+        };
+        let taken = self.catalog.update_entry(source, entry, read);
+        if !taken {
+            self.refresh();
+        }
+        taken
     }
 
     /// Takes `sources` in place of the engine's (the same sources found again: a folder

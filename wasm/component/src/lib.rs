@@ -107,6 +107,10 @@ impl GuestEngine for Engine {
         self.0.borrow_mut().refresh();
     }
 
+    fn update(&self, source: u32, entry: wit::SkillEntry) -> bool {
+        self.0.borrow_mut().update(source as usize, entry.cross())
+    }
+
     fn report(&self) -> wit::CatalogReport {
         self.0.borrow().catalog().report().clone().cross()
     }

@@ -51,7 +51,7 @@ fn request_from_js(request: JsValue) -> Result<FileRequest, JsValue> {
 /// One listed entry: its location, and its text when the source gave it, or why the
 /// text it gave is refused (a string surely over the limit, refused before it is copied);
 /// its origin, stamp and id when it has them.
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct EntryInput {
     location: String,
     #[serde(default)]
@@ -170,6 +170,22 @@ impl Build {
 
 #[wasm_bindgen]
 impl Catalog {
+    /// Takes one changed entry of source `source` (`{location, text?, error?, origin?,
+    /// stamp?, id?}`, as a listing gives it; `text`: its SKILL.md, read by the caller when
+    /// the entry came without it) in place, when that changes nothing but the entry (the
+    /// core's `Catalog::update_entry`); false when it cannot be: the caller refreshes.
+    pub fn update(&mut self, source: u32, entry: JsValue, text: Option<String>) -> Result<bool, JsValue> {
+        let entry: EntryInput = from_js(entry, "entry")?;
+        // Refused (over the size limit): not taken; the refresh reports it.
+        if entry.error.is_some() {
+            return Ok(false);
+        }
+        let EntryInput { location, text: listed, origin, stamp, id, .. } = entry;
+        let entry = SkillEntry { location, text: listed.or(text), origin, stamp, id };
+        let unread = |_: &str| Err(SourceError::new("no text was given"));
+        Ok(self.catalog.update_entry(source as usize, entry, unread))
+    }
+
     /// The selection prompt (`SelectPrompt`) for `message`; `stats` is
     /// `[SkillStats]`, `options` the core's `SelectOptions` (fields optional).
     #[wasm_bindgen(js_name = selectPrompt)]
