@@ -543,11 +543,12 @@ impl Backend for WasmEngine {
         // As a listing crosses: oversized text is dropped, and the guest's read refused.
         let max = self.options.catalog.limits.max_skill_md_bytes;
         let entry = SkillEntry { text: entry.text.filter(|t| t.len() <= max), ..entry }.cross();
+        // Kept only when the guest took the entry in place: had it refreshed (or trapped, and
+        // the instance been rebuilt), the embeddings set before are gone.
+        let (embeddings, embedding_error) = (self.embeddings.take(), self.embedding_error.take());
         let taken = self.call(|store, i, e| api!(i).call_update(store, e, source, &entry))?;
-        if !taken {
-            // The guest refreshed: the embeddings set before are gone there too.
-            self.embeddings = None;
-            self.embedding_error = None;
+        if taken {
+            (self.embeddings, self.embedding_error) = (embeddings, embedding_error);
         }
         Ok(taken)
     }

@@ -682,19 +682,23 @@ export class Skillwire {
    * otherwise the catalogue is refreshed (`refresh()`). Resolves to `true` when the entry was
    * taken in place (or its stamp had not changed), `false` when it refreshed instead. For a
    * host that learns of one change at a time (a file watcher, an editor saving a skill):
-   * other changes are seen at the next refresh. An update in place keeps the embeddings.
+   * other changes are seen at the next refresh. Unlike a refresh, an update in place keeps
+   * the embeddings set with `setEmbeddings`.
    */
   async update(source: number, entry: SkillEntry): Promise<boolean> {
     const taken = await runAsync(this.#updateSteps(source, entry), this.#timeout);
-    if (!taken) await this.refresh();
+    if (!taken || this.#embedFailed) await this.refresh();
     return taken;
   }
   /** `update`, synchronously. */
   updateSync(source: number, entry: SkillEntry): boolean {
     const taken = runSync(this.#updateSteps(source, entry));
-    if (!taken) this.refreshSync();
+    if (!taken || this.#embedFailed) this.refreshSync();
     return taken;
   }
+
+  /** Whether `embed` failed for the live catalogue: an update then refreshes, which tries again. */
+  get #embedFailed(): boolean { return this.#embeddingError !== null && typeof this.#embed === 'function'; }
 
   /** Whether `entry` of source `source` was taken in place (its text read when it came
    * without one; a read that fails leaves it to the refresh). */
@@ -712,6 +716,8 @@ export class Skillwire {
       } catch {
         return false;
       }
+      // A refresh that ended while the text was read replaced the catalogue: refreshed again.
+      if (this.#catalog !== catalog) return false;
     }
     return call(() => catalog.update(source, listed, text));
   }

@@ -318,6 +318,27 @@ test('update takes one changed entry in place without listing, and refreshes whe
   sw.free();
 });
 
+test('an update whose read is overtaken by a refresh refreshes, and never writes into a freed catalogue', async () => {
+  const texts = new Map([['s/pdf/SKILL.md', pdf]]);
+  let held = null; // while set, a read waits for it
+  const source = {
+    list: () => [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })),
+    read: (location) => (held ? held.then(() => texts.get(location)) : texts.get(location)),
+  };
+  const sw = new Skillwire({ sources: [source] });
+  texts.set('s/pdf/SKILL.md', pdf + 'Then check the page count.\n');
+  const entry = { location: 's/pdf/SKILL.md', stamp: String(texts.get('s/pdf/SKILL.md').length) };
+  let release;
+  held = new Promise((resolve) => { release = resolve; });
+  const updated = sw.update(0, entry); // its read waits
+  held = null;
+  await sw.refresh(); // reads at once, and replaces (frees) the catalogue the update read for
+  release();
+  assert.equal(await updated, false, 'the catalogue it read for was replaced: refreshed instead');
+  assert.match((await sw.inject('@pdf')).text, /check the page count/);
+  sw.free();
+});
+
 test('a refusal lasts while the stamp holds, a failure is read again, and a stamp must be a string', async () => {
   const reads = [];
   let stamp = '1';

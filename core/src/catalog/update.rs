@@ -102,7 +102,8 @@ impl Catalog {
     /// origin and id), its SKILL.md edited, with its new [`stamp`](crate::SkillEntry::stamp)
     /// — in place of what the catalogue holds for it, when that changes nothing but the
     /// entry (see [`Engine::refresh`](crate::Engine::refresh)): in time proportional to that
-    /// skill (and a search of the listing). Its text is `entry.text`, or `read` gives it.
+    /// skill (the first update also indexes the report: one pass). Its text is `entry.text`,
+    /// or `read` gives it.
     /// Returns true when it was taken; false when it cannot be, the catalogue as it was: the
     /// host refreshes then.
     /// [`Engine::update`](crate::Engine::update) reads and refreshes itself.
@@ -398,6 +399,24 @@ mod tests {
         assert!(!refreshed(&mut engine, &texts, &options));
         assert_eq!(embedded.get(), 8);
         assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
+
+        // An embedder that failed is tried again by an update taken in place, as by a refresh.
+        let failing = Rc::new(Cell::new(true));
+        struct Flaky(Rc<Cell<bool>>);
+        impl crate::Embedder for Flaky {
+            fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+                match self.0.replace(false) {
+                    true => Err("offline".to_owned()),
+                    false => Ok(texts.iter().map(|_| vec![1.0, 0.0]).collect()),
+                }
+            }
+        }
+        let mut flaky = Engine::new(vec![texts.clone()], options.clone()).with_embedder(Box::new(Flaky(failing)));
+        assert_eq!(flaky.embedding_error(), Some("offline"));
+        texts.edit(0, |t| format!("{t}More.\n"));
+        let (location, text) = texts.skills.borrow()[0].clone();
+        assert!(flaky.update(0, SkillEntry::new(location).with_stamp(text)));
+        assert_eq!((flaky.embedding_error(), flaky.catalog().ranking.dimensions()), (None, Some(2)));
 
         // Through the steps, as the npm package takes them: without embedding, the vectors
         // go as in a build; with it, a failed embedding leaves none.

@@ -203,15 +203,17 @@ impl<S: SkillSource> Engine<S> {
     /// and, when the host has it at hand, its text — without listing the sources: when it
     /// leaves its skill's fields, sections, id, gates, warnings and blocked flag as they were
     /// (an edit to a body's instructions), in place, in time proportional to that skill;
-    /// otherwise (another entry, no stamp, a field edited, a read that failed, or a
-    /// catalogue that cannot be updated in place: see [`Engine::refresh`]) the engine
-    /// [refreshes](Engine::refresh). Returns true when the entry was taken in place (or its
+    /// otherwise (an entry the catalogue has not listed with a stamp, no stamp, another
+    /// origin or id, a field edited, a skill that lost its name to another, a read that
+    /// failed, or a catalogue with entries to read again or a location listed twice) the
+    /// engine [refreshes](Engine::refresh). Returns true when the entry was taken in place (or its
     /// stamp was the one the catalogue has), false when the engine refreshed instead.
     ///
     /// For a host that learns of one change at a time (a file watcher's event, an editor
     /// saving a skill): other changes since the catalogue was built or last refreshed are
-    /// seen at the next refresh. An update in place keeps the skills' embeddings (no text to
-    /// embed changed); a refresh drops those the host set.
+    /// seen at the next refresh. Unlike a refresh, an update in place keeps the embeddings
+    /// the host set (no text to embed changed); a refresh drops them. Its text is prepared
+    /// even when its stamp is the one the catalogue has (its origin or id may have changed).
     pub fn update(&mut self, source: usize, entry: SkillEntry) -> bool {
         let sources = &self.sources;
         let read = |location: &str| match sources.get(source) {
@@ -219,8 +221,12 @@ impl<S: SkillSource> Engine<S> {
             None => Err(SourceError::new(format!("no source {source}"))),
         };
         let taken = self.catalog.update_entry(source, entry, read);
-        if !taken {
-            self.refresh();
+        match taken {
+            false => self.refresh(),
+            // No text to embed changed; an embedding that failed before is tried again, as a
+            // refresh does.
+            true if self.embedding_error.is_some() => self.embed_skills(),
+            true => {}
         }
         taken
     }
