@@ -80,6 +80,18 @@ impl ReportIndex {
     }
 }
 
+/// `entry`, listed by `source` with a stamp, as a build takes it (`text`: what reading it
+/// gave; none: its text as listed, or an empty one), and its stamp; `None` without a stamp.
+pub(crate) fn changed_input(
+    source: usize,
+    entry: SkillEntry,
+    text: Option<Result<String, crate::SourceError>>,
+) -> Option<(CatalogInput, String)> {
+    let SkillEntry { location, text: listed, origin, id, stamp } = entry;
+    let text = text.or(listed.map(Ok)).unwrap_or_else(|| Ok(String::new()));
+    Some((CatalogInput { source, location, origin, id, text }, stamp?))
+}
+
 /// Whether no two entries of `listing` share a location (a refresh reuses neither of two
 /// that do).
 pub(crate) fn locations_unique(listing: &[Listed]) -> bool {
@@ -114,24 +126,17 @@ impl Catalog {
         read: impl FnOnce(&str) -> Result<String, crate::SourceError>,
     ) -> bool {
         // Prepared and compared even when its stamp did not change: its origin or id may have.
-        match self.listed_stamped(source, &mut entry) {
-            true => {
-                let text = match entry.text.take() {
-                    Some(text) => Ok(text),
-                    None => read(&entry.location),
-                };
-                // (A read that failed is read again by the refresh that follows.)
-                let SkillEntry { location, origin, id, stamp, .. } = entry;
-                match (text, stamp) {
-                    (Ok(text), Some(stamp)) => {
-                        let input = CatalogInput { source, location, origin, id, text: Ok(text) };
-                        self.update_in_place(&[(input, stamp)])
-                    }
-                    _ => false,
-                }
-            }
-            false => false,
+        if !self.listed_stamped(source, &mut entry) {
+            return false;
         }
+        if entry.text.is_none() {
+            match read(&entry.location) {
+                Ok(text) => entry.text = Some(text),
+                // Read again by the refresh that follows.
+                Err(_) => return false,
+            }
+        }
+        changed_input(source, entry, None).is_some_and(|change| self.update_in_place(&[change]))
     }
 
     /// Whether `entry` of `source`, stamped, was listed with a stamp by a catalogue that may be
@@ -373,14 +378,21 @@ mod tests {
         }
     }
 
+    /// An engine over `texts` whose every skill has a vector the host set.
+    fn with_host_vectors(texts: &Texts, options: &Options) -> Engine<Texts> {
+        let mut engine = Engine::new(vec![texts.clone()], options.clone());
+        let count = texts.skills.borrow().len();
+        let vectors = (0..count).map(|i| (format!("skill-{i}"), vec![1.0, i as f32])).collect();
+        assert_eq!(engine.set_embeddings(vectors), Ok(count));
+        engine
+    }
+
     #[test]
     fn embeddings_after_an_update_in_place_are_those_a_refresh_gives() {
         let options = Options::default();
         let texts = Texts::new(4);
         // The host's own vectors: a refresh drops them, in place or not.
-        let mut engine = Engine::new(vec![texts.clone()], options.clone());
-        let vectors = (0..4).map(|i| (format!("skill-{i}"), vec![1.0, i as f32])).collect();
-        assert_eq!(engine.set_embeddings(vectors), Ok(4));
+        let mut engine = with_host_vectors(&texts, &options);
         texts.edit(1, |t| format!("{t}More.\n"));
         assert!(refreshed(&mut engine, &texts, &options));
         assert_eq!(engine.catalog().ranking.dimensions(), None, "the host's vectors outlived a refresh");
@@ -453,9 +465,7 @@ mod tests {
     fn an_engine_takes_one_changed_entry_without_listing_and_refreshes_when_it_must() {
         let options = Options::default();
         let texts = Texts::new(5);
-        let mut engine = Engine::new(vec![texts.clone()], options.clone());
-        let vectors = (0..5).map(|i| (format!("skill-{i}"), vec![1.0, i as f32])).collect();
-        assert_eq!(engine.set_embeddings(vectors), Ok(5));
+        let mut engine = with_host_vectors(&texts, &options);
         let number = engine.catalog().id;
         let same_as_built = |engine: &Engine<Texts>| assert_eq!(seen(engine), seen(&texts.built(&options)));
 

@@ -7,8 +7,8 @@
 //! once.
 
 use crate::catalog::{
-    locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, Listed, Prepared, Reuse, SkippedSkill,
-    MAX_IN_PLACE,
+    changed_input, locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, Listed, Prepared, Reuse,
+    SkippedSkill, MAX_IN_PLACE,
 };
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::fast_hash::SeededMap;
@@ -255,15 +255,14 @@ impl CatalogBuild {
         if let Some(held) = unread {
             return Some(Need::Read { source: held.source, location: held.entry.location.clone() });
         }
-        let changed: Vec<(CatalogInput, String)> = (self.held.iter())
+        let changed: Option<Vec<(CatalogInput, String)>> = (self.held.iter())
             .filter(|h| h.changed)
-            .map(|h| {
-                let text = h.read.clone().or_else(|| h.entry.text.clone().map(Ok)).unwrap_or_else(|| Ok(String::new()));
-                let SkillEntry { location, origin, id, stamp, .. } = h.entry.clone();
-                (CatalogInput { source: h.source, location, origin, id, text }, stamp.unwrap_or_default())
-            })
+            .map(|h| changed_input(h.source, h.entry.clone(), h.read.clone()))
             .collect();
-        let updated = self.previous.as_mut().is_some_and(|previous| previous.update_in_place(&changed));
+        let updated = match (changed, self.previous.as_mut()) {
+            (Some(changed), Some(previous)) => previous.update_in_place(&changed),
+            _ => false,
+        };
         match (updated, self.previous.take()) {
             (true, Some(mut previous)) => {
                 self.held.clear();
