@@ -13,6 +13,9 @@
 //! [`YamlLimits::max_aliases`]. Expansion itself is also bounded by the parser
 //! ("repetition limit exceeded"), whatever the alias count.
 //!
+//! Most frontmatter is a mapping of one-line `key: value` entries; [`parse`] reads that
+//! kind itself (`simple.rs`, after the same guards) and gives the parser the rest.
+//!
 //! [`parse_lenient`] repairs the most common real-world mistake: a plain value with a
 //! second `: ` in it (`description: Use when: x`), which no YAML parser accepts. The
 //! value is quoted and the line reported, so the skill still loads.
@@ -21,6 +24,7 @@ use repair::quote_colon_value;
 use shape::RawSeed;
 mod repair;
 mod shape;
+mod simple;
 
 use serde::de::DeserializeSeed;
 use serde_norway::Value;
@@ -147,6 +151,14 @@ impl From<&crate::Limits> for YamlLimits {
 /// Parses `text` strictly: any YAML error is returned.
 pub fn parse(text: &str, limits: YamlLimits) -> Result<Node, YamlError> {
     check_structure(text, limits)?;
+    match simple::read(text) {
+        Some(node) => Ok(node),
+        None => parse_with_parser(text),
+    }
+}
+
+/// Parses `text` (its structure already checked) with the YAML parser.
+fn parse_with_parser(text: &str) -> Result<Node, YamlError> {
     let value: Value = serde_norway::from_str(text).map_err(convert_error)?;
     if !has_resolved_scalars(&value) {
         return Ok(from_value(&value));
@@ -240,6 +252,10 @@ fn json_of(value: &Value) -> serde_json::Value {
 /// quotes and comments, after a line start, a blank or `[{,`, and before a name
 /// character. (A `*word` inside a block scalar counts too: the count can only be high.)
 fn check_structure(text: &str, limits: YamlLimits) -> Result<(), YamlError> {
+    // Only `[`, `{` and `*` count: most frontmatter has none of them.
+    if memchr::memchr3(b'[', b'{', b'*', text.as_bytes()).is_none() {
+        return Ok(());
+    }
     let refuse = |message: String, line: usize, column: usize| {
         Err(YamlError { message, line: Some(line), column: Some(column), limit: true })
     };

@@ -119,3 +119,198 @@ fn lenient_keeps_other_errors() {
 fn duplicate_keys_are_errors() {
     assert!(parse("name: a\nname: a\n", BOUNDS).is_err());
 }
+
+/// The fast reading's answer, checked against the parser's: whatever the fast reading
+/// accepts, the parser reads to the same tree. Returns whether it was accepted.
+fn fast_agrees(text: &str) -> bool {
+    let Some(fast) = simple::read(text) else { return false };
+    match parse_with_parser(text) {
+        Ok(parsed) => assert_eq!(fast, parsed, "the fast reading differs from the parser on {text:?}"),
+        Err(err) => panic!("the fast reading accepted {text:?}, which the parser refuses: {}", err.message),
+    }
+    true
+}
+
+#[test]
+fn the_fast_reading_takes_plain_and_quoted_values_and_nested_mappings() {
+    let text = "name: pdf-tools\ndescription: \"Use when: the user has a PDF\"\nversion: 1.10\n\
+                metadata:\n  author: A. Person\n  tags:\n    kind: docs\n  empty:\nlicense: MIT # not a comment?\n";
+    // The last line's ` #` starts a comment, which the fast reading leaves to the parser.
+    assert!(!fast_agrees(text));
+    let text = text.replace(" # not a comment?", "");
+    assert!(fast_agrees(&text));
+    let root = simple::read(&text).unwrap();
+    assert_eq!(get(&root, "description").as_str(), Some("Use when: the user has a PDF"));
+    assert_eq!(get(&root, "version").as_str(), Some("1.10"));
+    assert_eq!(get(get(get(&root, "metadata"), "tags"), "kind").as_str(), Some("docs"));
+    assert!(get(get(&root, "metadata"), "empty").is_null());
+}
+
+#[test]
+fn the_fast_reading_leaves_the_rest_to_the_parser() {
+    for text in [
+        "# a comment\nname: x\n",
+        "name: x\ndescription: |\n  body\n",
+        "name: x\ndescription: >-\n  folded\n",
+        "name: x\ntags: [a, b]\n",
+        "name: x\ntags:\n  - a\n",
+        "name: x\ndescription: wraps\n  onto the next line\n",
+        "name: \"esc\\u0041\"\n",
+        "name: &a x\nalias: *a\n",
+        "name: !!str 1\n",
+        "name:\tx\n",
+        "name: x\r\n",
+        "name: x\nname: y\n",
+        "name: ~\n",
+        "name: Null\n",
+        "true: x\n",
+        "name: 'single'\n",
+        "name: a: b\n",
+        "  name: x\nother: y\n",
+        "name: x\n   deeper: y\n",
+        "",
+        "\n\n",
+    ] {
+        assert!(simple::read(text).is_none(), "{text:?}");
+    }
+}
+
+mod generated {
+    use super::fast_agrees;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "name",
+        "description",
+        "metadata",
+        "version",
+        "a.b",
+        "_x",
+        "x-y",
+        "K",
+        "y",
+        "on",
+        "no",
+        "true",
+        "Null",
+        "~",
+        "1",
+        "-k",
+        "k k",
+        "<<",
+        "é",
+        "\"q\"",
+        "'q'",
+    ];
+    const SEPARATORS: &[&str] = &[": ", ":", ":  ", " : ", ":\t", "::", ": \t"];
+    const VALUES: &[&str] = &[
+        "",
+        "x",
+        "my-skill",
+        "Use when x",
+        "1.10",
+        "123",
+        "0x1F",
+        "0o7",
+        ".inf",
+        "-.5",
+        "+1",
+        "1e3",
+        "1_000",
+        "true",
+        "False",
+        "yes",
+        "~",
+        "null",
+        "NULL",
+        "nulls",
+        "'a''b'",
+        "'x'",
+        "\"a b\"",
+        "\"a\\nb\"",
+        "\"a\" x",
+        "\"\"",
+        "\" sp \"",
+        "\"#: x\"",
+        "\"a",
+        "a: b",
+        "a:b",
+        "a:",
+        "a #b",
+        "a#b",
+        "C#",
+        "[x]",
+        "{x: y}",
+        "x [y]",
+        "x {y}",
+        "x]",
+        "-x",
+        "- x",
+        "?x",
+        "? x",
+        "!x",
+        "!!str x",
+        "&a x",
+        "*a",
+        "|",
+        ">-",
+        "%x",
+        "@x",
+        "`x`",
+        "é ü",
+        "日本語",
+        "\u{85}x",
+        "x\u{85}",
+        "x\u{2028}y",
+        "\u{FEFF}x",
+        "x\u{FEFF}",
+        "😀 x",
+        "a\tb",
+        "x\r",
+        "\u{A0}x",
+        "x\u{A0}",
+        "a  b",
+        ",x",
+        "x,",
+        "...",
+        "---",
+        "=x",
+        "<<",
+        "x'y",
+        "\"x\"y\"",
+        "x\u{7F}",
+        "x\u{1}",
+        "\u{FFFD}",
+        "x\u{FFFE}",
+        "a\\b",
+        "x ",
+        "a : b",
+        "a:\u{A0}b",
+    ];
+    const OTHER_LINES: &[&str] = &["", "  ", "#c", "  # c", "- item", "---", "...", "\t", "x", "  x", "\"k\": v"];
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => (prop::sample::select(&[0usize, 0, 2, 2, 4, 1, 3][..]), prop::sample::select(KEYS),
+                  prop::sample::select(SEPARATORS), prop::sample::select(VALUES))
+                .prop_map(|(indent, key, separator, value)| format!("{}{key}{separator}{value}", " ".repeat(indent))),
+            // Every value after a plain key, and lines of the simple kind, so that each hard
+            // value is met where the fast reading would otherwise take the document.
+            6 => (prop::sample::select(&[0usize, 2, 4][..]), prop::sample::select(&KEYS[..6]),
+                  prop::sample::select(VALUES))
+                .prop_map(|(indent, key, value)| format!("{}{key}: {value}", " ".repeat(indent))),
+            8 => (prop::sample::select(&[0usize, 2, 4][..]), prop::sample::select(&KEYS[..6]),
+                  prop::sample::select(&VALUES[..10]))
+                .prop_map(|(indent, key, value)| format!("{}{key}: {value}", " ".repeat(indent))),
+            1 => prop::sample::select(OTHER_LINES).prop_map(str::to_owned),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+        #[test]
+        fn whatever_the_fast_reading_takes_the_parser_reads_the_same(lines in prop::collection::vec(line(), 1..6)) {
+            fast_agrees(&(lines.join("\n") + "\n"));
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! A fast reading of the frontmatter most skills have, before the YAML parser.
+//!
+//! Nine in ten SKILL.md frontmatters in the corpus are a mapping of `key: value` lines,
+//! some values double-quoted, some keys (`metadata:`) opening an indented mapping of the
+//! same kind. For those, the YAML parser (libyaml's scanner, then serde's tree and, when a
+//! value looks like a number, a second read) was about a quarter of a catalogue build.
+//! [`read`] reads exactly that subset and returns `None` for anything else — a comment, a
+//! block or flow collection, a sequence, a block scalar, a plain value that wraps, an
+//! escape, an anchor, a tag, a tab, a carriage return, a duplicate key, a null spelled out,
+//! a character YAML treats specially — so the parser reads every document this does not.
+//! What it accepts, it reads to the very tree the parser gives (the tests compare both over
+//! every SKILL.md in `../shared` and over generated documents built from YAML's hard cases).
+
+use super::{Node, Scalar};
+
+/// Mappings nested deeper than this are left to the parser (which has its own bound).
+const MAX_DEPTH: usize = 8;
+
+/// Keys longer than this are left to the parser (libyaml refuses a key past 1,024
+/// characters).
+const MAX_KEY: usize = 128;
+
+/// One mapping being read: its indentation and its entries so far; `key` is where it
+/// goes in the mapping that holds it (none for the document's own mapping).
+struct Open {
+    indent: usize,
+    key: Option<String>,
+    entries: Vec<(String, Node)>,
+}
+
+/// Reads `text` when it is a block mapping of simple scalars and nested mappings of the
+/// same kind; `None` when it holds anything else.
+pub(super) fn read(text: &str) -> Option<Node> {
+    let mut open: Vec<Open> = Vec::new();
+    // A key whose value is on the lines below it (a nested mapping) or nowhere (null).
+    let mut waiting: Option<String> = None;
+    for line in text.split('\n') {
+        let rest = line.trim_start_matches(' ');
+        if rest.is_empty() {
+            continue;
+        }
+        let indent = line.len() - rest.len();
+        let (key, value) = key_and_value(rest)?;
+        if open.len() >= MAX_DEPTH {
+            return None;
+        }
+        match open.last() {
+            None => open.push(Open { indent, key: None, entries: Vec::new() }),
+            Some(top) if indent > top.indent => {
+                // Deeper lines open a mapping only under a key that has no value.
+                let key = waiting.take()?;
+                open.push(Open { indent, key: Some(key), entries: Vec::new() });
+            }
+            Some(_) => {
+                settle_null(&mut open, &mut waiting)?;
+                while open.last().is_some_and(|top| indent < top.indent) {
+                    close(&mut open)?;
+                }
+                // A line between two levels belongs to neither.
+                if open.last().is_none_or(|top| top.indent != indent) {
+                    return None;
+                }
+            }
+        }
+        let top = open.last_mut()?;
+        if top.entries.iter().any(|(k, _)| k == key) {
+            return None;
+        }
+        if value.is_empty() {
+            waiting = Some(key.to_owned());
+        } else {
+            top.entries.push((key.to_owned(), Node::Scalar(Scalar { text: scalar(value)?, null: false })));
+        }
+    }
+    settle_null(&mut open, &mut waiting)?;
+    while open.len() > 1 {
+        close(&mut open)?;
+    }
+    let root = open.pop()?;
+    Some(Node::Map(root.entries))
+}
+
+/// A key left waiting with no deeper line after it is null.
+fn settle_null(open: &mut [Open], waiting: &mut Option<String>) -> Option<()> {
+    if let Some(key) = waiting.take() {
+        open.last_mut()?.entries.push((key, Node::Scalar(Scalar { text: String::new(), null: true })));
+    }
+    Some(())
+}
+
+/// Closes the innermost mapping into the one that holds it.
+fn close(open: &mut Vec<Open>) -> Option<()> {
+    let done = open.pop()?;
+    let key = done.key?;
+    open.last_mut()?.entries.push((key, Node::Map(done.entries)));
+    Some(())
+}
+
+/// Splits `key: value` (or `key:`) into the key and the value without its surrounding
+/// spaces. Keys are a letter or `_`, then letters, digits, `_`, `-` and `.`, and not a
+/// word YAML reads as something other than a string.
+fn key_and_value(line: &str) -> Option<(&str, &str)> {
+    let key_len = line.bytes().position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))?;
+    let (key, rest) = line.split_at(key_len);
+    let first = *key.as_bytes().first()?;
+    if !(first.is_ascii_alphabetic() || first == b'_') || key.len() > MAX_KEY || resolves(key) {
+        return None;
+    }
+    let rest = rest.strip_prefix(':')?;
+    if !(rest.is_empty() || rest.starts_with(' ')) {
+        return None;
+    }
+    Some((key, rest.trim_matches(' ')))
+}
+
+/// Words the YAML core schema reads as null or a boolean, in any case (left to the
+/// parser: a null's text depends on how the parser was asked).
+fn resolves(word: &str) -> bool {
+    ["null", "true", "false"].iter().any(|w| word.eq_ignore_ascii_case(w)) || word == "~"
+}
+
+/// A value's text: double-quoted without escapes, or plain on one line.
+fn scalar(value: &str) -> Option<String> {
+    if let Some(quoted) = value.strip_prefix('"') {
+        let inner = quoted.strip_suffix('"')?;
+        if inner.contains(['"', '\\']) || !inner.chars().all(printable) {
+            return None;
+        }
+        return Some(inner.to_owned());
+    }
+    let first = value.chars().next()?;
+    let indicator = matches!(
+        first,
+        '-' | '?'
+            | ':'
+            | ','
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | '#'
+            | '&'
+            | '*'
+            | '!'
+            | '|'
+            | '>'
+            | '\''
+            | '"'
+            | '%'
+            | '@'
+            | '`'
+    );
+    if indicator || value.ends_with(':') || value.contains(": ") || value.contains(" #") || resolves(value) {
+        return None;
+    }
+    if !value.chars().all(printable) {
+        return None;
+    }
+    Some(value.to_owned())
+}
+
+/// Characters that stand for themselves in a one-line scalar: printable ASCII, and
+/// anything from U+00A0 up but line and paragraph separators, the byte-order mark and
+/// the two noncharacters YAML refuses.
+fn printable(c: char) -> bool {
+    matches!(c, ' '..='~')
+        || (c >= '\u{A0}' && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}'))
+}
