@@ -69,39 +69,60 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
         if trimmed.is_empty() {
             return None;
         }
-        let mut end = trimmed.len();
-        let mut chars = trimmed.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            let next = chars.peek().map(|&(_, n)| n);
-            let closes = matches!(c, '.' | '!' | '?')
-                && next.is_none_or(|n| n.is_whitespace() || matches!(n, '"' | '\'' | ')' | '”' | '’'));
-            if c == '\n' || closes {
-                end = i + c.len_utf8();
-                // Closing quotes and brackets stay with their sentence.
-                while let Some(&(j, q)) = chars.peek().filter(|&&(_, q)| matches!(q, '"' | '\'' | ')' | '”' | '’'))
-                {
-                    end = j + q.len_utf8();
-                    chars.next();
-                }
-                break;
-            }
-        }
-        let (sentence, after) = trimmed.split_at(end);
+        let (sentence, after) = trimmed.split_at(first_sentence_end(trimmed));
         rest = after;
         Some(sentence)
     })
+}
+
+/// Where the first sentence of `text` ends (see [`sentences`]). The marks are ASCII, so
+/// the text is searched a byte at a time and decoded only after a mark.
+fn first_sentence_end(text: &str) -> usize {
+    let mut from = 0;
+    while let Some(at) = text.as_bytes().get(from..).and_then(|rest| rest.iter().position(|b| b"\n.!?".contains(b))) {
+        let mark = from + at;
+        let after = text.get(mark + 1..).unwrap_or("");
+        let line_break = text.as_bytes().get(mark) == Some(&b'\n');
+        if line_break || after.chars().next().is_none_or(|n| n.is_whitespace() || closing(n)) {
+            // Closing quotes and brackets stay with their sentence.
+            let closers: usize = after.chars().take_while(|&q| closing(q)).map(char::len_utf8).sum();
+            return mark + 1 + closers;
+        }
+        from = mark + 1;
+    }
+    text.len()
+}
+
+/// A quote or bracket that closes what a sentence opened.
+fn closing(c: char) -> bool {
+    matches!(c, '"' | '\'' | ')' | '”' | '’')
 }
 
 /// True when a sentence sends requests to another skill or says what the skill is
 /// not for: "For X, see Y.", "Use Y instead.", "Instead, use Y.", or one that opens
 /// with "Do not use", "Don't use", "Never use", "Not for" or "Not intended for".
 /// ("Use this instead of curl" claims requests for the skill, and stays.)
+///
+/// The phrases are compared ignoring ASCII case, which answers as lowercasing the sentence
+/// would: of the characters that lowercase to ASCII letters, the Kelvin sign gives a `k`,
+/// which no phrase has, and `İ` an `i` followed by a combining dot, which no phrase can
+/// match (none ends in `i`).
 fn sends_elsewhere(sentence: &str) -> bool {
-    let lower = sentence.trim_start_matches(['"', '\'', '(', '*', '-', ' ']).to_lowercase();
+    let text = sentence.trim_start_matches(['"', '\'', '(', '*', '-', ' ']);
     let opens = ["do not use", "don't use", "never use", "not for ", "not intended for", "instead"];
-    (lower.starts_with("for ") && lower.contains(" see "))
-        || opens.iter().any(|p| lower.starts_with(p))
-        || (lower.contains(" instead") && !lower.contains("instead of"))
+    (starts_with_any_case(text, "for ") && contains_any_case(text, " see "))
+        || opens.iter().any(|phrase| starts_with_any_case(text, phrase))
+        || (contains_any_case(text, " instead") && !contains_any_case(text, "instead of"))
+}
+
+/// `text` starts with the ASCII `phrase`, ignoring ASCII case.
+fn starts_with_any_case(text: &str, phrase: &str) -> bool {
+    text.as_bytes().get(..phrase.len()).is_some_and(|head| head.eq_ignore_ascii_case(phrase.as_bytes()))
+}
+
+/// `text` holds the ASCII `phrase`, ignoring ASCII case.
+fn contains_any_case(text: &str, phrase: &str) -> bool {
+    text.as_bytes().windows(phrase.len()).any(|window| window.eq_ignore_ascii_case(phrase.as_bytes()))
 }
 
 /// True when a line is an item of a list (`- x`, `* x`, `1. x`): it belongs to the
@@ -153,6 +174,64 @@ mod tests {
             ]
         );
         assert_eq!(t.against, Some("Brand guidelines"));
+    }
+
+    /// How sentences were cut and read before they were searched a byte at a time: the
+    /// reference the property test holds the faster code to.
+    fn sentences_by_chars(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        loop {
+            let trimmed = rest.trim_start();
+            if trimmed.is_empty() {
+                return out;
+            }
+            let mut end = trimmed.len();
+            let mut chars = trimmed.char_indices().peekable();
+            while let Some((i, c)) = chars.next() {
+                let next = chars.peek().map(|&(_, n)| n);
+                let closes = matches!(c, '.' | '!' | '?') && next.is_none_or(|n| n.is_whitespace() || closing(n));
+                if c == '\n' || closes {
+                    end = i + c.len_utf8();
+                    while let Some(&(j, q)) = chars.peek().filter(|&&(_, q)| closing(q)) {
+                        end = j + q.len_utf8();
+                        chars.next();
+                    }
+                    break;
+                }
+            }
+            let (sentence, after) = trimmed.split_at(end);
+            out.push(sentence);
+            rest = after;
+        }
+    }
+
+    fn sends_elsewhere_lowercased(sentence: &str) -> bool {
+        let lower = sentence.trim_start_matches(['"', '\'', '(', '*', '-', ' ']).to_lowercase();
+        let opens = ["do not use", "don't use", "never use", "not for ", "not intended for", "instead"];
+        (lower.starts_with("for ") && lower.contains(" see "))
+            || opens.iter().any(|p| lower.starts_with(p))
+            || (lower.contains(" instead") && !lower.contains("instead of"))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5_000))]
+        #[test]
+        fn sentences_are_cut_and_read_as_by_lowercasing_every_character(
+            pieces in proptest::collection::vec(proptest::sample::select(&[
+                "For ", "FOR ", "for", " see ", " SEE", "Do not use", "DON'T USE", "don’t use", "Never use", "not for ",
+                "Not intended for", "Instead", " instead", " INSTEAD OF", "instead of", "İnstead", " İNSTEAD", "\u{212A}",
+                "x", "é", "日本", "ΣΑΣ", ".", "!", "?", "...", ". ", "\n", "\r\n", "\"", "'", ")", "”", "’", "(", "*", "-",
+                " ", "\t", "\u{A0}", "\u{2028}", "- ", "1. ", "e.g.", "v1.2", "use", " ads", ":",
+            ][..]), 0..24),
+        ) {
+            let text: String = pieces.concat();
+            let cut: Vec<&str> = sentences(&text).collect();
+            proptest::prop_assert_eq!(&cut, &sentences_by_chars(&text));
+            for sentence in cut {
+                proptest::prop_assert_eq!(sends_elsewhere(sentence), sends_elsewhere_lowercased(sentence), "{:?}", sentence);
+            }
+        }
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! value looks like a number, a second read) was about a quarter of a catalogue build.
 //! [`read`] reads exactly that subset and returns `None` for anything else — a comment, a
 //! block or flow collection, a sequence, a block scalar, a plain value that wraps, an
-//! escape, an anchor, a tag, a tab, a carriage return, a duplicate key, a null spelled out,
-//! a character YAML treats specially — so the parser reads every document this does not.
+//! escape, an anchor, a tag, a tab, a carriage return, a duplicate key, a null or boolean
+//! spelled out, an integer too large for 64 bits (which the parser refuses), a character
+//! YAML treats specially — so the parser reads every document this does not.
 //! What it accepts, it reads to the very tree the parser gives (the tests compare both over
 //! every SKILL.md in `../shared` and over generated documents built from YAML's hard cases).
 
@@ -16,9 +17,13 @@ use super::{Node, Scalar};
 /// Mappings nested deeper than this are left to the parser (which has its own bound).
 const MAX_DEPTH: usize = 8;
 
-/// Keys longer than this are left to the parser (libyaml refuses a key past 1,024
-/// characters).
+/// Keys longer than this are left to the parser: far more than a field name needs, and
+/// far below the 1,024 characters past which libyaml refuses a key.
 const MAX_KEY: usize = 128;
+
+/// Mappings with more entries than this are left to the parser, so that looking for a
+/// duplicate key (a scan of the entries so far) stays short.
+const MAX_ENTRIES: usize = 64;
 
 /// One mapping being read: its indentation and its entries so far; `key` is where it
 /// goes in the mapping that holds it (none for the document's own mapping).
@@ -41,14 +46,14 @@ pub(super) fn read(text: &str) -> Option<Node> {
         }
         let indent = line.len() - rest.len();
         let (key, value) = key_and_value(rest)?;
-        if open.len() >= MAX_DEPTH {
-            return None;
-        }
         match open.last() {
             None => open.push(Open { indent, key: None, entries: Vec::new() }),
             Some(top) if indent > top.indent => {
                 // Deeper lines open a mapping only under a key that has no value.
                 let key = waiting.take()?;
+                if open.len() >= MAX_DEPTH {
+                    return None;
+                }
                 open.push(Open { indent, key: Some(key), entries: Vec::new() });
             }
             Some(_) => {
@@ -63,13 +68,13 @@ pub(super) fn read(text: &str) -> Option<Node> {
             }
         }
         let top = open.last_mut()?;
-        if top.entries.iter().any(|(k, _)| k == key) {
+        if top.entries.len() >= MAX_ENTRIES || top.entries.iter().any(|(k, _)| k == key) {
             return None;
         }
         if value.is_empty() {
             waiting = Some(key.to_owned());
         } else {
-            top.entries.push((key.to_owned(), Node::Scalar(Scalar { text: scalar(value)?, null: false })));
+            top.entries.push((key.to_owned(), Node::Scalar(Scalar { text: value_text(value)?, null: false })));
         }
     }
     settle_null(&mut open, &mut waiting)?;
@@ -103,7 +108,7 @@ fn key_and_value(line: &str) -> Option<(&str, &str)> {
     let key_len = line.bytes().position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))?;
     let (key, rest) = line.split_at(key_len);
     let first = *key.as_bytes().first()?;
-    if !(first.is_ascii_alphabetic() || first == b'_') || key.len() > MAX_KEY || resolves(key) {
+    if !(first.is_ascii_alphabetic() || first == b'_') || key.len() > MAX_KEY || null_or_boolean(key) {
         return None;
     }
     let rest = rest.strip_prefix(':')?;
@@ -113,14 +118,14 @@ fn key_and_value(line: &str) -> Option<(&str, &str)> {
     Some((key, rest.trim_matches(' ')))
 }
 
-/// Words the YAML core schema reads as null or a boolean, in any case (left to the
-/// parser: a null's text depends on how the parser was asked).
-fn resolves(word: &str) -> bool {
+/// Words the YAML core schema may read as null or a boolean (in any case, to be sure):
+/// left to the parser, which knows which are null (a key or value that is one is rare).
+fn null_or_boolean(word: &str) -> bool {
     ["null", "true", "false"].iter().any(|w| word.eq_ignore_ascii_case(w)) || word == "~"
 }
 
 /// A value's text: double-quoted without escapes, or plain on one line.
-fn scalar(value: &str) -> Option<String> {
+fn value_text(value: &str) -> Option<String> {
     if let Some(quoted) = value.strip_prefix('"') {
         let inner = quoted.strip_suffix('"')?;
         if inner.contains(['"', '\\']) || !inner.chars().all(printable) {
@@ -150,13 +155,29 @@ fn scalar(value: &str) -> Option<String> {
             | '@'
             | '`'
     );
-    if indicator || value.ends_with(':') || value.contains(": ") || value.contains(" #") || resolves(value) {
+    if indicator
+        || value.ends_with(':')
+        || value.contains(": ")
+        || value.contains(" #")
+        || null_or_boolean(value)
+        || may_overflow_an_integer(value)
+    {
         return None;
     }
     if !value.chars().all(printable) {
         return None;
     }
     Some(value.to_owned())
+}
+
+/// A value the parser may read as an integer past 64 bits, which it refuses: a word
+/// that starts with a digit (after a `+`), made of letters, digits and `_` (decimal,
+/// `0x`, `0o`, `0b`), 19 characters or more. Anything shorter fits: 10¹⁹ − 1 < 2⁶⁴.
+fn may_overflow_an_integer(value: &str) -> bool {
+    let digits = value.strip_prefix('+').unwrap_or(value);
+    digits.len() >= 19
+        && digits.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && digits.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Characters that stand for themselves in a one-line scalar: printable ASCII, and

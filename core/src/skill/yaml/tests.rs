@@ -134,10 +134,10 @@ fn fast_agrees(text: &str) -> bool {
 #[test]
 fn the_fast_reading_takes_plain_and_quoted_values_and_nested_mappings() {
     let text = "name: pdf-tools\ndescription: \"Use when: the user has a PDF\"\nversion: 1.10\n\
-                metadata:\n  author: A. Person\n  tags:\n    kind: docs\n  empty:\nlicense: MIT # not a comment?\n";
+                metadata:\n  author: A. Person\n  tags:\n    kind: docs\n  empty:\nlicense: MIT # a comment\n";
     // The last line's ` #` starts a comment, which the fast reading leaves to the parser.
     assert!(!fast_agrees(text));
-    let text = text.replace(" # not a comment?", "");
+    let text = text.replace(" # a comment", "");
     assert!(fast_agrees(&text));
     let root = simple::read(&text).unwrap();
     assert_eq!(get(&root, "description").as_str(), Some("Use when: the user has a PDF"));
@@ -168,11 +168,32 @@ fn the_fast_reading_leaves_the_rest_to_the_parser() {
         "name: a: b\n",
         "  name: x\nother: y\n",
         "name: x\n   deeper: y\n",
+        "a: 18446744073709551616\n",
         "",
         "\n\n",
     ] {
         assert!(simple::read(text).is_none(), "{text:?}");
     }
+}
+
+#[test]
+fn the_fast_reading_keeps_to_its_bounds() {
+    // Nesting: eight mappings are read, a ninth is left to the parser.
+    let nested = |levels: usize| {
+        let mut text: String = (0..levels - 1).map(|level| format!("{}k{level}:\n", "  ".repeat(level))).collect();
+        text.push_str(&format!("{}last: x\n", "  ".repeat(levels - 1)));
+        text
+    };
+    assert!(fast_agrees(&nested(8)));
+    assert!(simple::read(&nested(9)).is_none());
+    // Keys up to 128 bytes; mappings up to 64 entries.
+    assert!(fast_agrees(&format!("{}: x\n", "k".repeat(128))));
+    assert!(simple::read(&format!("{}: x\n", "k".repeat(129))).is_none());
+    let entries = |n: usize| (0..n).map(|i| format!("k{i}: v\n")).collect::<String>();
+    assert!(fast_agrees(&entries(64)));
+    assert!(simple::read(&entries(65)).is_none());
+    // The largest integers that fit 64 bits in fewer than 19 characters are read.
+    assert!(fast_agrees("a: 999999999999999999\nb: 0xFFFFFFFFFFFFFFFF\nc: +99999999999999999\n"));
 }
 
 mod generated {
@@ -286,6 +307,39 @@ mod generated {
         "x ",
         "a : b",
         "a:\u{A0}b",
+        "18446744073709551615",
+        "18446744073709551616",
+        "+18446744073709551616",
+        "0x10000000000000000",
+        "0o2000000000000000000000",
+        "99999999999999999999",
+        "340282366920938463463374607431768211456",
+        "1e999",
+        "1.0.0",
+    ];
+    /// Values the fast reading must take.
+    const TAKEN: &[&str] = &[
+        "x",
+        "my-skill",
+        "Use when x, or y.",
+        "1.10",
+        "1.0.0",
+        "123",
+        "0x1F",
+        ".inf",
+        "1e999",
+        "\"a: b # c\"",
+        "\" sp \"",
+        "\"\"",
+        "é ü",
+        "日本語",
+        "😀 x",
+        "C#",
+        "x [y] {z}",
+        "a:b",
+        "\u{A0}x",
+        "it's",
+        "...",
     ];
     const OTHER_LINES: &[&str] = &["", "  ", "#c", "  # c", "- item", "---", "...", "\t", "x", "  x", "\"k\": v"];
 
@@ -311,6 +365,22 @@ mod generated {
         #[test]
         fn whatever_the_fast_reading_takes_the_parser_reads_the_same(lines in prop::collection::vec(line(), 1..6)) {
             fast_agrees(&(lines.join("\n") + "\n"));
+        }
+
+        #[test]
+        fn simple_frontmatter_is_read_the_fast_way(
+            values in prop::collection::vec(prop::sample::select(TAKEN), 1..6),
+            nested in prop::collection::vec(prop::sample::select(TAKEN), 0..4),
+            indent in 1usize..5,
+        ) {
+            let mut text: String = values.iter().enumerate().map(|(i, v)| format!("key-{i}: {v}\n")).collect();
+            if !nested.is_empty() {
+                text.push_str("metadata:\n");
+                for (i, value) in nested.iter().enumerate() {
+                    text.push_str(&format!("{}m_{i}: {value}\n", " ".repeat(indent)));
+                }
+            }
+            prop_assert!(fast_agrees(&text), "{:?}", text);
         }
     }
 }
