@@ -61,7 +61,7 @@ fn catalogue_restore(bencher: divan::Bencher, size: usize) {
 struct Stamped {
     inputs: Vec<CatalogInput>,
     changed: usize,
-    listings: std::cell::Cell<usize>,
+    listings: std::rc::Rc<std::cell::Cell<usize>>,
     description: bool,
 }
 
@@ -93,7 +93,7 @@ impl skillwire::SkillSource for Stamped {
 /// entries): one SKILL.md read, loaded and scanned; the rest reused, the indexes kept.
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn catalogue_refresh_one_changed(bencher: divan::Bencher, size: usize) {
-    let listings = std::cell::Cell::new(0);
+    let listings = std::rc::Rc::new(std::cell::Cell::new(0));
     let source = Stamped { inputs: inputs(size), changed: size / 2, listings, description: false };
     let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
     bencher.bench_local(|| engine.refresh());
@@ -104,24 +104,53 @@ fn catalogue_refresh_one_changed(bencher: divan::Bencher, size: usize) {
 /// place.
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn catalogue_update_one_changed(bencher: divan::Bencher, size: usize) {
-    let listings = std::cell::Cell::new(0);
-    let source = Stamped { inputs: inputs(size), changed: size / 2, listings, description: false };
+    bench_updates(bencher, size, |original, edit| format!("{original}\nEdited {edit}.\n"), true);
+}
+
+/// One skill's description edited, given to the engine as one changed entry with its text:
+/// taken in place and both indexes made again around it (nothing listed nor read).
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_update_description_changed(bencher: divan::Bencher, size: usize) {
+    bench_updates(bencher, size, |original, edit| description_edited(original, &format!("edited{edit}")), false);
+}
+
+/// `Engine::update` with the middle skill's text as `edit` makes it from the original and
+/// the edit's number, given with its text; `in_place`: what each update returns (true: taken
+/// with nothing else changed; false here: the indexes made again). Asserts that no update
+/// refreshed (listed the source).
+fn bench_updates(bencher: divan::Bencher, size: usize, edit: impl Fn(&str, usize) -> String, in_place: bool) {
+    let listings = std::rc::Rc::new(std::cell::Cell::new(0));
+    let source = Stamped { inputs: inputs(size), changed: size / 2, listings: listings.clone(), description: false };
     let changed = &source.inputs[size / 2];
     let (location, original) = (changed.location.clone(), changed.text.clone().unwrap_or_default());
     let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
-    let mut edit = 0;
+    let mut count = 0;
     bencher.bench_local(|| {
-        edit += 1;
-        let text = format!("{original}\nEdited {edit}.\n");
-        let entry = skillwire::SkillEntry::new(&location).with_stamp(format!("edit-{edit}")).with_text(text);
-        assert!(engine.update(0, entry));
+        count += 1;
+        let text = edit(&original, count);
+        let entry = skillwire::SkillEntry::new(&location).with_stamp(format!("edit-{count}")).with_text(text);
+        assert_eq!(engine.update(0, entry), in_place);
     });
+    assert_eq!(listings.get(), 1, "an update refreshed");
 }
 
-/// The same after one skill's description changed: the indexes are made again.
+/// A word added to the description of `text` (a SKILL.md whose description is on one line,
+/// as the corpus's are), inside its quotes when it has them.
+fn description_edited(text: &str, word: &str) -> String {
+    let start = text.find("\ndescription:").expect("a description") + 1;
+    let end = start + text[start..].find('\n').expect("a line");
+    let line = &text[start..end];
+    let edited = match line.strip_suffix('"') {
+        Some(quoted) => format!("{quoted} {word}\""),
+        None => format!("{line} {word}"),
+    };
+    format!("{}{edited}{}", &text[..start], &text[end..])
+}
+
+/// The same after one skill's description changed, through a refresh.
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn catalogue_refresh_description_changed(bencher: divan::Bencher, size: usize) {
-    let listings = std::cell::Cell::new(0);
+    let listings = std::rc::Rc::new(std::cell::Cell::new(0));
     let source = Stamped { inputs: inputs(size), changed: size / 2, listings, description: true };
     let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
     bencher.bench_local(|| engine.refresh());

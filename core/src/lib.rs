@@ -64,8 +64,8 @@ pub use catalog::tools::{
 };
 pub use catalog::{
     glob_matches, origin_label, same_origin, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill,
-    EmbeddingText, FlaggedSkill, GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant, ScanBodies,
-    ShadowedSkill, SkippedSkill, MAX_ID_BYTES, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES,
+    EmbeddingText, EntryUpdate, FlaggedSkill, GatedSkill, LocatedWarning, NotUserInvocable, Precedence, Relevant,
+    ScanBodies, ShadowedSkill, SkippedSkill, MAX_ID_BYTES, MAX_NAME_PATTERNS, MAX_NAME_PATTERN_BYTES, MAX_ORIGIN_BYTES,
     MAX_RELEVANT,
 };
 #[cfg(feature = "snapshot")]

@@ -64,6 +64,9 @@ interface PlannedRead { source: number; location: string }
  * back the value (sync) or what the Promise resolved to (async). */
 type Steps<T> = Generator<unknown, T, any>;
 
+/** What the module's `Catalog.update` did with a changed entry (the core's `EntryUpdate`). */
+type UpdateDone = 'in-place' | 'reindexed' | 'not-taken';
+
 function translate(e: unknown): unknown {
   if (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !(e instanceof SkillwireError)) {
     const raw = e as Error & { code: string } & Record<string, unknown>;
@@ -679,22 +682,33 @@ export class Skillwire {
    * has it at hand; else it is read) — without listing the sources: in place, in time
    * proportional to that skill, when it leaves its skill's fields, "When to use" sections,
    * id, gates, warnings and blocked flag as they were (an edit to a body's instructions);
-   * otherwise the catalogue is refreshed (`refresh()`). Resolves to `true` when the entry was
-   * taken in place (or its stamp had not changed), `false` when it refreshed instead. For a
-   * host that learns of one change at a time (a file watcher, an editor saving a skill):
-   * other changes are seen at the next refresh. Unlike a refresh, an update in place keeps
-   * the embeddings set with `setEmbeddings`.
+   * in place with the catalogue's indexes made again around it when it edits only what
+   * they read (a description, tags, `when_to_use`, `when_not_to_use`, "When to use"
+   * sections); otherwise the catalogue is refreshed (`refresh()`). Resolves to `true` when
+   * the entry was taken in place with nothing else changed (or its stamp had not changed),
+   * `false` when the catalogue was made again (its indexes, or a refresh). For a host that
+   * learns of one change at a time (a file watcher, an editor saving a skill): other changes
+   * are seen at the next refresh. An update that resolves to `true` keeps the embeddings set
+   * with `setEmbeddings`; after `false` they are gone, as after a refresh (with `embed`, the
+   * skills are embedded again).
    */
   async update(source: number, entry: SkillEntry): Promise<boolean> {
-    const taken = await runAsync(this.#updateSteps(source, entry), this.#timeout);
-    if (!taken || this.#embedFailed) await this.refresh();
-    return taken;
+    const done = await runAsync(this.#updateSteps(source, entry), this.#timeout);
+    if (this.#refreshesAfter(done)) await this.refresh();
+    return done === 'in-place';
   }
   /** `update`, synchronously. */
   updateSync(source: number, entry: SkillEntry): boolean {
-    const taken = runSync(this.#updateSteps(source, entry));
-    if (!taken || this.#embedFailed) this.refreshSync();
-    return taken;
+    const done = runSync(this.#updateSteps(source, entry));
+    if (this.#refreshesAfter(done)) this.refreshSync();
+    return done === 'in-place';
+  }
+
+  /** Whether an update that did `done` is followed by a refresh: when the entry was not
+   * taken, and when the skills are to be embedded (again) by `embed` — a refresh that finds
+   * nothing else changed asks for that. */
+  #refreshesAfter(done: UpdateDone): boolean {
+    return done === 'not-taken' || this.#embedFailed || (done === 'reindexed' && typeof this.#embed === 'function');
   }
 
   /** Whether `embed` failed for the live catalogue: an update then refreshes, which tries again. */
@@ -702,7 +716,7 @@ export class Skillwire {
 
   /** Whether `entry` of source `source` was taken in place (its text read when it came
    * without one; a read that fails leaves it to the refresh). */
-  *#updateSteps(source: number, entry: SkillEntry): Steps<boolean> {
+  *#updateSteps(source: number, entry: SkillEntry): Steps<UpdateDone> {
     const catalog = this.#whole('`update()`');
     const from = Number.isInteger(source) ? this.#sources[source] : undefined;
     if (!from) throw new SkillwireError(`update(${String(source)}): no such source`, 'invalid_argument');
@@ -711,15 +725,15 @@ export class Skillwire {
     if (listed!.text === undefined && listed!.error === undefined) {
       try {
         const read = sourceText(yield from.read(listed!.location), this.#limits.max_skill_md_bytes);
-        if (!('text' in read)) return false;
+        if (!('text' in read)) return 'not-taken';
         text = read.text;
       } catch {
-        return false;
+        return 'not-taken';
       }
       // A refresh that ended while the text was read replaced the catalogue: refreshed again.
-      if (this.#catalog !== catalog) return false;
+      if (this.#catalog !== catalog) return 'not-taken';
     }
-    return call(() => catalog.update(source, listed, text));
+    return call(() => catalog.update(source, listed, text)) as UpdateDone;
   }
 
   /** What to embed for each skill (`[{skill, text}]`), for hosts that call `setEmbeddings`. */

@@ -304,8 +304,16 @@ test('update takes one changed entry in place without listing, and refreshes whe
   assert.equal(await sw.update(0, entry('s/xlsx/SKILL.md', false)), true);
   assert.deepEqual(calls, ['s/xlsx/SKILL.md']);
   assert.match((await sw.inject('@xlsx')).text, /And the formulas/);
-  // A description edit: refreshed (listed, that entry read again).
+  // A description edit: taken with the indexes made again (false: the catalogue is made
+  // again), nothing listed nor read.
   texts.set('s/xlsx/SKILL.md', texts.get('s/xlsx/SKILL.md').replace('Spreadsheets.', 'Spreadsheets and charts.'));
+  calls.length = 0;
+  assert.equal(sw.updateSync(0, entry('s/xlsx/SKILL.md', true)), false);
+  assert.deepEqual(calls, []);
+  sameAsBuilt(sw);
+  assert.deepEqual(sw.matchSync('spreadsheets and charts').matches.map((m) => m.skill), ['xlsx']);
+  // A field neither index reads: refreshed (listed, that entry read again).
+  texts.set('s/xlsx/SKILL.md', texts.get('s/xlsx/SKILL.md').replace('name: xlsx\n', 'name: xlsx\nlicense: MIT\n'));
   calls.length = 0;
   assert.equal(sw.updateSync(0, entry('s/xlsx/SKILL.md', true)), false);
   assert.deepEqual(calls, ['list', 's/xlsx/SKILL.md']);
@@ -315,6 +323,28 @@ test('update takes one changed entry in place without listing, and refreshes whe
   assert.equal(sw.updateSync(0, gone), false);
   sameAsBuilt(sw);
   assert.throws(() => sw.updateSync(3, entry('s/pdf/SKILL.md', true)), (e) => e.code === 'invalid_argument');
+  sw.free();
+});
+
+test('an update that makes the indexes again embeds the skills again; one in place keeps their embeddings', () => {
+  const texts = new Map([['a/SKILL.md', k8s], ['b/SKILL.md', sql]]);
+  const source = {
+    list: () => [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })),
+    read: (location) => texts.get(location),
+  };
+  const entry = (location) => ({ location, stamp: String(texts.get(location).length), text: texts.get(location) });
+  const embedded = [];
+  const sw = new Skillwire({ sources: [source], embed: (t) => { embedded.push(...t); return concepts(t); } });
+  embedded.length = 0;
+  // A body edit: no text to embed changed, nothing embedded.
+  texts.set('b/SKILL.md', sql + 'Then the indexes.\n');
+  assert.equal(sw.updateSync(0, entry('b/SKILL.md')), true);
+  assert.deepEqual(embedded, []);
+  // The SQL skill now about clusters: embedded again, and the model finds it for a cluster.
+  texts.set('b/SKILL.md', texts.get('b/SKILL.md').replace('Review SQL queries for injection.', 'Review cluster schedules.'));
+  assert.equal(sw.updateSync(0, entry('b/SKILL.md')), false);
+  assert.ok(embedded.some((t) => t.includes('Review cluster schedules.')), 'the edited description was embedded');
+  assert.equal(sw.embeddingError, null);
   sw.free();
 });
 

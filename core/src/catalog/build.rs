@@ -53,8 +53,9 @@ struct IdHolder {
 
 /// A new number for each catalogue built in this process, so that a [`Turn`](crate::Turn)
 /// planned before a refresh is not rendered against the new skills' indices. (A catalogue
-/// updated in place keeps its number: its skills keep their indices, names and gates.)
-fn next_id() -> u64 {
+/// updated in place keeps its number: its skills keep their indices, names and gates,
+/// unless its indexes were made again around a field edit.)
+pub(super) fn next_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
 }

@@ -29,6 +29,7 @@ mod report;
 mod reuse;
 pub(crate) use reuse::{KeptIndexes, Reuse};
 mod update;
+pub use update::EntryUpdate;
 pub(crate) use update::{changed_input, locations_unique, Listed, ReportIndex, MAX_IN_PLACE};
 #[cfg(feature = "snapshot")]
 mod snapshot;

@@ -8,9 +8,17 @@
 //! costs, plus a comparison of each listed entry with the last listing: no entry is taken
 //! back, nothing is sorted, no index is made.
 //!
+//! An edit to what ranking and the rule automaton read — a description, tags,
+//! `when_to_use`, `when_not_to_use`, the body's "When to use" sections or headings — is
+//! taken in place too, and then both indexes are made again around it, as a refresh makes
+//! them: the ranking index from what reading each other skill gave (kept by a catalogue
+//! built from stamped entries; without it the refresh takes the usual way), the rule
+//! automaton whole. The catalogue then gets a new number and no embeddings, as a refresh
+//! leaves it.
+//!
 //! The result is the catalogue a refresh through [`Reuse`](super::Reuse) gives (which is
 //! the one a full build gives): anything else — an entry added, removed, moved, renamed or
-//! with another origin or id, a field edited, a skill that starts or stops loading or being
+//! with another origin or id, a field that neither index reads edited, a skill that starts or stops loading or being
 //! blocked, a warning or a finding that comes or goes, an edit to a skill that lost its
 //! name to another (it is found by name) — and the refresh takes the usual way. A catalogue that read an entry of its listing again on a refresh (a read that
 //! failed, an entry past the limit of skills, a scan that could not run, an id another
@@ -19,7 +27,31 @@
 use super::prepare::{prepare, Prepared};
 use super::{Catalog, CatalogInput};
 use crate::engine::source::SkillEntry;
-use crate::select::rules::mention_key;
+use crate::parallel;
+use crate::select::rank::RankIndex;
+use crate::select::rules::{mention_key, MatchIndex};
+use crate::skill::sections::BodySections;
+use crate::skill::Skill;
+
+/// What [`Catalog::update_entry`] did with a changed entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EntryUpdate {
+    /// Taken in place, and nothing else changed (an edit to the skill's instructions): the
+    /// catalogue keeps its number and its skills' embeddings.
+    InPlace,
+    /// Taken in place, and both indexes made again around it (an edit to what ranking and
+    /// the rules read: a description, tags, `when_to_use`, `when_not_to_use`, "When to use"
+    /// sections, headings). The catalogue is the one a refresh would give: a new number, no
+    /// embeddings (embed the skills again).
+    Reindexed,
+    /// Not taken: the catalogue is as it was (refresh it).
+    NotTaken,
+}
+
+/// An entry to put in place: its position among the skills, the entry, and its place in
+/// the safety report (when it has findings).
+type Placed = (usize, super::CatalogSkill, Option<usize>);
 
 /// Most entries one refresh updates in place; more changed entries take the usual way.
 pub(crate) const MAX_IN_PLACE: usize = 64;
@@ -114,29 +146,32 @@ impl Catalog {
     /// origin and id), its SKILL.md edited, with its new [`stamp`](crate::SkillEntry::stamp)
     /// — in place of what the catalogue holds for it, when that changes nothing but the
     /// entry (see [`Engine::refresh`](crate::Engine::refresh)): in time proportional to that
-    /// skill (the first update also indexes the report: one pass). Its text is `entry.text`,
-    /// or `read` gives it.
-    /// Returns true when it was taken; false when it cannot be, the catalogue as it was: the
-    /// host refreshes then.
-    /// [`Engine::update`](crate::Engine::update) reads and refreshes itself.
+    /// skill (the first update also indexes the report: one pass); or, after an edit to what
+    /// ranking and the rules read, with both indexes made again around it (see
+    /// [`EntryUpdate`]). Its text is `entry.text`, or `read` gives it.
+    /// [`EntryUpdate::NotTaken`] when it cannot be, the catalogue as it was: the host
+    /// refreshes then. [`Engine::update`](crate::Engine::update) reads and refreshes itself.
     pub fn update_entry(
         &mut self,
         source: usize,
         mut entry: SkillEntry,
         read: impl FnOnce(&str) -> Result<String, crate::SourceError>,
-    ) -> bool {
+    ) -> EntryUpdate {
         // Prepared and compared even when its stamp did not change: its origin or id may have.
         if !self.listed_stamped(source, &mut entry) {
-            return false;
+            return EntryUpdate::NotTaken;
         }
         if entry.text.is_none() {
             match read(&entry.location) {
                 Ok(text) => entry.text = Some(text),
                 // Read again by the refresh that follows.
-                Err(_) => return false,
+                Err(_) => return EntryUpdate::NotTaken,
             }
         }
-        changed_input(source, entry, None).is_some_and(|change| self.update_in_place(&[change]))
+        match changed_input(source, entry, None) {
+            Some(change) => self.update_in_place(&[change]),
+            None => EntryUpdate::NotTaken,
+        }
     }
 
     /// Whether `entry` of `source`, stamped, was listed with a stamp by a catalogue that may be
@@ -194,15 +229,26 @@ impl Catalog {
 
     /// Takes each of `changed` (entries of the last listing prepared again from their new
     /// text, each with its new stamp) in place of what the catalogue holds for it, when none
-    /// of them changes anything but the entry itself (see the module's docs). Returns
-    /// whether it did; on `false` the catalogue is as it was.
-    pub(crate) fn update_in_place(&mut self, changed: &[(CatalogInput, String)]) -> bool {
+    /// of them changes anything but the entry itself and what the indexes read, and makes
+    /// the indexes again when one changes that (see the module's docs). On
+    /// [`EntryUpdate::NotTaken`] the catalogue is as it was.
+    pub(crate) fn update_in_place(&mut self, changed: &[(CatalogInput, String)]) -> EntryUpdate {
         let mut updates = Vec::with_capacity(changed.len());
+        let mut reindex = Vec::new();
         for (input, stamp) in changed {
             match self.in_place(prepare(input, &self.options)) {
-                Some(update) => updates.push((update, stamp)),
-                None => return false,
+                Some((update, read_again)) => {
+                    if read_again {
+                        reindex.push(update.0);
+                    }
+                    updates.push((update, stamp));
+                }
+                None => return EntryUpdate::NotTaken,
             }
+        }
+        // The ranking index is made again from what reading the other skills gave.
+        if !reindex.is_empty() && !self.ranking.keeps_readings() {
+            return EntryUpdate::NotTaken;
         }
         for ((at, entry, flagged), stamp) in updates {
             self.stamps.insert((entry.source, entry.skill.location.clone()), stamp.clone());
@@ -213,21 +259,51 @@ impl Catalog {
                 *slot = entry;
             }
         }
-        true
+        if reindex.is_empty() {
+            return EntryUpdate::InPlace;
+        }
+        self.reindex(&reindex);
+        EntryUpdate::Reindexed
+    }
+
+    /// Makes both indexes again after the skills at `changed` were edited in what they read,
+    /// as a refresh makes them (the other skills' readings kept, the rule automaton made
+    /// while the ranking index is), and gives the catalogue a new number.
+    fn reindex(&mut self, changed: &[usize]) {
+        let headings = self.options.rank.headings;
+        let Catalog { skills, ranking, index, .. } = self;
+        // A blocked skill ranks as an empty one, as in a build.
+        let nothing = Skill::default();
+        let ranked: Vec<&Skill> = skills.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
+        let unchanged = |at: usize| (!changed.contains(&at)).then_some(at);
+        let previous = std::mem::take(ranking);
+        let worth_a_thread = skills.len() >= parallel::SPLIT_FROM_SKILLS;
+        let (rebuilt, rules) = parallel::join(
+            worth_a_thread,
+            || RankIndex::rebuild(previous, &ranked, unchanged, headings),
+            || MatchIndex::build_unsettled(skills.iter().map(|s| &s.skill)),
+        );
+        // (Rebuilding does not fail once the index keeps its readings: a whole build stands in should it.)
+        let rebuilt = rebuilt.unwrap_or_else(|| RankIndex::build_keeping(ranked.iter().copied(), headings, true));
+        *index = rules.settle(|word| rebuilt.shared_word(word));
+        *ranking = rebuilt;
+        self.id = super::build::next_id();
     }
 
     /// Where `prepared` goes in place of the skill it was before: its position among the
-    /// skills, the entry, and its place in the safety report (when it has findings); `None`
-    /// when taking it there would not give the catalogue a refresh would.
-    fn in_place(&self, prepared: Prepared) -> Option<(usize, super::CatalogSkill, Option<usize>)> {
+    /// skills, the entry, and its place in the safety report (when it has findings), and
+    /// whether the indexes must read it again; `None` when taking it there would not give
+    /// the catalogue a refresh would.
+    fn in_place(&self, prepared: Prepared) -> Option<(Placed, bool)> {
         let Prepared::Loaded { warnings, scanned: Ok(entry) } = prepared else { return None };
         let entry = *entry;
         // The skill that held its name (a skill listed as NAME@ORIGIN is held under that
         // name, so the bare name finds another skill, at another location).
         let at = self.index.by_mention(&mention_key(&entry.skill.name))?;
         let was = self.skills.get(at)?;
+        let read_again = was.skill != entry.skill;
         let same = was.source == entry.source
-            && was.skill == entry.skill
+            && (!read_again || same_but_what_indexes_read(&was.skill, &entry.skill))
             && was.id == entry.id
             && was.origin == entry.origin
             && was.missing == entry.missing
@@ -246,8 +322,25 @@ impl Catalog {
             true => None,
             false => Some(*index.flagged.get(location.as_str())?),
         };
-        Some((at, entry, flagged))
+        Some(((at, entry, flagged), read_again))
     }
+}
+
+/// Whether two versions of a skill differ at most in what ranking and the rule automaton
+/// read and nothing else does: its description, tags, `when_to_use`, `when_not_to_use`,
+/// "When to use" sections and headings. (Its name orders the catalogue and finds it;
+/// its other fields are the report's, the gates', or what turns render.)
+fn same_but_what_indexes_read(was: &Skill, now: &Skill) -> bool {
+    let rest = |s: &Skill| Skill {
+        description: String::new(),
+        tags: Vec::new(),
+        when_to_use: None,
+        when_not_to_use: None,
+        sections: BodySections::default(),
+        headings: Vec::new(),
+        ..s.clone()
+    };
+    rest(was) == rest(now)
 }
 
 #[cfg(test)]
@@ -300,11 +393,16 @@ mod tests {
         }
     }
 
-    /// Everything a host sees of a catalogue, as text.
+    /// Everything a host sees of a catalogue, as text: its skills and report, a turn, and
+    /// how ranking scores the skills for messages with the words the tests' edits add.
     fn seen<S: SkillSource>(engine: &Engine<S>) -> String {
         let catalog = engine.catalog();
         let turn = catalog.turn("handle widget 3 files", &TurnContext::default()).map(|t| t.matches());
-        format!("{:?} {:?} {:?} {turn:?}", catalog.skills(), catalog.shadowed(), catalog.report())
+        let relevant: Vec<_> = ["gizmo files and gadgets", "handle widget 30 files", "the user asks for gizmos"]
+            .iter()
+            .map(|message| catalog.relevant(message, &TurnContext::default(), 20))
+            .collect();
+        format!("{:?} {:?} {:?} {turn:?} {relevant:?}", catalog.skills(), catalog.shadowed(), catalog.report())
     }
 
     fn refreshed(engine: &mut Engine<Texts>, texts: &Texts, options: &Options) -> bool {
@@ -486,12 +584,18 @@ mod tests {
         engine.refresh();
         assert_eq!((texts.reads.get(), engine.catalog().id), (7, number));
 
-        // A description edit: the engine refreshes (reading that entry), the host's vectors go.
+        // A description edit: taken in place, nothing listed or read, the indexes made again
+        // (a new number; the host's vectors go, as with a refresh).
         texts.edit(3, |t| t.replace("Handle widget 3", "Handle gadget 3"));
         assert!(!engine.update(0, entry(&texts, 3, true)));
-        assert_eq!(texts.reads.get(), 8);
+        assert_eq!(texts.reads.get(), 7);
         assert_ne!(engine.catalog().id, number);
         assert_eq!(engine.catalog().ranking.dimensions(), None);
+        same_as_built(&engine);
+        // A field neither index reads (its licence): refreshed, reading that entry.
+        texts.edit(3, |t| t.replace("name: skill-3\n", "name: skill-3\nlicense: MIT\n"));
+        assert!(!engine.update(0, entry(&texts, 3, true)));
+        assert_eq!(texts.reads.get(), 8);
         same_as_built(&engine);
         // An entry the catalogue has not listed (an addition), or listed from another origin,
         // or from a source the engine does not have: refreshed.
@@ -517,6 +621,66 @@ mod tests {
         unstamped.insert("s000/SKILL.md", &texts.skills.borrow()[0].1);
         let mut engine = Engine::new(vec![unstamped], options.clone());
         assert!(!engine.update(0, entry(&texts, 0, true)));
+    }
+
+    #[test]
+    fn an_edit_to_what_the_indexes_read_is_taken_in_place_with_the_indexes_made_again() {
+        use super::EntryUpdate;
+        let options = Options::default();
+        // Past the size from which the rule automaton is made on a second thread.
+        let texts = Texts::new(crate::parallel::SPLIT_FROM_SKILLS + 10);
+        let mut engine = Engine::new(vec![texts.clone()], options.clone());
+        let same_as_built = |engine: &Engine<Texts>| assert_eq!(seen(engine), seen(&texts.built(&options)));
+        type Edit = (usize, fn(&str) -> String);
+        let edits: [Edit; 6] = [
+            (3, |t| t.replace("Handle widget 3 files", "Handle widget 3 files and gadgets")),
+            (7, |t| t.replace("---\nStep", "tags: [gizmo, widget]\n---\nStep")),
+            (9, |t| t.replace("---\nStep", "when_to_use: the user asks for gizmos\n---\nStep")),
+            (11, |t| t.replace("---\nStep", "when_not_to_use: widget 3 files\n---\nStep")),
+            (12, |t| format!("{t}\n## When to use\n\nFor gizmo files.\n")),
+            // The skill that `@skill-3` and "widget 3" find: still ranked right after its edit.
+            (3, |t| t.replace("and gadgets", "")),
+        ];
+        for (at, edit) in edits {
+            let (reads, number) = (texts.reads.get(), engine.catalog().id);
+            texts.edit(at, edit);
+            // As the core's update takes it: the indexes made again, nothing else.
+            let mut catalog = engine.catalog().clone();
+            let unread = |_: &str| Err(SourceError::new("given"));
+            assert_eq!(catalog.update_entry(0, entry(&texts, at, true), unread), EntryUpdate::Reindexed, "{at}");
+            // As the engine takes it: nothing listed or read, a new number, as a build.
+            assert!(!engine.update(0, entry(&texts, at, true)), "{at}");
+            assert_eq!(texts.reads.get(), reads, "{at}: read or refreshed");
+            assert_ne!(engine.catalog().id, number);
+            same_as_built(&engine);
+        }
+        // A body edit after them is taken as it always was, a new heading too (ranking reads
+        // headings only when asked to: `rank.headings`).
+        texts.edit(20, |t| format!("{t}More.\n\n## Gizmo handling\n"));
+        let mut catalog = engine.catalog().clone();
+        let unread = |_: &str| Err(SourceError::new("given"));
+        assert_eq!(catalog.update_entry(0, entry(&texts, 20, true), unread), EntryUpdate::InPlace);
+        // Edits to what the indexes read, and one to a body, seen by a refresh: only they are
+        // read, and the catalogue is a build's.
+        let reads = texts.reads.get();
+        texts.edit(30, |t| t.replace("Handle widget 30", "Handle gizmo 30"));
+        texts.edit(31, |t| format!("{t}\n## When to use\n\nFor gizmo files.\n"));
+        assert!(!refreshed(&mut engine, &texts, &options));
+        assert_eq!(texts.reads.get() - reads, 3);
+        // A name edit, or a field neither index reads: not taken.
+        for edit in [
+            |t: &str| t.replace("name: skill-40", "name: skill-forty"),
+            |t: &str| t.replace("---\nStep", "license: MIT\n---\nStep"),
+        ] {
+            texts.edit(40, edit);
+            let unread = |_: &str| Err(SourceError::new("given"));
+            assert_eq!(
+                engine.catalog().clone().update_entry(0, entry(&texts, 40, true), unread),
+                EntryUpdate::NotTaken
+            );
+            engine.refresh();
+            same_as_built(&engine);
+        }
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! once.
 
 use crate::catalog::{
-    changed_input, locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, Listed, Prepared, Reuse,
-    SkippedSkill, MAX_IN_PLACE,
+    changed_input, locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, EntryUpdate, Listed, Prepared,
+    Reuse, SkippedSkill, MAX_IN_PLACE,
 };
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::fast_hash::SeededMap;
@@ -260,7 +260,7 @@ impl CatalogBuild {
             .map(|h| changed_input(h.source, h.entry.clone(), h.read.clone()))
             .collect();
         let updated = match (changed, self.previous.as_mut()) {
-            (Some(changed), Some(previous)) => previous.update_in_place(&changed),
+            (Some(changed), Some(previous)) => previous.update_in_place(&changed) != EntryUpdate::NotTaken,
             _ => false,
         };
         match (updated, self.previous.take()) {

@@ -15,7 +15,7 @@ pub use driver::{CatalogBuild, Need};
 
 use crate::catalog::text::{render_catalog, CatalogFormat, CatalogText};
 use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
-use crate::catalog::{Catalog, CatalogOptions, EmbeddingText};
+use crate::catalog::{Catalog, CatalogOptions, EmbeddingText, EntryUpdate};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::error::Error;
 use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
@@ -202,33 +202,49 @@ impl<S: SkillSource> Engine<S> {
     /// origin and id), its SKILL.md edited, with its new [`stamp`](crate::SkillEntry::stamp)
     /// and, when the host has it at hand, its text — without listing the sources: when it
     /// leaves its skill's fields, sections, id, gates, warnings and blocked flag as they were
-    /// (an edit to a body's instructions), in place, in time proportional to that skill;
-    /// otherwise (an entry the catalogue has not listed with a stamp, no stamp, another
-    /// origin or id, a field edited, a skill that lost its name to another, a read that
-    /// failed, or a catalogue with entries to read again or a location listed twice) the
-    /// engine [refreshes](Engine::refresh). Returns true when the entry was taken in place (or its
-    /// stamp was the one the catalogue has), false when the engine refreshed instead.
+    /// (an edit to a body's instructions), in place, in time proportional to that skill; when
+    /// it edits only what ranking and the rules read (a description, tags, `when_to_use`,
+    /// `when_not_to_use`, "When to use" sections, headings), in place with both indexes made
+    /// again around it, as a refresh makes them but without listing the sources or taking
+    /// the other entries again ([`EntryUpdate::Reindexed`]); otherwise (an entry the
+    /// catalogue has not listed with a stamp, no stamp, another origin or id, another field
+    /// edited, a skill that lost its name to another, a read that failed, or a catalogue
+    /// with entries to read again or a location listed twice) the engine
+    /// [refreshes](Engine::refresh). Returns true when the entry was taken in place with nothing else
+    /// changed (or its stamp was the one the catalogue has), false when the catalogue was
+    /// made again — its indexes, or by a refresh.
     ///
     /// For a host that learns of one change at a time (a file watcher's event, an editor
     /// saving a skill): other changes since the catalogue was built or last refreshed are
-    /// seen at the next refresh. Unlike a refresh, an update in place keeps the embeddings
-    /// the host set (no text to embed changed); a refresh drops them. Its text is prepared
-    /// even when its stamp is the one the catalogue has (its origin or id may have changed).
+    /// seen at the next refresh. An update in place with nothing else changed keeps the
+    /// embeddings the host set (no text to embed changed); when it returns false they are
+    /// gone, as after a refresh (an engine with an embedder embeds the skills again). Its
+    /// text is prepared even when its stamp is the one the catalogue has (its origin or id
+    /// may have changed).
     pub fn update(&mut self, source: usize, entry: SkillEntry) -> bool {
         let sources = &self.sources;
         let read = |location: &str| match sources.get(source) {
             Some(s) => s.read(location),
             None => Err(SourceError::new(format!("no source {source}"))),
         };
-        let taken = self.catalog.update_entry(source, entry, read);
-        match taken {
-            false => self.refresh(),
-            // No text to embed changed; an embedding that failed before is tried again, as a
-            // refresh does.
-            true if self.embedding_error.is_some() => self.embed_skills(),
-            true => {}
+        match self.catalog.update_entry(source, entry, read) {
+            EntryUpdate::InPlace => {
+                // No text to embed changed; an embedding that failed before is tried again,
+                // as a refresh does.
+                if self.embedding_error.is_some() {
+                    self.embed_skills();
+                }
+                true
+            }
+            EntryUpdate::Reindexed => {
+                self.embed_skills();
+                false
+            }
+            EntryUpdate::NotTaken => {
+                self.refresh();
+                false
+            }
         }
-        taken
     }
 
     /// Takes `sources` in place of the engine's (the same sources found again: a folder

@@ -5,8 +5,8 @@
 use super::{core_error, error, from_js, to_js, Catalog};
 use serde::{Deserialize, Serialize};
 use skillwire::{
-    FileBody, FileError, FileRequest, LintOptions, ListedFile, Need, Options, Provider, RenderOptions, SelectOptions,
-    SkillEntry, SkillStats, SourceError, ToolOptions, TurnContext,
+    EntryUpdate, FileBody, FileError, FileRequest, LintOptions, ListedFile, Need, Options, Provider, RenderOptions,
+    SelectOptions, SkillEntry, SkillStats, SourceError, ToolOptions, TurnContext,
 };
 use wasm_bindgen::prelude::*;
 
@@ -172,18 +172,25 @@ impl Build {
 impl Catalog {
     /// Takes one changed entry of source `source` (`{location, text?, error?, origin?,
     /// stamp?, id?}`, as a listing gives it; `text`: its SKILL.md, read by the caller when
-    /// the entry came without it) in place, when that changes nothing but the entry (the
-    /// core's `Catalog::update_entry`); false when it cannot be: the caller refreshes.
-    pub fn update(&mut self, source: u32, entry: JsValue, text: Option<String>) -> Result<bool, JsValue> {
+    /// the entry came without it) in place (the core's `Catalog::update_entry`):
+    /// `'in-place'` when that changed nothing but the entry, `'reindexed'` when the indexes
+    /// were made again around it (no embeddings left), `'not-taken'` when it cannot be: the
+    /// caller refreshes.
+    pub fn update(&mut self, source: u32, entry: JsValue, text: Option<String>) -> Result<String, JsValue> {
         let entry: EntryInput = from_js(entry, "entry")?;
         // Refused (over the size limit): not taken; the refresh reports it.
         if entry.error.is_some() {
-            return Ok(false);
+            return Ok("not-taken".to_owned());
         }
         let EntryInput { location, text: listed, origin, stamp, id, .. } = entry;
         let entry = SkillEntry { location, text: listed.or(text), origin, stamp, id };
         let unread = |_: &str| Err(SourceError::new("no text was given"));
-        Ok(self.catalog.update_entry(source as usize, entry, unread))
+        let done = match self.catalog.update_entry(source as usize, entry, unread) {
+            EntryUpdate::InPlace => "in-place",
+            EntryUpdate::Reindexed => "reindexed",
+            _ => "not-taken",
+        };
+        Ok(done.to_owned())
     }
 
     /// The selection prompt (`SelectPrompt`) for `message`; `stats` is
