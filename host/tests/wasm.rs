@@ -255,7 +255,8 @@ fn one_changed_entry_crosses_into_the_component_and_is_taken_in_place() {
     assert!(turn.user_message.contains("query plan"), "{}", turn.user_message);
     let messages = ["@sql".to_owned(), "review my sql queries".to_owned()];
     assert_eq!(answers(&mut engine, &messages), native());
-    // A description edit: the guest refreshes.
+    // A description edit: the guest takes it with its indexes made again (false, as after a
+    // refresh: the host's embeddings go).
     edit(1, sql.replace("Review SQL queries.", "Review SQL queries and migrations."));
     assert_eq!(engine.update(0, entry(1)), Ok(false));
     assert_eq!(answers(&mut engine, &messages), native());

@@ -690,7 +690,7 @@ export class Skillwire {
    * learns of one change at a time (a file watcher, an editor saving a skill): other changes
    * are seen at the next refresh. An update that resolves to `true` keeps the embeddings set
    * with `setEmbeddings`; after `false` they are gone, as after a refresh (with `embed`, the
-   * skills are embedded again).
+   * skills are embedded again before it resolves).
    */
   async update(source: number, entry: SkillEntry): Promise<boolean> {
     const done = await runAsync(this.#updateSteps(source, entry), this.#timeout);
@@ -705,10 +705,30 @@ export class Skillwire {
   }
 
   /** Whether an update that did `done` is followed by a refresh: when the entry was not
-   * taken, and when the skills are to be embedded (again) by `embed` — a refresh that finds
-   * nothing else changed asks for that. */
+   * taken, and when `embed` failed before (a refresh tries it again). */
   #refreshesAfter(done: UpdateDone): boolean {
-    return done === 'not-taken' || this.#embedFailed || (done === 'reindexed' && typeof this.#embed === 'function');
+    return done === 'not-taken' || this.#embedFailed;
+  }
+
+  /** Embeds the skills of `catalog` again with `embed`, as a build does (an update that made
+   * its indexes again left it without embeddings); a failure is kept as `embeddingError`. */
+  *#embedSteps(catalog: Whole.Catalog): Steps<void> {
+    const texts = call(() => catalog.embeddingTexts()) as { skill: string; text: string }[];
+    // Until the vectors are back the skills rank by words, and say so (a sync call whose
+    // `embed` returns a Promise stops here, and the next update refreshes).
+    this.#embeddingError = 'the skills are being embedded again after an update';
+    try {
+      const given: unknown = yield this.#embed!(texts.map((t) => t.text));
+      if (!Array.isArray(given)) throw new Error(`embed() returned ${typeof given}, not an array`);
+      if (given.length !== texts.length) throw new Error(`embed() returned ${given.length} vectors for ${texts.length} texts`);
+      // A refresh that ended meanwhile replaced the catalogue, and embedded its own skills.
+      if (this.#catalog !== catalog) return;
+      const vectors = (given as ArrayLike<number>[]).map(plainVector); // throws on non-numbers
+      call(() => catalog.setEmbeddings(texts.map((t, i) => [t.skill, vectors[i]])));
+      this.#embeddingError = null;
+    } catch (e) {
+      if (this.#catalog === catalog) this.#embeddingError = describe(e);
+    }
   }
 
   /** Whether `embed` failed for the live catalogue: an update then refreshes, which tries again. */
@@ -733,7 +753,9 @@ export class Skillwire {
       // A refresh that ended while the text was read replaced the catalogue: refreshed again.
       if (this.#catalog !== catalog) return 'not-taken';
     }
-    return call(() => catalog.update(source, listed, text)) as UpdateDone;
+    const done = call(() => catalog.update(source, listed, text)) as UpdateDone;
+    if (done === 'reindexed' && typeof this.#embed === 'function') yield* this.#embedSteps(catalog);
+    return done;
   }
 
   /** What to embed for each skill (`[{skill, text}]`), for hosts that call `setEmbeddings`. */

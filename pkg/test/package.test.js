@@ -328,24 +328,35 @@ test('update takes one changed entry in place without listing, and refreshes whe
 
 test('an update that makes the indexes again embeds the skills again; one in place keeps their embeddings', () => {
   const texts = new Map([['a/SKILL.md', k8s], ['b/SKILL.md', sql]]);
+  let lists = 0;
   const source = {
-    list: () => [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })),
+    list: () => { lists++; return [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })); },
     read: (location) => texts.get(location),
   };
   const entry = (location) => ({ location, stamp: String(texts.get(location).length), text: texts.get(location) });
   const embedded = [];
   const sw = new Skillwire({ sources: [source], embed: (t) => { embedded.push(...t); return concepts(t); } });
   embedded.length = 0;
+  lists = 0;
   // A body edit: no text to embed changed, nothing embedded.
   texts.set('b/SKILL.md', sql + 'Then the indexes.\n');
   assert.equal(sw.updateSync(0, entry('b/SKILL.md')), true);
   assert.deepEqual(embedded, []);
-  // The SQL skill now about clusters: embedded again, and the model finds it for a cluster.
-  texts.set('b/SKILL.md', texts.get('b/SKILL.md').replace('Review SQL queries for injection.', 'Review cluster schedules.'));
+  // A description edit: the skills embedded again, nothing listed; a message that shares no
+  // word with the skill finds it by its vector.
+  texts.set('b/SKILL.md', texts.get('b/SKILL.md').replace('Review SQL queries for injection.', 'Review database migrations.'));
   assert.equal(sw.updateSync(0, entry('b/SKILL.md')), false);
-  assert.ok(embedded.some((t) => t.includes('Review cluster schedules.')), 'the edited description was embedded');
+  assert.deepEqual(embedded.length, 2);
+  assert.ok(embedded.some((t) => t.includes('Review database migrations.')), 'the edited description was embedded');
   assert.equal(sw.embeddingError, null);
-  sw.free();
+  assert.equal(lists, 0, 'the update listed the source');
+  assert.deepEqual(sw.matchSync('please help', { embedding: [0, 1, 0] }).matches.map((m) => m.skill), ['sql-review']);
+  // A model that fails: said, and the next update refreshes (which tries it again).
+  const failing = new Skillwire({ sources: [source], embed: (t) => { if (t.some((x) => x.includes('broken'))) throw new Error('model offline'); return concepts(t); } });
+  texts.set('b/SKILL.md', texts.get('b/SKILL.md').replace('Review database migrations.', 'Review broken migrations.'));
+  assert.equal(failing.updateSync(0, entry('b/SKILL.md')), false);
+  assert.equal(failing.embeddingError, 'model offline');
+  for (const s of [sw, failing]) s.free();
 });
 
 test('an update whose read is overtaken by a refresh refreshes, and never writes into a freed catalogue', async () => {

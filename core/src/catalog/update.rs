@@ -504,10 +504,14 @@ mod tests {
         assert!(refreshed(&mut engine, &texts, &options));
         assert_eq!(embedded.get(), 4, "a body edit embedded the skills again");
         assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
-        // A description edit: embedded again.
+        // A description edit: embedded again, through a refresh and through an update.
         texts.edit(2, |t| t.replace("Handle widget 2", "Handle a widget 2"));
         assert!(!refreshed(&mut engine, &texts, &options));
         assert_eq!(embedded.get(), 8);
+        assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
+        texts.edit(2, |t| t.replace("Handle a widget 2", "Handle the widget 2"));
+        assert!(!engine.update(0, entry(&texts, 2, true)));
+        assert_eq!(embedded.get(), 12);
         assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
 
         // An embedder that failed is tried again by an update taken in place, as by a refresh.
@@ -667,6 +671,17 @@ mod tests {
         texts.edit(31, |t| format!("{t}\n## When to use\n\nFor gizmo files.\n"));
         assert!(!refreshed(&mut engine, &texts, &options));
         assert_eq!(texts.reads.get() - reads, 3);
+        // (Only a catalogue updated in place keeps the index of its report an update made.)
+        assert!(engine.catalog().report_index.get().is_some(), "the refresh did not take the edits in place");
+        // Headings, when ranking reads them, are what the indexes read too.
+        let mut reading_headings = options.clone();
+        reading_headings.catalog.rank.headings = true;
+        let mut headed = Engine::new(vec![texts.clone()], reading_headings.clone());
+        texts.edit(21, |t| format!("{t}\n## Gizmo handling\n"));
+        let unread = |_: &str| Err(SourceError::new("given"));
+        assert_eq!(headed.catalog().clone().update_entry(0, entry(&texts, 21, true), unread), EntryUpdate::Reindexed);
+        assert!(!headed.update(0, entry(&texts, 21, true)));
+        assert_eq!(seen(&headed), seen(&texts.built(&reading_headings)));
         // A name edit, or a field neither index reads: not taken.
         for edit in [
             |t: &str| t.replace("name: skill-40", "name: skill-forty"),

@@ -180,7 +180,10 @@ impl<S: SkillSource> Engine<S> {
     /// entries are all read again. When the sources list the same entries as last time, in
     /// the same order, every one stamped, at most 64 with a new stamp, and each of those leaves
     /// its skill's fields, sections, id, gates, warnings and blocked flag as they were (an
-    /// edit to a body's instructions), they are taken in place: nothing else is made again.
+    /// edit to a body's instructions), they are taken in place: nothing else is made again;
+    /// when they edit only what ranking and the rules read (a description, tags,
+    /// `when_to_use`, `when_not_to_use`, a "When to use" section), they are taken in place
+    /// and both indexes made again around them ([`EntryUpdate::Reindexed`](crate::EntryUpdate)).
     /// A catalogue that has entries to read again (a read that failed, one past the limit)
     /// goes the usual way.
     pub fn refresh(&mut self) {
