@@ -76,21 +76,32 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Where the first sentence of `text` ends (see [`sentences`]). The marks are ASCII, so
-/// the text is searched a byte at a time and decoded only after a mark.
+/// the text is searched for them (`memchr`), and decoded only after one.
 fn first_sentence_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
     let mut from = 0;
-    while let Some(at) = text.as_bytes().get(from..).and_then(|rest| rest.iter().position(|b| b"\n.!?".contains(b))) {
-        let mark = from + at;
+    loop {
+        let rest = bytes.get(from..).unwrap_or_default();
+        let mark = memchr::memchr3(b'.', b'!', b'?', rest).map(|at| from + at);
+        // A line break before the next mark ends the sentence there.
+        let before_mark = bytes.get(from..mark.unwrap_or(bytes.len())).unwrap_or_default();
+        if let Some(at) = memchr::memchr(b'\n', before_mark) {
+            return with_closers(text, from + at);
+        }
+        let Some(mark) = mark else { return text.len() };
         let after = text.get(mark + 1..).unwrap_or("");
-        let line_break = text.as_bytes().get(mark) == Some(&b'\n');
-        if line_break || after.chars().next().is_none_or(|n| n.is_whitespace() || closing(n)) {
-            // Closing quotes and brackets stay with their sentence.
-            let closers: usize = after.chars().take_while(|&q| closing(q)).map(char::len_utf8).sum();
-            return mark + 1 + closers;
+        if after.chars().next().is_none_or(|n| n.is_whitespace() || closing(n)) {
+            return with_closers(text, mark);
         }
         from = mark + 1;
     }
-    text.len()
+}
+
+/// The end of a sentence closed by the ASCII mark or line break at `mark`: the closing
+/// quotes and brackets right after it stay with it.
+fn with_closers(text: &str, mark: usize) -> usize {
+    let after = text.get(mark + 1..).unwrap_or("");
+    mark + 1 + after.chars().take_while(|&q| closing(q)).map(char::len_utf8).sum::<usize>()
 }
 
 /// A quote or bracket that closes what a sentence opened.
@@ -120,9 +131,23 @@ fn starts_with_any_case(text: &str, phrase: &str) -> bool {
     text.as_bytes().get(..phrase.len()).is_some_and(|head| head.eq_ignore_ascii_case(phrase.as_bytes()))
 }
 
-/// `text` holds the ASCII `phrase`, ignoring ASCII case.
+/// `text` holds the ASCII `phrase`, ignoring ASCII case: the places where the phrase's
+/// first letter stands (in either case) are found with `memchr`, and only those compared.
 fn contains_any_case(text: &str, phrase: &str) -> bool {
-    text.as_bytes().windows(phrase.len()).any(|window| window.eq_ignore_ascii_case(phrase.as_bytes()))
+    let (text, phrase) = (text.as_bytes(), phrase.as_bytes());
+    let Some((before, &letter)) = phrase.iter().enumerate().find(|(_, b)| b.is_ascii_alphabetic()) else {
+        return text.windows(phrase.len()).any(|window| window.eq_ignore_ascii_case(phrase));
+    };
+    let (lower, upper) = (letter.to_ascii_lowercase(), letter.to_ascii_uppercase());
+    let mut from = before;
+    while let Some(at) = text.get(from..).and_then(|rest| memchr::memchr2(lower, upper, rest)) {
+        let start = from + at - before;
+        if text.get(start..start + phrase.len()).is_some_and(|window| window.eq_ignore_ascii_case(phrase)) {
+            return true;
+        }
+        from += at + 1;
+    }
+    false
 }
 
 /// True when a line is an item of a list (`- x`, `* x`, `1. x`): it belongs to the
