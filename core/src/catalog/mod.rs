@@ -175,15 +175,47 @@ impl Catalog {
     /// have one, or why none was set (the model failed, gave another number of vectors,
     /// or vectors [`Catalog::set_embeddings`] refuses).
     pub(crate) fn take_embeddings(&mut self, vectors: Result<Vec<Vec<f32>>, String>) -> Result<usize, String> {
+        self.take_embeddings_keeping(Vec::new(), vectors)
+    }
+
+    /// [`Catalog::take_embeddings`] for the skills `kept` has no vector for (by position:
+    /// `fresh` holds the model's vectors for those skills' texts, in order); the others keep
+    /// theirs (unit vectors this catalogue's skills had, their texts to embed unchanged).
+    pub(crate) fn take_embeddings_keeping(
+        &mut self,
+        mut kept: Vec<Option<Box<[f32]>>>,
+        fresh: Result<Vec<Vec<f32>>, String>,
+    ) -> Result<usize, String> {
         // The vectors set before go either way: a failure leaves ranking lexical.
         self.ranking.set_vectors(Vec::new());
-        let texts = self.embedding_texts();
-        let vectors = vectors?;
-        if vectors.len() != texts.len() {
-            return Err(format!("the embedder returned {} vectors for {} texts", vectors.len(), texts.len()));
+        let fresh = fresh?;
+        kept.resize(self.skills.len(), None);
+        let asked = kept.iter().filter(|k| k.is_none()).count();
+        if fresh.len() != asked {
+            return Err(format!("the embedder returned {} vectors for {asked} texts", fresh.len()));
         }
-        let named = texts.into_iter().map(|t| t.skill).zip(vectors).collect();
-        self.set_embeddings(named).map_err(|e| e.to_string())
+        let mut fresh = fresh.into_iter();
+        let mut dimensions = None;
+        let mut unit = Vec::with_capacity(kept.len());
+        for (entry, kept) in self.skills.iter().zip(kept) {
+            let name = &entry.skill.name;
+            let vector = match kept {
+                Some(vector) => vector,
+                // (As many as asked for: counted above.)
+                None => unit_vector(name, &fresh.next().unwrap_or_default(), dimensions).map_err(|e| e.to_string())?,
+            };
+            if let Some(expected) = dimensions.filter(|&d| d != vector.len()) {
+                return Err(format!(
+                    "the embedding of {name} has {} dimensions; the catalogue's have {expected}",
+                    vector.len()
+                ));
+            }
+            dimensions = Some(vector.len());
+            unit.push(Some(vector));
+        }
+        let count = unit.len();
+        self.ranking.set_vectors(unit);
+        Ok(count)
     }
 
     /// The message's embedding as a unit vector, checked against the skills'.

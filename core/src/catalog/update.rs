@@ -43,7 +43,7 @@ pub enum EntryUpdate {
     /// Taken in place, and both indexes made again around it (an edit to what ranking and
     /// the rules read: a description, tags, `when_to_use`, `when_not_to_use`, "When to use"
     /// sections, headings). The catalogue is the one a refresh would give: a new number, no
-    /// embeddings (embed the skills again).
+    /// embeddings (embed the skills again; `Engine::update` embeds only the skill read again).
     Reindexed,
     /// Not taken: the catalogue is as it was (refresh it).
     NotTaken,
@@ -154,23 +154,35 @@ impl Catalog {
     pub fn update_entry(
         &mut self,
         source: usize,
-        mut entry: SkillEntry,
+        entry: SkillEntry,
         read: impl FnOnce(&str) -> Result<String, crate::SourceError>,
     ) -> EntryUpdate {
+        self.update_entry_at(source, entry, read).0
+    }
+
+    /// [`Catalog::update_entry`], and the positions of the skills whose indexes' texts
+    /// changed (read again when it is [`EntryUpdate::Reindexed`]; the other skills are as
+    /// they were, their texts to embed too).
+    pub(crate) fn update_entry_at(
+        &mut self,
+        source: usize,
+        mut entry: SkillEntry,
+        read: impl FnOnce(&str) -> Result<String, crate::SourceError>,
+    ) -> (EntryUpdate, Vec<usize>) {
         // Prepared and compared even when its stamp did not change: its origin or id may have.
         if !self.listed_stamped(source, &mut entry) {
-            return EntryUpdate::NotTaken;
+            return (EntryUpdate::NotTaken, Vec::new());
         }
         if entry.text.is_none() {
             match read(&entry.location) {
                 Ok(text) => entry.text = Some(text),
                 // Read again by the refresh that follows.
-                Err(_) => return EntryUpdate::NotTaken,
+                Err(_) => return (EntryUpdate::NotTaken, Vec::new()),
             }
         }
         match changed_input(source, entry, None) {
             Some(change) => self.update_in_place(&[change]),
-            None => EntryUpdate::NotTaken,
+            None => (EntryUpdate::NotTaken, Vec::new()),
         }
     }
 
@@ -231,8 +243,9 @@ impl Catalog {
     /// text, each with its new stamp) in place of what the catalogue holds for it, when none
     /// of them changes anything but the entry itself and what the indexes read, and makes
     /// the indexes again when one changes that (see the module's docs). On
-    /// [`EntryUpdate::NotTaken`] the catalogue is as it was.
-    pub(crate) fn update_in_place(&mut self, changed: &[(CatalogInput, String)]) -> EntryUpdate {
+    /// [`EntryUpdate::NotTaken`] the catalogue is as it was. With it, the positions of the
+    /// skills read again.
+    pub(crate) fn update_in_place(&mut self, changed: &[(CatalogInput, String)]) -> (EntryUpdate, Vec<usize>) {
         let mut updates = Vec::with_capacity(changed.len());
         let mut reindex = Vec::new();
         for (input, stamp) in changed {
@@ -243,12 +256,12 @@ impl Catalog {
                     }
                     updates.push((update, stamp));
                 }
-                None => return EntryUpdate::NotTaken,
+                None => return (EntryUpdate::NotTaken, Vec::new()),
             }
         }
         // The ranking index is made again from what reading the other skills gave.
         if !reindex.is_empty() && !self.ranking.keeps_readings() {
-            return EntryUpdate::NotTaken;
+            return (EntryUpdate::NotTaken, Vec::new());
         }
         for ((at, entry, flagged), stamp) in updates {
             self.stamps.insert((entry.source, entry.skill.location.clone()), stamp.clone());
@@ -260,10 +273,10 @@ impl Catalog {
             }
         }
         if reindex.is_empty() {
-            return EntryUpdate::InPlace;
+            return (EntryUpdate::InPlace, reindex);
         }
         self.reindex(&reindex);
-        EntryUpdate::Reindexed
+        (EntryUpdate::Reindexed, reindex)
     }
 
     /// Makes both indexes again after the skills at `changed` were edited in what they read,
@@ -504,15 +517,32 @@ mod tests {
         assert!(refreshed(&mut engine, &texts, &options));
         assert_eq!(embedded.get(), 4, "a body edit embedded the skills again");
         assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
-        // A description edit: embedded again, through a refresh and through an update.
+        // A description edit, through a refresh and through an update: that skill alone
+        // embedded again, and the vectors those of an engine built now.
+        let vectors = |engine: &Engine<Texts>| engine.catalog().clone().take_vectors();
+        let built_vectors = || {
+            let fresh = Rc::new(Cell::new(0));
+            let built = Engine::new(vec![texts.clone()], options.clone()).with_embedder(Box::new(Letters(fresh)));
+            vectors(&built)
+        };
         texts.edit(2, |t| t.replace("Handle widget 2", "Handle a widget 2"));
         assert!(!refreshed(&mut engine, &texts, &options));
-        assert_eq!(embedded.get(), 8);
-        assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
+        assert_eq!(embedded.get(), 5);
+        assert_eq!(vectors(&engine), built_vectors());
         texts.edit(2, |t| t.replace("Handle a widget 2", "Handle the widget 2"));
         assert!(!engine.update(0, entry(&texts, 2, true)));
-        assert_eq!(embedded.get(), 12);
-        assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
+        assert_eq!(embedded.get(), 6);
+        assert_eq!(vectors(&engine), built_vectors());
+        // A skill added (the usual way): only it is embedded.
+        let added = "---\nname: skill-4\ndescription: Handle widget 4 files.\n---\nGo.\n".to_owned();
+        texts.skills.borrow_mut().push(("s004/SKILL.md".to_owned(), added));
+        assert!(!refreshed(&mut engine, &texts, &options));
+        assert_eq!(embedded.get(), 7);
+        assert_eq!(vectors(&engine), built_vectors());
+        texts.skills.borrow_mut().pop();
+        engine.refresh();
+        assert_eq!(embedded.get(), 7, "a removal embedded a skill");
+        assert_eq!(vectors(&engine), built_vectors());
 
         // An embedder that failed is tried again by an update taken in place, as by a refresh.
         let failing = Rc::new(Cell::new(true));

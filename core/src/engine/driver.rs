@@ -260,7 +260,7 @@ impl CatalogBuild {
             .map(|h| changed_input(h.source, h.entry.clone(), h.read.clone()))
             .collect();
         let updated = match (changed, self.previous.as_mut()) {
-            (Some(changed), Some(previous)) => previous.update_in_place(&changed) != EntryUpdate::NotTaken,
+            (Some(changed), Some(previous)) => previous.update_in_place(&changed).0 != EntryUpdate::NotTaken,
             _ => false,
         };
         match (updated, self.previous.take()) {

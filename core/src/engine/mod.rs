@@ -118,8 +118,9 @@ impl<S: SkillSource> Engine<S> {
         self.catalog.snapshot(key)
     }
 
-    /// Ranks with the host's embedding model too: the skills are embedded now (and on
-    /// every refresh), each message on its turn, and cosine similarity is fused into
+    /// Ranks with the host's embedding model too: the skills are embedded now (and after
+    /// a refresh or an update, those whose text to embed is new: a skill whose text did
+    /// not change keeps its vector), each message on its turn, and cosine similarity is fused into
     /// the ranking score (see [`RankOptions`](crate::RankOptions)). When `embed`
     /// fails, ranking stays lexical: [`Engine::embedding_error`] says why for the
     /// skills; a turn whose message cannot be embedded ranks by words alone.
@@ -147,9 +148,20 @@ impl<S: SkillSource> Engine<S> {
     }
 
     fn embed_skills(&mut self) {
+        self.embed_skills_keeping(Vec::new());
+    }
+
+    /// Embeds the skills with the host's model, asking only for those `kept` has no vector
+    /// for (by position: a skill whose text to embed did not change keeps its vector).
+    fn embed_skills_keeping(&mut self, kept: Vec<Option<Box<[f32]>>>) {
         let Some(embedder) = &self.embedder else { return };
-        let texts: Vec<String> = self.catalog.embedding_texts().into_iter().map(|t| t.text).collect();
-        self.embedding_error = self.catalog.take_embeddings(embedder.embed(&texts)).err();
+        let texts = self.catalog.embedding_texts();
+        let asked: Vec<String> = (texts.into_iter().enumerate())
+            .filter(|(at, _)| kept.get(*at).is_none_or(Option::is_none))
+            .map(|(_, t)| t.text)
+            .collect();
+        let fresh = if asked.is_empty() { Ok(Vec::new()) } else { embedder.embed(&asked) };
+        self.embedding_error = self.catalog.take_embeddings_keeping(kept, fresh).err();
     }
 
     /// `context` with the message's embedding, when there is an embedder and the
@@ -189,6 +201,11 @@ impl<S: SkillSource> Engine<S> {
     pub fn refresh(&mut self) {
         let mut previous = std::mem::take(&mut self.catalog);
         let (number, vectors) = (previous.id, previous.take_vectors());
+        // What the embedder's vectors were made from, to keep those whose text stays.
+        let texts: Vec<String> = match self.embedder.is_some() && !vectors.is_empty() {
+            true => previous.embedding_texts().into_iter().map(|t| t.text).collect(),
+            false => Vec::new(),
+        };
         let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false).with_previous(previous);
         self.catalog = build.run(&self.sources).0;
         // Updated in place (it keeps its number): every skill's embedding text is as it was,
@@ -197,7 +214,13 @@ impl<S: SkillSource> Engine<S> {
         let in_place = self.catalog.id == number;
         match in_place && self.embedder.is_some() && self.embedding_error.is_none() {
             true => self.catalog.put_back_vectors(vectors),
-            false => self.embed_skills(),
+            // Otherwise the embedder is asked only for the texts it has not embedded.
+            false => {
+                let mut known: std::collections::HashMap<String, Box<[f32]>> =
+                    texts.into_iter().zip(vectors).filter_map(|(text, vector)| Some((text, vector?))).collect();
+                let kept = self.catalog.embedding_texts().into_iter().map(|t| known.remove(&t.text)).collect();
+                self.embed_skills_keeping(kept);
+            }
         }
     }
 
@@ -221,7 +244,7 @@ impl<S: SkillSource> Engine<S> {
     /// saving a skill): other changes since the catalogue was built or last refreshed are
     /// seen at the next refresh. An update in place with nothing else changed keeps the
     /// embeddings the host set (no text to embed changed); when it returns false they are
-    /// gone, as after a refresh (an engine with an embedder embeds the skills again). Its
+    /// gone, as after a refresh (an engine with an embedder embeds the skills read again). Its
     /// text is prepared even when its stamp is the one the catalogue has (its origin or id
     /// may have changed).
     pub fn update(&mut self, source: usize, entry: SkillEntry) -> bool {
@@ -230,8 +253,18 @@ impl<S: SkillSource> Engine<S> {
             Some(s) => s.read(location),
             None => Err(SourceError::new(format!("no source {source}"))),
         };
-        match self.catalog.update_entry(source, entry, read) {
-            EntryUpdate::InPlace => {
+        // The embedder's vectors, held while the entry is taken, for the skills whose text
+        // to embed stays (the host's own vectors stay with the catalogue, or go with it).
+        let embedder = self.embedder.is_some();
+        let held = match embedder {
+            true => self.catalog.take_vectors(),
+            false => Vec::new(),
+        };
+        match self.catalog.update_entry_at(source, entry, read) {
+            (EntryUpdate::InPlace, _) => {
+                if embedder {
+                    self.catalog.put_back_vectors(held);
+                }
                 // No text to embed changed; an embedding that failed before is tried again,
                 // as a refresh does.
                 if self.embedding_error.is_some() {
@@ -239,11 +272,21 @@ impl<S: SkillSource> Engine<S> {
                 }
                 true
             }
-            EntryUpdate::Reindexed => {
-                self.embed_skills();
+            (EntryUpdate::Reindexed, read_again) => {
+                // Only the skills read again are embedded again.
+                let mut kept = held;
+                for at in read_again {
+                    if let Some(vector) = kept.get_mut(at) {
+                        *vector = None;
+                    }
+                }
+                self.embed_skills_keeping(kept);
                 false
             }
-            EntryUpdate::NotTaken => {
+            (EntryUpdate::NotTaken, _) => {
+                if embedder {
+                    self.catalog.put_back_vectors(held);
+                }
                 self.refresh();
                 false
             }
