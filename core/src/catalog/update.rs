@@ -517,12 +517,25 @@ mod tests {
         assert!(refreshed(&mut engine, &texts, &options));
         assert_eq!(embedded.get(), 4, "a body edit embedded the skills again");
         assert_eq!(engine.catalog().ranking.dimensions(), Some(2));
-        // A description edit, through a refresh and through an update: that skill alone
-        // embedded again, and the vectors those of an engine built now.
+        // An embedder whose vectors differ for every text, so that a vector kept for the
+        // wrong skill shows. A description edit, through a refresh and through an update:
+        // that skill alone embedded again, and the vectors those of an engine built now.
+        struct Digest(Rc<Cell<usize>>);
+        impl crate::Embedder for Digest {
+            fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+                self.0.set(self.0.get() + texts.len());
+                let sum = |t: &str| t.bytes().map(u32::from).sum::<u32>() as f32;
+                Ok(texts.iter().map(|t| vec![t.len() as f32, sum(t)]).collect())
+            }
+        }
+        let embedded = Rc::new(Cell::new(0));
+        let mut engine =
+            Engine::new(vec![texts.clone()], options.clone()).with_embedder(Box::new(Digest(Rc::clone(&embedded))));
+        assert_eq!(embedded.get(), 4);
         let vectors = |engine: &Engine<Texts>| engine.catalog().clone().take_vectors();
         let built_vectors = || {
-            let fresh = Rc::new(Cell::new(0));
-            let built = Engine::new(vec![texts.clone()], options.clone()).with_embedder(Box::new(Letters(fresh)));
+            let built =
+                Engine::new(vec![texts.clone()], options.clone()).with_embedder(Box::new(Digest(Rc::default())));
             vectors(&built)
         };
         texts.edit(2, |t| t.replace("Handle widget 2", "Handle a widget 2"));
@@ -533,15 +546,22 @@ mod tests {
         assert!(!engine.update(0, entry(&texts, 2, true)));
         assert_eq!(embedded.get(), 6);
         assert_eq!(vectors(&engine), built_vectors());
-        // A skill added (the usual way): only it is embedded.
-        let added = "---\nname: skill-4\ndescription: Handle widget 4 files.\n---\nGo.\n".to_owned();
-        texts.skills.borrow_mut().push(("s004/SKILL.md".to_owned(), added));
+        // A skill added between others (the usual way): only it is embedded; removed, none.
+        let added = "---\nname: skill-15\ndescription: Handle gadget 15 files.\n---\nGo.\n".to_owned();
+        texts.skills.borrow_mut().insert(2, ("s015/SKILL.md".to_owned(), added));
         assert!(!refreshed(&mut engine, &texts, &options));
         assert_eq!(embedded.get(), 7);
         assert_eq!(vectors(&engine), built_vectors());
-        texts.skills.borrow_mut().pop();
+        texts.skills.borrow_mut().remove(2);
         engine.refresh();
         assert_eq!(embedded.get(), 7, "a removal embedded a skill");
+        assert_eq!(vectors(&engine), built_vectors());
+        // Vectors the host set itself are not kept for the embedder's: all embedded again.
+        let names = (0..4).map(|i| (format!("skill-{i}"), vec![1.0, i as f32 + 1.0])).collect();
+        assert_eq!(engine.set_embeddings(names), Ok(4));
+        texts.edit(3, |t| t.replace("Handle widget 3", "Handle a widget 3"));
+        assert!(!engine.update(0, entry(&texts, 3, true)));
+        assert_eq!(embedded.get(), 11);
         assert_eq!(vectors(&engine), built_vectors());
 
         // An embedder that failed is tried again by an update taken in place, as by a refresh.

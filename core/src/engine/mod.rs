@@ -18,6 +18,7 @@ use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::catalog::{Catalog, CatalogOptions, EmbeddingText, EntryUpdate};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::error::Error;
+use crate::fast_hash::SeededMap;
 use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
 use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
 use crate::turn::render::RenderOptions;
@@ -52,6 +53,9 @@ pub struct Engine<S: SkillSource> {
     embedder: Option<Box<dyn Embedder>>,
     /// Why the skills have no embeddings, if the embedder failed.
     embedding_error: Option<String>,
+    /// The skills' vectors are the embedder's (not set by the host): after a change, those
+    /// of unchanged texts are kept instead of asked for again.
+    model_vectors: bool,
 }
 
 impl<S: SkillSource + std::fmt::Debug> std::fmt::Debug for Engine<S> {
@@ -74,7 +78,7 @@ impl<S: SkillSource> Engine<S> {
 
     /// The engine over `sources` with `catalog`, built from them with `options.catalog`.
     fn with_catalog(sources: Vec<S>, options: Options, catalog: Catalog) -> Self {
-        Engine { sources, options, catalog, embedder: None, embedding_error: None }
+        Engine { sources, options, catalog, embedder: None, embedding_error: None, model_vectors: false }
     }
 
     /// The engine over `sources` with the catalogue `snapshot` holds, when this build of
@@ -119,11 +123,13 @@ impl<S: SkillSource> Engine<S> {
     }
 
     /// Ranks with the host's embedding model too: the skills are embedded now (and after
-    /// a refresh or an update, those whose text to embed is new: a skill whose text did
-    /// not change keeps its vector), each message on its turn, and cosine similarity is fused into
+    /// a refresh, those whose text to embed is new — a skill whose text did not change keeps
+    /// the model's vector; after an update, the skills read again), each message on its turn, and cosine similarity is fused into
     /// the ranking score (see [`RankOptions`](crate::RankOptions)). When `embed`
     /// fails, ranking stays lexical: [`Engine::embedding_error`] says why for the
-    /// skills; a turn whose message cannot be embedded ranks by words alone.
+    /// skills; a turn whose message cannot be embedded ranks by words alone. Vectors are kept
+    /// by their text: an embedder that changes its model is given again with `with_embedder`,
+    /// which embeds every skill.
     pub fn with_embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
         self.embedder = Some(embedder);
         self.embed_skills();
@@ -139,6 +145,7 @@ impl<S: SkillSource> Engine<S> {
     /// Sets the skills' embeddings (see [`Catalog::set_embeddings`]); a refresh drops
     /// them (an engine [`with_embedder`](Engine::with_embedder) embeds again itself).
     pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
+        self.model_vectors = false;
         self.catalog.set_embeddings(vectors)
     }
 
@@ -162,6 +169,7 @@ impl<S: SkillSource> Engine<S> {
             .collect();
         let fresh = if asked.is_empty() { Ok(Vec::new()) } else { embedder.embed(&asked) };
         self.embedding_error = self.catalog.take_embeddings_keeping(kept, fresh).err();
+        self.model_vectors = self.embedding_error.is_none();
     }
 
     /// `context` with the message's embedding, when there is an embedder and the
@@ -202,7 +210,8 @@ impl<S: SkillSource> Engine<S> {
         let mut previous = std::mem::take(&mut self.catalog);
         let (number, vectors) = (previous.id, previous.take_vectors());
         // What the embedder's vectors were made from, to keep those whose text stays.
-        let texts: Vec<String> = match self.embedder.is_some() && !vectors.is_empty() {
+        let reuse = self.embedder.is_some() && self.model_vectors && !vectors.is_empty();
+        let texts: Vec<String> = match reuse {
             true => previous.embedding_texts().into_iter().map(|t| t.text).collect(),
             false => Vec::new(),
         };
@@ -215,12 +224,13 @@ impl<S: SkillSource> Engine<S> {
         match in_place && self.embedder.is_some() && self.embedding_error.is_none() {
             true => self.catalog.put_back_vectors(vectors),
             // Otherwise the embedder is asked only for the texts it has not embedded.
-            false => {
-                let mut known: std::collections::HashMap<String, Box<[f32]>> =
+            false if reuse => {
+                let mut known: SeededMap<String, Box<[f32]>> =
                     texts.into_iter().zip(vectors).filter_map(|(text, vector)| Some((text, vector?))).collect();
                 let kept = self.catalog.embedding_texts().into_iter().map(|t| known.remove(&t.text)).collect();
                 self.embed_skills_keeping(kept);
             }
+            false => self.embed_skills(),
         }
     }
 
@@ -273,8 +283,8 @@ impl<S: SkillSource> Engine<S> {
                 true
             }
             (EntryUpdate::Reindexed, read_again) => {
-                // Only the skills read again are embedded again.
-                let mut kept = held;
+                // Only the skills read again are embedded again (all, if the host had set the vectors).
+                let mut kept = if self.model_vectors { held } else { Vec::new() };
                 for at in read_again {
                     if let Some(vector) = kept.get_mut(at) {
                         *vector = None;
