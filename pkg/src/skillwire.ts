@@ -266,9 +266,7 @@ function* buildSteps(
           : build.read(undefined, text.error, text.refused === true));
       } else if (need.need === 'embed') {
         try {
-          const given: unknown = yield embed!(need.texts);
-          if (!Array.isArray(given)) throw new Error(`embed() returned ${typeof given}, not an array`);
-          build.embedded((given as ArrayLike<number>[]).map(plainVector), undefined); // throws on non-numbers
+          build.embedded(yield* embedTexts(embed!, need.texts), undefined);
         } catch (e) {
           call(() => build.embedded(undefined, describe(e)));
         }
@@ -352,6 +350,14 @@ function rankOptions(rank: Options['rank']): object | undefined {
 }
 
 /** A vector from the host's model as a plain array (Float32Array and friends too). */
+/** The vectors `embed` gives for `texts`, as plain arrays of numbers; throws when its answer
+ * is not an array, or holds something that is not numbers. */
+function* embedTexts(embed: Embed, texts: string[]): Steps<number[][]> {
+  const given: unknown = yield embed(texts);
+  if (!Array.isArray(given)) throw new Error(`embed() returned ${typeof given}, not an array`);
+  return (given as ArrayLike<number>[]).map(plainVector);
+}
+
 function plainVector(v: ArrayLike<number> | null | undefined): number[] {
   return Array.isArray(v) ? v : Array.from(v ?? []);
 }
@@ -718,13 +724,11 @@ export class Skillwire {
     // `embed` returns a Promise stops here, and the next update refreshes).
     this.#embeddingError = 'the skills are being embedded again after an update';
     try {
-      const given: unknown = yield this.#embed!(texts.map((t) => t.text));
-      if (!Array.isArray(given)) throw new Error(`embed() returned ${typeof given}, not an array`);
-      if (given.length !== texts.length) throw new Error(`embed() returned ${given.length} vectors for ${texts.length} texts`);
+      const vectors = yield* embedTexts(this.#embed!, texts.map((t) => t.text));
+      if (vectors.length !== texts.length) throw new Error(`embed() returned ${vectors.length} vectors for ${texts.length} texts`);
       // A refresh that ended meanwhile replaced the catalogue, and embedded its own skills.
       if (this.#catalog !== catalog) return;
-      const vectors = (given as ArrayLike<number>[]).map(plainVector); // throws on non-numbers
-      call(() => catalog.setEmbeddings(texts.map((t, i) => [t.skill, vectors[i]])));
+      call(() => catalog.setEmbeddings(texts.map((t, i) => [t.skill, vectors[i]!])));
       this.#embeddingError = null;
     } catch (e) {
       if (this.#catalog === catalog) this.#embeddingError = describe(e);

@@ -155,14 +155,16 @@ impl<S: SkillSource> Engine<S> {
     }
 
     fn embed_skills(&mut self) {
-        self.embed_skills_keeping(Vec::new());
+        self.embed_skills_keeping(|_| Vec::new());
     }
 
-    /// Embeds the skills with the host's model, asking only for those `kept` has no vector
-    /// for (by position: a skill whose text to embed did not change keeps its vector).
-    fn embed_skills_keeping(&mut self, kept: Vec<Option<Box<[f32]>>>) {
+    /// Embeds the skills with the host's model, asking only for those without a vector in
+    /// what `kept` gives for the skills' texts to embed (by position: a skill whose text did
+    /// not change keeps its vector).
+    fn embed_skills_keeping(&mut self, kept: impl FnOnce(&[EmbeddingText]) -> Vec<Option<Box<[f32]>>>) {
         let Some(embedder) = &self.embedder else { return };
         let texts = self.catalog.embedding_texts();
+        let kept = kept(&texts);
         let asked: Vec<String> = (texts.into_iter().enumerate())
             .filter(|(at, _)| kept.get(*at).is_none_or(Option::is_none))
             .map(|(_, t)| t.text)
@@ -227,8 +229,7 @@ impl<S: SkillSource> Engine<S> {
             false if reuse => {
                 let mut known: SeededMap<String, Box<[f32]>> =
                     texts.into_iter().zip(vectors).filter_map(|(text, vector)| Some((text, vector?))).collect();
-                let kept = self.catalog.embedding_texts().into_iter().map(|t| known.remove(&t.text)).collect();
-                self.embed_skills_keeping(kept);
+                self.embed_skills_keeping(|now| now.iter().map(|t| known.remove(&t.text)).collect());
             }
             false => self.embed_skills(),
         }
@@ -290,7 +291,7 @@ impl<S: SkillSource> Engine<S> {
                         *vector = None;
                     }
                 }
-                self.embed_skills_keeping(kept);
+                self.embed_skills_keeping(|_| kept);
                 false
             }
             (EntryUpdate::NotTaken, _) => {

@@ -132,12 +132,12 @@ fn starts_with_any_case(text: &str, phrase: &str) -> bool {
 }
 
 /// `text` holds the ASCII `phrase`, ignoring ASCII case: the places where the phrase's
-/// first letter stands (in either case) are found with `memchr`, and only those compared.
+/// first letter (or first byte) stands, in either case, are found with `memchr`, and only
+/// those compared.
 fn contains_any_case(text: &str, phrase: &str) -> bool {
     let (text, phrase) = (text.as_bytes(), phrase.as_bytes());
-    let Some((before, &letter)) = phrase.iter().enumerate().find(|(_, b)| b.is_ascii_alphabetic()) else {
-        return text.windows(phrase.len()).any(|window| window.eq_ignore_ascii_case(phrase));
-    };
+    let before = phrase.iter().position(u8::is_ascii_alphabetic).unwrap_or(0);
+    let Some(&letter) = phrase.get(before) else { return true };
     let (lower, upper) = (letter.to_ascii_lowercase(), letter.to_ascii_uppercase());
     let mut from = before;
     while let Some(at) = text.get(from..).and_then(|rest| memchr::memchr2(lower, upper, rest)) {
