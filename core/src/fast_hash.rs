@@ -31,11 +31,16 @@ impl Hasher for FastHasher {
         for chunk in chunks.by_ref() {
             self.add(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
         }
-        if !chunks.remainder().is_empty() {
-            let mut last = [0u8; 8];
-            last.iter_mut().zip(chunks.remainder()).for_each(|(to, &from)| *to = from);
-            self.add(u64::from_le_bytes(last));
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            self.add(padded(rest));
         }
+    }
+
+    /// (As `write(&[byte])` hashes it: the byte padded with zeros. `str`'s hash ends with
+    /// one.)
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
     }
 
     fn write_u32(&mut self, term: u32) {
@@ -45,6 +50,26 @@ impl Hasher for FastHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+}
+
+/// Up to seven bytes as a little-endian number, padded with zeros: read as at most three
+/// loads (four, two and one bytes) instead of a byte at a time.
+fn padded(rest: &[u8]) -> u64 {
+    let mut value = 0u64;
+    let mut shift = 0;
+    let mut rest = rest;
+    if let Some((four, tail)) = rest.split_first_chunk::<4>() {
+        value = u64::from(u32::from_le_bytes(*four));
+        (shift, rest) = (32, tail);
+    }
+    if let Some((two, tail)) = rest.split_first_chunk::<2>() {
+        value |= u64::from(u16::from_le_bytes(*two)) << shift;
+        (shift, rest) = (shift + 16, tail);
+    }
+    if let Some(&one) = rest.first() {
+        value |= u64::from(one) << shift;
+    }
+    value
 }
 
 pub(crate) type FastHash = BuildHasherDefault<FastHasher>;
@@ -83,5 +108,16 @@ mod tests {
             hasher.write(word.as_bytes());
             assert_eq!(hasher.finish(), bytewise(word.as_bytes()), "{word}");
         }
+        // Every length of a last chunk, and a lone byte (the end of a `str`'s hash).
+        let bytes: Vec<u8> = (1..=40).map(|b: u8| b.wrapping_mul(37) | 0x80).collect();
+        for len in 0..=bytes.len() {
+            let mut hasher = FastHasher::default();
+            hasher.write(&bytes[..len]);
+            assert_eq!(hasher.finish(), bytewise(&bytes[..len]), "{len} bytes");
+        }
+        let (mut one, mut written) = (FastHasher::default(), FastHasher::default());
+        one.write_u8(0xff);
+        written.write(&[0xff]);
+        assert_eq!(one.finish(), written.finish());
     }
 }

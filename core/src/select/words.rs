@@ -268,7 +268,7 @@ pub(crate) enum Link {
 /// [`for_each_lowercase_word_in`] in buffers of its own.
 #[cfg(test)]
 pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&mut String, usize, Link)) {
-    read_words::<true>(text, &mut WordBuffers::default(), each);
+    read_words(text, &mut WordBuffers::default(), each);
 }
 
 /// Calls `each` with every word of `text` (lowercased), its byte offset and its
@@ -286,7 +286,7 @@ pub(crate) fn for_each_lowercase_word_in(
         buffer.clear();
         buffer.reserve(MAX_WORD_BYTES);
     }
-    read_words::<true>(text, buffers, each);
+    read_words(text, buffers, each);
 }
 
 /// What reading words writes into: the word being read and the compound it may be part of.
@@ -296,75 +296,109 @@ pub(crate) struct WordBuffers {
     compound: Compound,
 }
 
-/// [`for_each_lowercase_word_in`]; with `ASCII_RUNS`, a run of ASCII letters and digits is
-/// passed over at once instead of a character at a time (the same words: a test reads both).
-fn read_words<const ASCII_RUNS: bool>(
-    text: &str,
-    buffers: &mut WordBuffers,
-    mut each: impl FnMut(&mut String, usize, Link),
-) {
+/// [`for_each_lowercase_word_in`]'s reading, a run at a time: separators are passed over a
+/// byte at a time while they are ASCII, a run of ASCII letters and digits at once, and
+/// only a run that may go on into a compound (one that ends at a `-` or `/`, or continues
+/// one) is copied into the compound's buffer. The same words, offsets and links as
+/// reading a character at a time (a property test holds it to that reading).
+fn read_words(text: &str, buffers: &mut WordBuffers, mut each: impl FnMut(&mut String, usize, Link)) {
     let WordBuffers { run, compound } = buffers;
     compound.text.clear();
     compound.pieces = 0;
-    let mut start = None;
-    let mut ascii = true;
+    let bytes = text.as_bytes();
     // Since the last word: only characters that keep words next to each other.
     let mut next = false;
-    // This run follows the last one after exactly one `-` or `/`.
-    let mut joined_to_last = false;
-    let mut last_end = 0usize;
-    let bytes = text.as_bytes();
+    // Where the last run ended (at its terminating character).
+    let mut last_end = None;
     let mut i = 0;
-    // Up to one past the end, where a line break ends the last word.
-    while i <= text.len() {
-        let c = match bytes.get(i) {
-            None => '\n',
-            Some(&byte) if byte.is_ascii() => char::from(byte),
-            Some(_) => text.get(i..).and_then(|rest| rest.chars().next()).unwrap_or('\n'),
-        };
-        if c.is_alphanumeric() {
-            if start.is_none() {
-                start = Some(i);
-                ascii = true;
-                joined_to_last =
-                    compound.pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
+    while let Some(&byte) = bytes.get(i) {
+        let start = i;
+        if byte.is_ascii() {
+            i += 1;
+            if !byte.is_ascii_alphanumeric() {
+                next &= keeps_words_next(char::from(byte));
+                continue;
             }
-            ascii &= c.is_ascii();
+        } else {
+            let c = char_at(text, i);
             i += c.len_utf8();
-            // The rest of a run of ASCII letters and digits at once.
-            while ASCII_RUNS && bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
-                i += 1;
+            if !c.is_alphanumeric() {
+                // (No character past ASCII keeps words next to each other.)
+                next = false;
+                continue;
             }
-            continue;
         }
-        let at = i;
-        i += c.len_utf8();
-        let Some((offset, raw)) = start.take().and_then(|s| text.get(s..at).map(|raw| (s, raw))) else {
-            next &= keeps_words_next(c);
-            continue;
-        };
-        last_end = at;
+        // A run starts at `start`: to its end, then its terminating character (a line
+        // break past the end of the text).
+        let mut ascii = byte.is_ascii();
+        loop {
+            match bytes.get(i) {
+                Some(b) if b.is_ascii_alphanumeric() => i += 1,
+                Some(b) if !b.is_ascii() => {
+                    let c = char_at(text, i);
+                    if !c.is_alphanumeric() {
+                        break;
+                    }
+                    ascii = false;
+                    i += c.len_utf8();
+                }
+                _ => break,
+            }
+        }
+        let end = i;
+        let ended_by = if end < bytes.len() { char_at(text, end) } else { '\n' };
+        i = end + ended_by.len_utf8();
+        let raw = text.get(start..end).unwrap_or_default();
+        // Joined to the last run by exactly one `-` or `/`, and that run is in the compound.
+        let joined_to_last = compound.pieces > 0
+            && last_end.is_some_and(|e: usize| e + 1 == start && matches!(bytes.get(e), Some(b'-' | b'/')));
+        last_end = Some(end);
         run.clear();
-        // Lowercased before it is measured: some characters grow when lowercased.
-        push_lowercase(run, raw, ascii);
-        let fits = run.len() <= MAX_WORD_BYTES;
+        // Lowercased before it is measured: some characters grow when lowercased (ASCII
+        // does not, so a run too long is not lowercased at all).
+        let fits = if ascii {
+            let fits = raw.len() <= MAX_WORD_BYTES;
+            if fits {
+                push_ascii_lowercase(run, raw);
+            }
+            fits
+        } else {
+            push_lowercase(run, raw);
+            run.len() <= MAX_WORD_BYTES
+        };
         // A compound goes on while one `-` or `/` joins its pieces and it fits.
         if !(joined_to_last && fits && compound.text.len() + run.len() <= MAX_WORD_BYTES) {
             compound.flush(&mut each);
-            compound.start = offset;
+            compound.start = start;
         }
-        if fits {
+        // A run that starts no compound and ends at neither `-` nor `/` can join none:
+        // it is not copied.
+        if fits && (compound.pieces > 0 || matches!(ended_by, '-' | '/')) {
             compound.text.push_str(run);
             compound.pieces += 1;
         }
         let is_word = fits && if ascii { run.len() >= 2 } else { run.chars().count() >= 2 };
         if is_word {
-            each(run, offset, if next { Link::Next } else { Link::Apart });
+            each(run, start, if next { Link::Next } else { Link::Apart });
         }
         // A run that is no word (one letter, or too long) stands between its neighbours.
-        next = is_word && keeps_words_next(c);
+        next = is_word && keeps_words_next(ended_by);
     }
     compound.flush(&mut each);
+}
+
+/// The character at byte `at` of `text` (a character's first byte), or a line break.
+fn char_at(text: &str, at: usize) -> char {
+    text.get(at..).and_then(|rest| rest.chars().next()).unwrap_or('\n')
+}
+
+/// Writes `raw` (ASCII) lowercased into `out`.
+fn push_ascii_lowercase(out: &mut String, raw: &str) {
+    let from = out.len();
+    out.push_str(raw);
+    if let Some(added) = out.get_mut(from..) {
+        added.make_ascii_lowercase();
+    }
 }
 
 /// True for the characters that may stand between two words that form a pair.
@@ -384,7 +418,11 @@ struct Compound {
 
 impl Compound {
     /// Hands on the compound, if it has two pieces or more, and starts afresh.
+    #[inline]
     fn flush(&mut self, each: &mut impl FnMut(&mut String, usize, Link)) {
+        if self.pieces == 0 {
+            return;
+        }
         if self.pieces >= 2 && self.text.chars().count() >= 2 {
             self.word.clear();
             self.word.push_str(&self.text);
@@ -395,14 +433,9 @@ impl Compound {
     }
 }
 
-fn push_lowercase(out: &mut String, raw: &str, ascii: bool) {
-    if ascii {
-        let from = out.len();
-        out.push_str(raw);
-        if let Some(added) = out.get_mut(from..) {
-            added.make_ascii_lowercase();
-        }
-    } else if raw.contains('Σ') {
+/// Writes `raw` (not ASCII) lowercased into `out`.
+fn push_lowercase(out: &mut String, raw: &str) {
+    if raw.contains('Σ') {
         // The whole-string form: a final capital sigma lowercases to `ς`.
         out.push_str(&raw.to_lowercase());
     } else {
@@ -421,8 +454,64 @@ mod tests {
         out
     }
 
+    /// Words read a character at a time, every run copied into the compound's buffer:
+    /// what [`read_words`] must find.
+    fn read_a_character_at_a_time(text: &str) -> Vec<(String, usize, Link)> {
+        let mut out = Vec::new();
+        let (mut run, mut compound) = (String::new(), Compound::default());
+        let mut each = |w: &mut String, at: usize, link: Link| out.push((w.clone(), at, link));
+        let mut start = None;
+        let mut ascii = true;
+        let mut next = false;
+        let mut joined_to_last = false;
+        let mut last_end = 0usize;
+        let mut i = 0;
+        while i <= text.len() {
+            let c = text.get(i..).and_then(|rest| rest.chars().next()).unwrap_or('\n');
+            if c.is_alphanumeric() {
+                if start.is_none() {
+                    start = Some(i);
+                    ascii = true;
+                    joined_to_last =
+                        compound.pieces > 0 && i == last_end + 1 && matches!(text.get(last_end..i), Some("-" | "/"));
+                }
+                ascii &= c.is_ascii();
+                i += c.len_utf8();
+                continue;
+            }
+            let at = i;
+            i += c.len_utf8();
+            let Some((offset, raw)) = start.take().and_then(|s| text.get(s..at).map(|raw| (s, raw))) else {
+                next &= keeps_words_next(c);
+                continue;
+            };
+            last_end = at;
+            run.clear();
+            match ascii {
+                true => push_ascii_lowercase(&mut run, raw),
+                false => push_lowercase(&mut run, raw),
+            }
+            let fits = run.len() <= MAX_WORD_BYTES;
+            if !(joined_to_last && fits && compound.text.len() + run.len() <= MAX_WORD_BYTES) {
+                compound.flush(&mut each);
+                compound.start = offset;
+            }
+            if fits {
+                compound.text.push_str(&run);
+                compound.pieces += 1;
+            }
+            let is_word = fits && run.chars().count() >= 2;
+            if is_word {
+                each(&mut run, offset, if next { Link::Next } else { Link::Apart });
+            }
+            next = is_word && keeps_words_next(c);
+        }
+        compound.flush(&mut each);
+        out
+    }
+
     #[test]
-    fn reading_ascii_runs_at_once_finds_the_words_a_character_at_a_time_did() {
+    fn reading_a_run_at_a_time_finds_the_words_a_character_at_a_time_does() {
         let long = "x".repeat(70);
         let texts = [
             "",
@@ -445,12 +534,31 @@ mod tests {
         // Buffers kept from text to text (a turn's) read the words fresh ones do.
         let mut kept = WordBuffers::default();
         for text in texts.iter().chain(texts.iter().rev()) {
-            let mut want = Vec::new();
-            read_words::<false>(text, &mut WordBuffers::default(), |w, at, link| want.push((w.clone(), at, link)));
+            let want = read_a_character_at_a_time(text);
             assert_eq!(words(text), want, "{text:?}");
             let mut got = Vec::new();
             for_each_lowercase_word_in(text, &mut kept, |w, at, link| got.push((w.clone(), at, link)));
             assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5_000))]
+
+        /// Texts made of pieces that test runs, separators, compounds and non-ASCII letters
+        /// (that grow when lowercased, that are no letters, a final sigma), and long runs.
+        #[test]
+        fn reading_a_run_at_a_time_reads_generated_texts_as_a_character_at_a_time(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "ab", "Word", "x", "42", "-", "/", "_", " ", "  ", "\t", "\n", ",", ".", "--", "-/",
+                "é", "İ", "ΟΔΟΣ", "Σ", "日本", "🎉", "—", "\u{a0}", "ǅ", "ß", "K", "Ⅻ", "٣",
+                "abcdefghijklmnopqrstuvwxyz0123456789", "İİİİİİİİİİİİİİİİİİİİİİ",
+            ]), 0..40),
+        ) {
+            let text: String = pieces.concat();
+            let mut got = Vec::new();
+            for_each_lowercase_word_in(&text, &mut WordBuffers::default(), |w, at, link| got.push((w.clone(), at, link)));
+            proptest::prop_assert_eq!(got, read_a_character_at_a_time(&text), "{:?}", text);
         }
     }
 

@@ -92,8 +92,9 @@ pub(super) struct Vocabulary {
     pub(super) pairs: FastMap<(u32, u32), u32>,
     /// Per term: a pair (not a word).
     pub(super) is_pair: Vec<bool>,
-    /// Where each term of the skill being read stands in its reading (reused).
-    seen: FastMap<u32, usize>,
+    /// By term number, where the term stands in the reading of the skill being read, plus
+    /// one (0: not in it). Reset for that skill's terms only when the next is read.
+    seen: Vec<u32>,
     /// The skill being read: its terms, and their weights summed so far (reused).
     terms: Vec<u32>,
     sums: Vec<f64>,
@@ -114,7 +115,7 @@ impl Vocabulary {
             words: FastMap::default(),
             pairs: FastMap::default(),
             is_pair: Vec::new(),
-            seen: FastMap::default(),
+            seen: Vec::new(),
             terms: Vec::new(),
             sums: Vec::new(),
             forms_in_order: None,
@@ -134,7 +135,7 @@ impl Vocabulary {
         pairs: FastMap<(u32, u32), u32>,
         is_pair: Vec<bool>,
     ) -> Vocabulary {
-        let (seen, terms, sums) = (FastMap::default(), Vec::new(), Vec::new());
+        let (seen, terms, sums) = (Vec::new(), Vec::new(), Vec::new());
         let reader = WordBuffers::default();
         Vocabulary { surface, words, pairs, is_pair, seen, terms, sums, forms_in_order: None, reader }
     }
@@ -151,7 +152,11 @@ impl Vocabulary {
     /// too.
     pub(super) fn read(&mut self, skill: &Skill, headings: bool) -> Reading {
         let found: Triggers<'_> = triggers(skill);
-        self.seen.clear();
+        for &term in &self.terms {
+            if let Some(seen) = self.seen.get_mut(term as usize) {
+                *seen = 0;
+            }
+        }
         self.terms.clear();
         self.sums.clear();
         let mut length = 0;
@@ -238,10 +243,17 @@ impl Vocabulary {
 
     /// Adds `weight` to `term` in the skill being read (first seen: added last).
     fn add(&mut self, term: u32, weight: f64) {
-        match self.seen.get(&term).and_then(|&at| self.sums.get_mut(at)) {
+        let slot = term as usize;
+        if slot >= self.seen.len() {
+            self.seen.resize(slot + 1, 0);
+        }
+        let Some(seen) = self.seen.get_mut(slot) else { return };
+        match (*seen as usize).checked_sub(1).and_then(|at| self.sums.get_mut(at)) {
             Some(sum) => *sum += weight,
             None => {
-                self.seen.insert(term, self.terms.len());
+                // (A skill has far fewer terms than `u32` counts: its texts are bounded.)
+                let Ok(place) = u32::try_from(self.terms.len() + 1) else { return };
+                *seen = place;
                 self.terms.push(term);
                 self.sums.push(weight);
             }
