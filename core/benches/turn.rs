@@ -147,6 +147,39 @@ fn description_edited(text: &str, word: &str) -> String {
     format!("{}{edited}{}", &text[..start], &text[end..])
 }
 
+/// A stamped source over the bench inputs whose entry `toggled` is listed every other
+/// time: each refresh adds it or removes it, nothing else changing.
+struct Toggling {
+    inputs: Vec<CatalogInput>,
+    toggled: usize,
+    listings: std::cell::Cell<usize>,
+}
+
+impl skillwire::SkillSource for Toggling {
+    fn list(&self) -> Result<Vec<skillwire::SkillEntry>, skillwire::SourceError> {
+        let listing = self.listings.get() + 1;
+        self.listings.set(listing);
+        let listed = |i: &usize| *i != self.toggled || listing % 2 == 1;
+        Ok((0..self.inputs.len())
+            .filter(listed)
+            .map(|i| skillwire::SkillEntry::new(&self.inputs[i].location).with_stamp(i.to_string()))
+            .collect())
+    }
+    fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
+        let input = self.inputs.iter().find(|i| i.location == location);
+        input.and_then(|i| i.text.clone().ok()).ok_or_else(|| skillwire::SourceError::new("gone".to_owned()))
+    }
+}
+
+/// Refreshing an engine after one skill was added or removed (alternately: the middle
+/// skill is listed every other time), the other entries' stamps unchanged.
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_refresh_one_added_or_removed(bencher: divan::Bencher, size: usize) {
+    let source = Toggling { inputs: inputs(size), toggled: size / 2, listings: std::cell::Cell::new(0) };
+    let mut engine = skillwire::Engine::new(vec![source], skillwire::Options::default());
+    bencher.bench_local(|| engine.refresh());
+}
+
 /// The same after one skill's description changed, through a refresh.
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn catalogue_refresh_description_changed(bencher: divan::Bencher, size: usize) {

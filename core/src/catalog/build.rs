@@ -266,7 +266,7 @@ impl Builder {
         };
         let name = qualified(&renamed.skill.name, renamed.origin.as_deref().unwrap_or_default());
         let message = format!("listed as `{name}`: `{}` is also the name of {holder}", renamed.skill.name);
-        let diagnostic = Diagnostic::warning("origin_collision", message);
+        let diagnostic = Diagnostic::warning(super::listing_change::ORIGIN_COLLISION, message);
         self.report.warnings.push(LocatedWarning { location: renamed.skill.location.clone(), diagnostic });
         // Its safety report names it as the catalogue does.
         let location = &renamed.skill.location;
@@ -294,28 +294,9 @@ impl Builder {
             report.shadowed.push(ShadowedSkill { name: s.skill.name.clone(), location: s.skill.location.clone(), by });
         }
         let shadowed: Vec<CatalogSkill> = shadowed.into_iter().map(|(_, s)| s).collect();
-        // Precedence rank of a source: the winning side first.
         let sources = winners.iter().chain(&shadowed).map(|s| s.source).max().unwrap_or(0);
-        let rank = |source: usize| match options.precedence {
-            Precedence::FirstWins => source,
-            Precedence::LastWins => sources - source,
-        };
-        order::sort_by(&mut winners, |a, b| {
-            rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name))
-        });
-        for s in winners.iter().filter(|s| s.gated()) {
-            report.gated.push(GatedSkill {
-                name: s.skill.name.clone(),
-                location: s.skill.location.clone(),
-                missing: s.missing.clone(),
-                kept_out: s.kept_out.clone(),
-            });
-        }
-        report.loaded = winners.len();
-        report.mention_only = (winners.iter())
-            .filter(|s| !open_to_automatic_use(&s.skill, options.not_user_invocable))
-            .map(|s| s.skill.name.clone())
-            .collect();
+        order::sort_by(&mut winners, catalogue_order(options.precedence, sources));
+        report.set_from_skills(&winners, &options);
         // A blocked skill ranks as an empty one: it keeps its position, never a score.
         let nothing = Skill::default();
         let ranked: Vec<&Skill> = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
@@ -387,6 +368,39 @@ impl Catalog {
             report_index: std::sync::OnceLock::new(),
             id: next_id(),
         }
+    }
+}
+
+/// The catalogue's order: skills of the winning source first, then by name (`sources`:
+/// the highest source among the skills, shadowed ones included).
+pub(super) fn catalogue_order(
+    precedence: Precedence,
+    sources: usize,
+) -> impl Fn(&CatalogSkill, &CatalogSkill) -> std::cmp::Ordering {
+    let rank = move |source: usize| match precedence {
+        Precedence::FirstWins => source,
+        Precedence::LastWins => sources.saturating_sub(source),
+    };
+    move |a, b| rank(a.source).cmp(&rank(b.source)).then_with(|| a.skill.name.cmp(&b.skill.name))
+}
+
+impl CatalogReport {
+    /// What the report says of the catalogue's skills (in catalogue order) as a whole:
+    /// how many loaded, which are gated and which fire only when mentioned.
+    pub(super) fn set_from_skills(&mut self, skills: &[CatalogSkill], options: &CatalogOptions) {
+        self.gated = (skills.iter().filter(|s| s.gated()))
+            .map(|s| GatedSkill {
+                name: s.skill.name.clone(),
+                location: s.skill.location.clone(),
+                missing: s.missing.clone(),
+                kept_out: s.kept_out.clone(),
+            })
+            .collect();
+        self.loaded = skills.len();
+        self.mention_only = (skills.iter())
+            .filter(|s| !open_to_automatic_use(&s.skill, options.not_user_invocable))
+            .map(|s| s.skill.name.clone())
+            .collect();
     }
 }
 

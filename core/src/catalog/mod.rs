@@ -28,6 +28,8 @@ pub(crate) use prepare::Prepared;
 mod report;
 mod reuse;
 pub(crate) use reuse::{KeptIndexes, Reuse};
+mod listing_change;
+pub(crate) use listing_change::ListingChange;
 mod update;
 pub use update::EntryUpdate;
 pub(crate) use update::{changed_input, locations_unique, Listed, ReportIndex, MAX_IN_PLACE};

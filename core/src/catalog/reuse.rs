@@ -16,15 +16,13 @@
 //! may pass now), whose scan could not run, that came past the catalogue's limit, and any
 //! whose location two entries share (their warnings cannot be told apart).
 
+use super::listing_change::ORIGIN_COLLISION;
 use super::prepare::Prepared;
 use super::{Catalog, CatalogOptions, CatalogReport, CatalogSkill, LocatedWarning};
 use crate::fast_hash::SeededMap;
 use crate::select::rank::RankIndex;
 use crate::select::rules::MatchIndex;
 use crate::skill::Skill;
-
-/// The code of the warning placement adds (not preparation): left out of what is reused.
-const ORIGIN_COLLISION: &str = "origin_collision";
 
 /// What a previous build of a catalogue prepared, by source and location, with the stamp
 /// each entry had.

@@ -7,8 +7,8 @@
 //! once.
 
 use crate::catalog::{
-    changed_input, locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, EntryUpdate, Listed, Prepared,
-    Reuse, SkippedSkill, MAX_IN_PLACE,
+    changed_input, locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, EntryUpdate, Listed,
+    ListingChange, Prepared, Reuse, SkippedSkill, MAX_IN_PLACE,
 };
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::fast_hash::SeededMap;
@@ -75,14 +75,25 @@ pub struct CatalogBuild {
     /// The entries listed so far, in order (None once a source failed to list).
     listing: Option<Vec<Listed>>,
     /// A refresh's previous catalogue, while every entry listed so far is the one its
-    /// listing has at that place, with at most [`MAX_IN_PLACE`] stamps changed: it may be
-    /// updated in place (`catalog/update.rs`). Given up for [`Reuse`] at the first entry
-    /// that differs otherwise.
+    /// listing has at that place (past at most one entry added or removed), with at most
+    /// [`MAX_IN_PLACE`] stamps changed: it may be updated in place (`catalog/update.rs`).
+    /// Given up for [`Reuse`] at the first entry that differs otherwise.
     previous: Option<Box<Catalog>>,
     /// The entries listed while `previous` stands, in order.
     held: Vec<Held>,
-    /// How many of `held` changed their stamp.
+    /// How many of `held` changed their stamp (an added entry counts).
     held_changed: usize,
+    /// The one entry the listing gained or lost against the last one, once found.
+    skew: Skew,
+}
+
+/// How the entries held so far stand to the last listing: the same, one entry more (at
+/// this place among the held), or one fewer (the last listing's entry at this place gone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skew {
+    None,
+    Added(usize),
+    Removed(usize),
 }
 
 /// An entry listed while a refresh may still update the previous catalogue in place.
@@ -93,6 +104,8 @@ struct Held {
     /// stands for it).
     entry: SkillEntry,
     changed: bool,
+    /// Not in the last listing (also `changed`).
+    added: bool,
     /// Its text as read, for a changed entry listed without it.
     read: Option<Result<String, SourceError>>,
 }
@@ -139,6 +152,7 @@ impl CatalogBuild {
             previous: None,
             held: Vec::new(),
             held_changed: 0,
+            skew: Skew::None,
         }
     }
 
@@ -246,8 +260,17 @@ impl CatalogBuild {
     /// in place (it is then the build's) or the attempt given up (the entries then go the
     /// usual way, the texts read meanwhile with them).
     fn settle_in_place(&mut self) -> Option<Need> {
-        // Fewer entries listed than last time (each one listed was compared with its place).
-        if self.held.len() != self.previous.as_deref().map_or(0, Catalog::listed) {
+        let listed = self.previous.as_deref().map_or(0, Catalog::listed);
+        // Every entry matched its place, one fewer than last time: the last one is gone.
+        if self.skew == Skew::None && self.held.len() + 1 == listed {
+            self.skew = Skew::Removed(self.held.len());
+        }
+        let expected = match self.skew {
+            Skew::None => Some(listed),
+            Skew::Added(_) => listed.checked_add(1),
+            Skew::Removed(_) => listed.checked_sub(1),
+        };
+        if expected != Some(self.held.len()) {
             self.give_up_in_place();
             return None;
         }
@@ -256,11 +279,20 @@ impl CatalogBuild {
             return Some(Need::Read { source: held.source, location: held.entry.location.clone() });
         }
         let changed: Option<Vec<(CatalogInput, String)>> = (self.held.iter())
-            .filter(|h| h.changed)
+            .filter(|h| h.changed && !h.added)
             .map(|h| changed_input(h.source, h.entry.clone(), h.read.clone()))
             .collect();
-        let updated = match (changed, self.previous.as_mut()) {
-            (Some(changed), Some(previous)) => previous.update_in_place(&changed).0 != EntryUpdate::NotTaken,
+        let listing_change = match self.skew {
+            Skew::None => Some(None),
+            Skew::Removed(at) => Some(Some(ListingChange::Removed { at })),
+            Skew::Added(at) => (self.held.get(at))
+                .and_then(|h| changed_input(h.source, h.entry.clone(), h.read.clone()))
+                .map(|(input, stamp)| Some(ListingChange::Added { at, input, stamp })),
+        };
+        let updated = match (changed, listing_change, self.previous.as_mut()) {
+            (Some(changed), Some(listing_change), Some(previous)) => {
+                previous.update_in_place(&changed, listing_change).0 != EntryUpdate::NotTaken
+            }
             _ => false,
         };
         match (updated, self.previous.take()) {
@@ -287,28 +319,57 @@ impl CatalogBuild {
             None => Reuse::default(),
         };
         self.held_changed = 0;
+        self.skew = Skew::None;
         for Held { source, entry, read, .. } in std::mem::take(&mut self.held) {
             self.take_listed(source, entry, read);
         }
     }
 
     /// Holds `entry`, listed by `source`, while it is the previous catalogue's entry at
-    /// that place in the listing; else gives the update in place up and takes it as usual.
+    /// that place in the listing (after the one entry added or removed, if any); else gives
+    /// the update in place up and takes it as usual.
     fn hold(&mut self, source: usize, mut entry: SkillEntry) {
         let position = self.held.len();
-        match self.previous.as_deref().and_then(|p| p.stamp_changed(position, source, &mut entry)) {
-            Some(changed) if self.held_changed + usize::from(changed) <= MAX_IN_PLACE => {
-                self.held_changed += usize::from(changed);
-                if !changed {
-                    entry.text = None;
+        let previous_at = match self.skew {
+            Skew::None => Some(position),
+            Skew::Added(_) => position.checked_sub(1),
+            Skew::Removed(_) => position.checked_add(1),
+        };
+        let room = |changed: bool, held_changed: usize| held_changed + usize::from(changed) <= MAX_IN_PLACE;
+        let previous = self.previous.as_deref();
+        let compared = previous_at.and_then(|at| previous?.stamp_changed(at, source, &mut entry));
+        let (changed, added) = match compared {
+            Some(changed) => (changed, false),
+            // The first entry out of place: the last listing's entry here is gone (this one
+            // is its next), or this entry is new.
+            None if self.skew == Skew::None && entry.stamp.is_some() => {
+                match previous.and_then(|p| p.stamp_changed(position + 1, source, &mut entry)) {
+                    Some(changed) => {
+                        self.skew = Skew::Removed(position);
+                        (changed, false)
+                    }
+                    None => {
+                        self.skew = Skew::Added(position);
+                        (true, true)
+                    }
                 }
-                self.held.push(Held { source, entry, changed, read: None });
             }
-            _ => {
-                self.give_up_in_place();
-                self.take_listed(source, entry, None);
-            }
+            None => return self.give_up_and_take(source, entry),
+        };
+        if !room(changed, self.held_changed) {
+            return self.give_up_and_take(source, entry);
         }
+        self.held_changed += usize::from(changed);
+        if !changed {
+            entry.text = None;
+        }
+        self.held.push(Held { source, entry, changed, added, read: None });
+    }
+
+    /// Gives the update in place up, then takes `entry` as usual.
+    fn give_up_and_take(&mut self, source: usize, entry: SkillEntry) {
+        self.give_up_in_place();
+        self.take_listed(source, entry, None);
     }
 
     /// Takes one listed entry towards the builder: reused when its stamp did not change,
@@ -513,7 +574,14 @@ mod tests {
 
     /// Drives `build` over one listing, reading from `texts`; returns the catalogue and how
     /// many reads were asked for.
-    fn drive(mut build: CatalogBuild, listing: &[(&str, &str)]) -> (Catalog, usize) {
+    fn drive(build: CatalogBuild, listing: &[(&str, &str)]) -> (Catalog, usize) {
+        let (catalog, reads, _) = drive_telling(build, listing);
+        (catalog, reads)
+    }
+
+    /// [`drive`], and whether the previous catalogue was updated in place (then no builder
+    /// built it: the builder is still there once it is done).
+    fn drive_telling(mut build: CatalogBuild, listing: &[(&str, &str)]) -> (Catalog, usize, bool) {
         let mut reads = 0;
         loop {
             match build.need() {
@@ -527,7 +595,10 @@ mod tests {
                     build.read(text.ok_or_else(|| SourceError::new("gone")));
                 }
                 Need::Embed { .. } => build.embedded(Err("no embedder".to_owned())),
-                Need::Done => return (build.finish().0, reads),
+                Need::Done => {
+                    let in_place = build.builder.is_some();
+                    return (build.finish().0, reads, in_place);
+                }
             }
         }
     }
@@ -544,5 +615,35 @@ mod tests {
         let other = CatalogOptions { available: vec!["jira".to_owned()], ..CatalogOptions::default() };
         let (_, reads) = drive(CatalogBuild::new(1, other, false).reusing(&first), &listing);
         assert_eq!(reads, 2);
+    }
+
+    #[test]
+    fn a_refresh_takes_one_entry_added_or_removed_in_place_and_two_the_usual_way() {
+        const CSV: &str = "---\nname: csv\ndescription: Clean CSV files.\n---\nUse pandas.\n";
+        const DOCX: &str = "---\nname: docx\ndescription: Edit Word files.\n---\nUse pandoc.\n";
+        let (pdf, sql, csv, docx) =
+            (("a/pdf/SKILL.md", PDF), ("a/sql/SKILL.md", SQL), ("a/csv/SKILL.md", CSV), ("a/docx/SKILL.md", DOCX));
+        let refresh = |before: &[(&str, &str)], now: &[(&str, &str)]| {
+            let (first, _) = drive(CatalogBuild::new(1, CatalogOptions::default(), false), before);
+            let (built, _) = drive(CatalogBuild::new(1, CatalogOptions::default(), false), now);
+            let (refreshed, reads, in_place) =
+                drive_telling(CatalogBuild::new(1, CatalogOptions::default(), false).reusing(&first), now);
+            assert_eq!(format!("{:?}", refreshed.skills()), format!("{:?}", built.skills()));
+            assert_eq!(format!("{:?}", refreshed.report()), format!("{:?}", built.report()));
+            (reads, in_place)
+        };
+        // One added (between two, first, last) or removed (first, between, last): in place,
+        // only the added entry read.
+        assert_eq!(refresh(&[pdf, sql], &[pdf, csv, sql]), (1, true));
+        assert_eq!(refresh(&[pdf, sql], &[csv, pdf, sql]), (1, true));
+        assert_eq!(refresh(&[pdf, sql], &[pdf, sql, csv]), (1, true));
+        assert_eq!(refresh(&[csv, pdf, sql], &[pdf, sql]), (0, true));
+        assert_eq!(refresh(&[pdf, csv, sql], &[pdf, sql]), (0, true));
+        assert_eq!(refresh(&[pdf, sql, csv], &[pdf, sql]), (0, true));
+        // Two added, two removed, one replaced, two swapped: the usual way.
+        assert_eq!(refresh(&[pdf, sql], &[csv, pdf, docx, sql]), (2, false));
+        assert_eq!(refresh(&[csv, pdf, docx, sql], &[pdf, sql]), (0, false));
+        assert_eq!(refresh(&[pdf, sql], &[pdf, csv]), (1, false));
+        assert_eq!(refresh(&[pdf, sql, csv], &[sql, pdf, csv]), (0, false));
     }
 }

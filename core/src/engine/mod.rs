@@ -206,8 +206,11 @@ impl<S: SkillSource> Engine<S> {
     /// when they edit only what ranking and the rules read (a description, tags,
     /// `when_to_use`, `when_not_to_use`, a "When to use" section), they are taken in place
     /// and both indexes made again around them ([`EntryUpdate::Reindexed`](crate::EntryUpdate)).
-    /// A catalogue that has entries to read again (a read that failed, one past the limit)
-    /// goes the usual way.
+    /// One entry added to the listing or removed from it (besides such edits) is taken in
+    /// place the same way, when its skill takes or leaves a name no other skill wants (it
+    /// loads, its id is its own, the catalogue is not full, no two skills meet under one
+    /// name). A catalogue that has entries to read again (a read that failed, one past the
+    /// limit) goes the usual way.
     pub fn refresh(&mut self) {
         let mut previous = std::mem::take(&mut self.catalog);
         let (number, vectors) = (previous.id, previous.take_vectors());
