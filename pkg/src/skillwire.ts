@@ -673,7 +673,8 @@ export class Skillwire {
   }
 
   /** Lists the sources again and reads the entries whose `stamp` changed, or that have
-   * none (and embeds the skills again). */
+   * none; with `embed`, asks it only for the skills whose text to embed it has not embedded
+   * (vectors set with `setEmbeddings` go, as with any refresh). */
   async refresh(): Promise<void> {
     this.#use(await runAsync(this.#buildSteps(), this.#timeout));
   }

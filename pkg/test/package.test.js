@@ -359,6 +359,39 @@ test('an update that makes the indexes again embeds the skills again; one in pla
   for (const s of [sw, failing]) s.free();
 });
 
+test('a refresh asks embed only for the texts it has not embedded', async () => {
+  const texts = new Map([['a/SKILL.md', k8s], ['b/SKILL.md', sql]]);
+  const source = {
+    list: () => [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })),
+    read: (location) => texts.get(location),
+  };
+  const embedded = [];
+  const sw = new Skillwire({ sources: [source], embed: (t) => { embedded.push(...t); return concepts(t); } });
+  assert.equal(embedded.length, 2);
+  const refreshed = () => { embedded.length = 0; sw.refreshSync(); assert.equal(sw.embeddingError, null); return [...embedded]; };
+  // A body edit, then nothing changed: nothing to embed, and the vectors still rank.
+  texts.set('b/SKILL.md', sql + 'Then the indexes.\n');
+  assert.deepEqual(refreshed(), []);
+  assert.deepEqual(refreshed(), []);
+  assert.deepEqual(sw.matchSync('please help', { embedding: [0, 1, 0] }).matches.map((m) => m.skill), ['sql-review']);
+  // A description edit, a skill added: that text alone; a skill removed: nothing.
+  texts.set('b/SKILL.md', texts.get('b/SKILL.md').replace('Review SQL queries for injection.', 'Review database migrations.'));
+  assert.deepEqual(refreshed(), ['sql-review: Review database migrations.']);
+  texts.set('c/SKILL.md', '---\nname: csv\ndescription: Clean CSV files.\n---\nUse pandas.\n');
+  assert.deepEqual(refreshed(), ['csv: Clean CSV files.']);
+  texts.delete('a/SKILL.md');
+  assert.deepEqual(refreshed(), []);
+  // Async, the same.
+  texts.set('c/SKILL.md', texts.get('c/SKILL.md').replace('Clean CSV', 'Tidy CSV'));
+  embedded.length = 0;
+  await sw.refresh();
+  assert.deepEqual(embedded, ['csv: Tidy CSV files.']);
+  // Vectors the host set are not the model's: every skill embedded again.
+  sw.setEmbeddings([['csv', [1, 0, 0]], ['sql-review', [0, 1, 0]]]);
+  assert.equal(refreshed().length, 2);
+  sw.free();
+});
+
 test('an update whose read is overtaken by a refresh refreshes, and never writes into a freed catalogue', async () => {
   const texts = new Map([['s/pdf/SKILL.md', pdf]]);
   let held = null; // while set, a read waits for it

@@ -367,6 +367,7 @@ impl Catalog {
             scanned: ScanCache::default(),
             report_index: std::sync::OnceLock::new(),
             id: next_id(),
+            model_vectors: false,
         }
     }
 }

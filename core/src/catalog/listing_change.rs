@@ -21,6 +21,12 @@ use crate::select::rules::mention_key;
 /// The code of the warning two skills of one name from two origins give.
 pub(super) const ORIGIN_COLLISION: &str = "origin_collision";
 
+#[cfg(test)]
+thread_local! {
+    /// How many listing changes this thread took in place (tests tell the two ways apart).
+    pub(crate) static TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// An entry the listing gained or lost since the catalogue last listed its sources.
 #[derive(Debug)]
 pub(crate) enum ListingChange {
@@ -110,7 +116,9 @@ impl Catalog {
                 Some(Reshape::Added { at, position, listed, stamp, entry, warnings })
             }
             ListingChange::Removed { at } => {
-                let listed = listing.get(at)?;
+                // (The last entry gone leaves nothing stamped: a build of nothing keeps no
+                // listing to refresh in place.)
+                let listed = listing.get(at).filter(|_| listing.len() > 1)?;
                 let position = self
                     .skills
                     .iter()
@@ -128,6 +136,8 @@ impl Catalog {
     /// made again. The indexes are the caller's to make again; the bodies scanned so far
     /// are forgotten (they are remembered by position).
     pub(super) fn take_reshape(&mut self, reshape: Reshape) -> Moved {
+        #[cfg(test)]
+        TAKEN.with(|taken| taken.set(taken.get() + 1));
         let moved = match reshape {
             Reshape::Added { at, position, listed, stamp, entry, warnings } => {
                 let Some(listing) = self.listing.as_mut() else { return Moved::Nothing };

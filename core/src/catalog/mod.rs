@@ -91,6 +91,10 @@ pub struct Catalog {
     /// This catalogue's number (see `build::next_id`): a turn is rendered only by the
     /// catalogue that planned it.
     pub(crate) id: u64,
+    /// Whether its skills' embeddings are those the host's model gave for their texts to
+    /// embed (not vectors the host set by name): a refresh keeps each for a skill whose
+    /// text is the same.
+    pub(crate) model_vectors: bool,
 }
 
 impl Catalog {
@@ -150,6 +154,7 @@ impl Catalog {
     /// vectors must have one length; nothing is set if one is invalid. Building a new
     /// catalogue (a refresh) starts without embeddings.
     pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
+        self.model_vectors = false;
         let mut unit: Vec<Option<Box<[f32]>>> = vec![None; self.skills.len()];
         let mut dimensions = None;
         for (name, vector) in vectors {
@@ -172,17 +177,12 @@ impl Catalog {
         self.report.skipped.splice(0..0, failures);
     }
 
-    /// Sets the embeddings the host's model returned for [`Catalog::embedding_texts`], in
-    /// that order: one vector per text, or why the model failed. Returns how many skills
-    /// have one, or why none was set (the model failed, gave another number of vectors,
-    /// or vectors [`Catalog::set_embeddings`] refuses).
-    pub(crate) fn take_embeddings(&mut self, vectors: Result<Vec<Vec<f32>>, String>) -> Result<usize, String> {
-        self.take_embeddings_keeping(Vec::new(), vectors)
-    }
-
-    /// [`Catalog::take_embeddings`] for the skills `kept` has no vector for (by position:
-    /// `fresh` holds the model's vectors for those skills' texts, in order); the others keep
-    /// theirs (unit vectors this catalogue's skills had, their texts to embed unchanged).
+    /// Sets the embeddings the host's model returned for [`Catalog::embedding_texts`]: for
+    /// each skill `kept` has no vector for (by position; an empty `kept` has none), the next
+    /// of `fresh` (the model's vectors for those skills' texts, in order, or why it failed);
+    /// the others keep theirs (unit vectors the model gave for the same texts before).
+    /// Returns how many skills have one, or why none was set (the model failed, gave another
+    /// number of vectors, or vectors [`Catalog::set_embeddings`] refuses).
     pub(crate) fn take_embeddings_keeping(
         &mut self,
         mut kept: Vec<Option<Box<[f32]>>>,
@@ -190,6 +190,7 @@ impl Catalog {
     ) -> Result<usize, String> {
         // The vectors set before go either way: a failure leaves ranking lexical.
         self.ranking.set_vectors(Vec::new());
+        self.model_vectors = false;
         let fresh = fresh?;
         kept.resize(self.skills.len(), None);
         let asked = kept.iter().filter(|k| k.is_none()).count();
@@ -217,7 +218,36 @@ impl Catalog {
         }
         let count = unit.len();
         self.ranking.set_vectors(unit);
+        self.model_vectors = true;
         Ok(count)
+    }
+
+    /// The model's vectors `vectors` (by position, as [`Catalog::take_vectors`] gives them)
+    /// by the text each embeds (`texts`, in the same order): what a later catalogue of the
+    /// same host keeps for a skill whose text to embed did not change.
+    pub(crate) fn vectors_by_text(
+        texts: Vec<EmbeddingText>,
+        vectors: Vec<Option<Box<[f32]>>>,
+    ) -> SeededMap<String, Box<[f32]>> {
+        texts.into_iter().zip(vectors).filter_map(|(text, vector)| Some((text.text, vector?))).collect()
+    }
+
+    /// For each of `texts` (a catalogue's texts to embed, in order), the vector `known` holds
+    /// for it, taken out of `known`: what [`Catalog::take_embeddings_keeping`] keeps.
+    pub(crate) fn kept_for(
+        texts: &[EmbeddingText],
+        known: &mut SeededMap<String, Box<[f32]>>,
+    ) -> Vec<Option<Box<[f32]>>> {
+        texts.iter().map(|t| known.remove(&t.text)).collect()
+    }
+
+    /// [`Catalog::vectors_by_text`] of a copy of this catalogue's vectors, when they are the
+    /// model's (none when the host set them).
+    pub(crate) fn model_vectors_by_text(&self) -> SeededMap<String, Box<[f32]>> {
+        match self.model_vectors {
+            true => Catalog::vectors_by_text(self.embedding_texts(), self.ranking.vectors().to_vec()),
+            false => SeededMap::default(),
+        }
     }
 
     /// The message's embedding as a unit vector, checked against the skills'.

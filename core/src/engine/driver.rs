@@ -85,6 +85,19 @@ pub struct CatalogBuild {
     held_changed: usize,
     /// The one entry the listing gained or lost against the last one, once found.
     skew: Skew,
+    /// With `embed`: the vectors the host's model gave the previous catalogue, by the text
+    /// each embeds, kept for the skills whose text to embed did not change.
+    known_vectors: SeededMap<String, Box<[f32]>>,
+    /// Once the catalogue is built: what is kept and what the model is asked for.
+    embedding_plan: Option<EmbeddingPlan>,
+}
+
+/// The embedding step of a build: each skill's kept vector (by position), and the texts of
+/// the others, which the model is asked for.
+#[derive(Debug)]
+struct EmbeddingPlan {
+    kept: Vec<Option<Box<[f32]>>>,
+    asked: Vec<String>,
 }
 
 /// How the entries held so far stand to the last listing: the same, one entry more (at
@@ -153,6 +166,8 @@ impl CatalogBuild {
             held: Vec::new(),
             held_changed: 0,
             skew: Skew::None,
+            known_vectors: SeededMap::default(),
+            embedding_plan: None,
         }
     }
 
@@ -163,7 +178,8 @@ impl CatalogBuild {
     /// catalogue is the one a full build would give. Nothing is reused when `previous` was
     /// built with other options. Entries whose read failed, or that came past the limit
     /// of skills, are read again.
-    pub fn reusing(self, previous: &Catalog) -> Self {
+    pub fn reusing(mut self, previous: &Catalog) -> Self {
+        self.remember_vectors(previous);
         match self.may_update(previous) {
             true => self.with_previous(previous.clone()),
             false => self.with_reuse(previous.reuse()),
@@ -174,12 +190,22 @@ impl CatalogBuild {
     /// when the sources list the same entries as last time with only some stamps changed,
     /// `previous` is updated in place (`catalog/update.rs`) instead of built again.
     pub(crate) fn with_previous(mut self, previous: Catalog) -> Self {
+        self.remember_vectors(&previous);
         match self.may_update(&previous) {
             true => {
                 self.previous = Some(Box::new(previous));
                 self
             }
             false => self.with_reuse(previous.into_reuse()),
+        }
+    }
+
+    /// With `embed`, keeps the vectors the host's model gave `previous` by the text each
+    /// embeds: the model is then asked only for the texts it has not embedded. (Not the
+    /// vectors the host set by name, which a refresh drops.)
+    fn remember_vectors(&mut self, previous: &Catalog) {
+        if self.embed && self.known_vectors.is_empty() {
+            self.known_vectors = previous.model_vectors_by_text();
         }
     }
 
@@ -236,12 +262,33 @@ impl CatalogBuild {
             Some(catalog) => catalog,
             None => self.build(),
         };
+        let mut catalog = catalog;
         let need = match self.embed && !self.embedded {
-            true => Need::Embed { texts: catalog.embedding_texts().into_iter().map(|t| t.text).collect() },
+            true => self.embedding_need(&mut catalog),
             false => Need::Done,
         };
         self.catalog = Some(catalog);
         need
+    }
+
+    /// The texts to embed that the model has not embedded (a skill whose text it embedded
+    /// for the previous catalogue keeps that vector); when there is none, the kept vectors
+    /// are set at once and nothing is needed.
+    fn embedding_need(&mut self, catalog: &mut Catalog) -> Need {
+        let EmbeddingPlan { kept, asked } = self.embedding_plan.get_or_insert_with(|| {
+            let texts = catalog.embedding_texts();
+            let kept = Catalog::kept_for(&texts, &mut self.known_vectors);
+            let asked =
+                (texts.into_iter().zip(&kept)).filter(|(_, kept)| kept.is_none()).map(|(t, _)| t.text).collect();
+            EmbeddingPlan { kept, asked }
+        });
+        if !asked.is_empty() {
+            return Need::Embed { texts: asked.clone() };
+        }
+        let kept = std::mem::take(kept);
+        self.embedding_error = catalog.take_embeddings_keeping(kept, Ok(Vec::new())).err();
+        self.embedded = true;
+        Need::Done
     }
 
     fn build(&mut self) -> Catalog {
@@ -449,8 +496,9 @@ impl CatalogBuild {
         let Some(Need::Embed { .. }) = self.asked else { return };
         self.asked = None;
         self.embedded = true;
+        let kept = self.embedding_plan.take().map(|plan| plan.kept).unwrap_or_default();
         if let Some(catalog) = self.catalog.as_mut() {
-            self.embedding_error = catalog.take_embeddings(vectors).err();
+            self.embedding_error = catalog.take_embeddings_keeping(kept, vectors).err();
         }
     }
 
@@ -645,5 +693,61 @@ mod tests {
         assert_eq!(refresh(&[csv, pdf, docx, sql], &[pdf, sql]), (0, false));
         assert_eq!(refresh(&[pdf, sql], &[pdf, csv]), (1, false));
         assert_eq!(refresh(&[pdf, sql, csv], &[sql, pdf, csv]), (0, false));
+    }
+
+    /// Drives `build` over `listing` (each entry with its text, stamped by it), embedding
+    /// each text as its length and byte sum; returns the catalogue and the texts embedded.
+    fn drive_embedding(mut build: CatalogBuild, listing: &[(&str, &str)]) -> (Catalog, Vec<String>) {
+        let mut embedded = Vec::new();
+        loop {
+            match build.need() {
+                Need::List { .. } => build.listed(Ok(listing
+                    .iter()
+                    .map(|(location, text)| entry(location, Some(text)).with_stamp(text.to_string()))
+                    .collect())),
+                Need::Read { .. } => build.read(Err(SourceError::new("listed with its text"))),
+                Need::Embed { texts } => {
+                    let sum = |t: &str| t.bytes().map(u32::from).sum::<u32>() as f32;
+                    build.embedded(Ok(texts.iter().map(|t| vec![t.len() as f32, sum(t)]).collect()));
+                    embedded.extend(texts);
+                }
+                Need::Done => return (build.finish().0, embedded),
+            }
+        }
+    }
+
+    #[test]
+    fn a_refresh_asks_the_model_only_for_texts_it_has_not_embedded() {
+        const CSV: &str = "---\nname: csv\ndescription: Clean CSV files.\n---\nUse pandas.\n";
+        let new = || CatalogBuild::new(1, CatalogOptions::default(), true);
+        let vectors = |catalog: &Catalog| catalog.clone().take_vectors();
+        let before = [("a/pdf/SKILL.md", PDF), ("a/sql/SKILL.md", SQL)];
+        let (first, embedded) = drive_embedding(new(), &before);
+        assert_eq!(embedded.len(), 2);
+        let refresh = |previous: &Catalog, now: &[(&str, &str)]| {
+            let (refreshed, embedded) = drive_embedding(new().reusing(previous), now);
+            let (built, _) = drive_embedding(new(), now);
+            assert_eq!(vectors(&refreshed), vectors(&built), "the vectors differ from a build's");
+            (refreshed, embedded)
+        };
+        // Nothing changed, a body edit (in place), a skill removed: nothing to embed.
+        assert_eq!(refresh(&first, &before).1, Vec::<String>::new());
+        let body = PDF.replace("Use qpdf.", "Use qpdf or pdftk.");
+        let (edited, embedded) = refresh(&first, &[("a/pdf/SKILL.md", &body), before[1]]);
+        assert!(embedded.is_empty());
+        assert!(refresh(&edited, &before[..1]).1.is_empty());
+        // A description edit, a skill added: that text alone.
+        let description = PDF.replace("Merge PDF files.", "Merge and split PDF files.");
+        let (_, embedded) = refresh(&first, &[("a/pdf/SKILL.md", &description), before[1]]);
+        assert_eq!(embedded, ["pdf: Merge and split PDF files."]);
+        let (_, embedded) = refresh(&first, &[before[0], ("a/csv/SKILL.md", CSV), before[1]]);
+        assert_eq!(embedded, ["csv: Clean CSV files."]);
+        // Vectors the host set by name are not the model's: all embedded again.
+        let mut by_host = first.clone();
+        assert_eq!(
+            by_host.set_embeddings(vec![("pdf".to_owned(), vec![1.0, 0.0]), ("sql-review".to_owned(), vec![0.0, 1.0])]),
+            Ok(2)
+        );
+        assert_eq!(refresh(&by_host, &before).1.len(), 2);
     }
 }

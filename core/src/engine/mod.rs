@@ -18,7 +18,6 @@ use crate::catalog::tools::{Provider, SkillTool, ToolDefinition, ToolOptions};
 use crate::catalog::{Catalog, CatalogOptions, EmbeddingText, EntryUpdate};
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::error::Error;
-use crate::fast_hash::SeededMap;
 use crate::files::{read_file_answer, read_file_arguments, FileContent, FileError, SkillFiles, ToolAnswer};
 use crate::select::llm::{SelectOptions, SelectPrompt, Selection, SkillStats};
 use crate::turn::render::RenderOptions;
@@ -53,9 +52,6 @@ pub struct Engine<S: SkillSource> {
     embedder: Option<Box<dyn Embedder>>,
     /// Why the skills have no embeddings, if the embedder failed.
     embedding_error: Option<String>,
-    /// The skills' vectors are the embedder's (not set by the host): after a change, those
-    /// of unchanged texts are kept instead of asked for again.
-    model_vectors: bool,
 }
 
 impl<S: SkillSource + std::fmt::Debug> std::fmt::Debug for Engine<S> {
@@ -78,7 +74,7 @@ impl<S: SkillSource> Engine<S> {
 
     /// The engine over `sources` with `catalog`, built from them with `options.catalog`.
     fn with_catalog(sources: Vec<S>, options: Options, catalog: Catalog) -> Self {
-        Engine { sources, options, catalog, embedder: None, embedding_error: None, model_vectors: false }
+        Engine { sources, options, catalog, embedder: None, embedding_error: None }
     }
 
     /// The engine over `sources` with the catalogue `snapshot` holds, when this build of
@@ -145,7 +141,6 @@ impl<S: SkillSource> Engine<S> {
     /// Sets the skills' embeddings (see [`Catalog::set_embeddings`]); a refresh drops
     /// them (an engine [`with_embedder`](Engine::with_embedder) embeds again itself).
     pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
-        self.model_vectors = false;
         self.catalog.set_embeddings(vectors)
     }
 
@@ -171,7 +166,6 @@ impl<S: SkillSource> Engine<S> {
             .collect();
         let fresh = if asked.is_empty() { Ok(Vec::new()) } else { embedder.embed(&asked) };
         self.embedding_error = self.catalog.take_embeddings_keeping(kept, fresh).err();
-        self.model_vectors = self.embedding_error.is_none();
     }
 
     /// `context` with the message's embedding, when there is an embedder and the
@@ -215,9 +209,9 @@ impl<S: SkillSource> Engine<S> {
         let mut previous = std::mem::take(&mut self.catalog);
         let (number, vectors) = (previous.id, previous.take_vectors());
         // What the embedder's vectors were made from, to keep those whose text stays.
-        let reuse = self.embedder.is_some() && self.model_vectors && !vectors.is_empty();
-        let texts: Vec<String> = match reuse {
-            true => previous.embedding_texts().into_iter().map(|t| t.text).collect(),
+        let reuse = self.embedder.is_some() && previous.model_vectors && !vectors.is_empty();
+        let texts = match reuse {
+            true => previous.embedding_texts(),
             false => Vec::new(),
         };
         let build = CatalogBuild::new(self.sources.len(), self.options.catalog.clone(), false).with_previous(previous);
@@ -230,9 +224,8 @@ impl<S: SkillSource> Engine<S> {
             true => self.catalog.put_back_vectors(vectors),
             // Otherwise the embedder is asked only for the texts it has not embedded.
             false if reuse => {
-                let mut known: SeededMap<String, Box<[f32]>> =
-                    texts.into_iter().zip(vectors).filter_map(|(text, vector)| Some((text, vector?))).collect();
-                self.embed_skills_keeping(|now| now.iter().map(|t| known.remove(&t.text)).collect());
+                let mut known = Catalog::vectors_by_text(texts, vectors);
+                self.embed_skills_keeping(|now| Catalog::kept_for(now, &mut known));
             }
             false => self.embed_skills(),
         }
@@ -288,7 +281,7 @@ impl<S: SkillSource> Engine<S> {
             }
             (EntryUpdate::Reindexed, read_again) => {
                 // Only the skills read again are embedded again (all, if the host had set the vectors).
-                let mut kept = if self.model_vectors { held } else { Vec::new() };
+                let mut kept = if self.catalog.model_vectors { held } else { Vec::new() };
                 for at in read_again {
                     if let Some(vector) = kept.get_mut(at) {
                         *vector = None;

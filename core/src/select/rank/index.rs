@@ -206,6 +206,11 @@ impl RankIndex {
         std::mem::take(&mut self.vectors)
     }
 
+    /// The skills' embeddings (by catalogue index; none when none was set).
+    pub(crate) fn vectors(&self) -> &[Option<Box<[f32]>>] {
+        &self.vectors
+    }
+
     /// Sets the skills' embeddings (by catalogue index; unit vectors of one length).
     pub(crate) fn set_vectors(&mut self, vectors: Vec<Option<Box<[f32]>>>) {
         self.vectors = vectors;
