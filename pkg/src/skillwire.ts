@@ -697,7 +697,8 @@ export class Skillwire {
    * learns of one change at a time (a file watcher, an editor saving a skill): other changes
    * are seen at the next refresh. An update that resolves to `true` keeps the embeddings set
    * with `setEmbeddings`; after `false` they are gone, as after a refresh (with `embed`, the
-   * skills are embedded again before it resolves).
+   * skills whose text to embed changed are embedded before it resolves; the others keep the
+   * vectors `embed` gave them).
    */
   async update(source: number, entry: SkillEntry): Promise<boolean> {
     const done = await runAsync(this.#updateSteps(source, entry), this.#timeout);
@@ -717,10 +718,12 @@ export class Skillwire {
     return done === 'not-taken' || this.#embedFailed;
   }
 
-  /** Embeds the skills of `catalog` again with `embed`, as a build does (an update that made
-   * its indexes again left it without embeddings); a failure is kept as `embeddingError`. */
+  /** Embeds with `embed` the skills of `catalog` that have no vector (an update that made
+   * its indexes again left the skills read again without one, the others with the model's);
+   * a failure is kept as `embeddingError`. */
   *#embedSteps(catalog: Whole.Catalog): Steps<void> {
-    const texts = call(() => catalog.embeddingTexts()) as { skill: string; text: string }[];
+    const texts = call(() => catalog.missingEmbeddingTexts()) as { skill: string; text: string }[];
+    if (texts.length === 0) return;
     // Until the vectors are back the skills rank by words, and say so (a sync call whose
     // `embed` returns a Promise stops here, and the next update refreshes).
     this.#embeddingError = 'the skills are being embedded again after an update';
@@ -729,7 +732,7 @@ export class Skillwire {
       if (vectors.length !== texts.length) throw new Error(`embed() returned ${vectors.length} vectors for ${texts.length} texts`);
       // A refresh that ended meanwhile replaced the catalogue, and embedded its own skills.
       if (this.#catalog !== catalog) return;
-      call(() => catalog.setEmbeddings(texts.map((t, i) => [t.skill, vectors[i]!])));
+      call(() => catalog.takeMissingEmbeddings(vectors));
       this.#embeddingError = null;
     } catch (e) {
       if (this.#catalog === catalog) this.#embeddingError = describe(e);

@@ -326,7 +326,7 @@ test('update takes one changed entry in place without listing, and refreshes whe
   sw.free();
 });
 
-test('an update that makes the indexes again embeds the skills again; one in place keeps their embeddings', () => {
+test('an update that makes the indexes again embeds the skill read again; one in place keeps the embeddings', () => {
   const texts = new Map([['a/SKILL.md', k8s], ['b/SKILL.md', sql]]);
   let lists = 0;
   const source = {
@@ -342,12 +342,12 @@ test('an update that makes the indexes again embeds the skills again; one in pla
   texts.set('b/SKILL.md', sql + 'Then the indexes.\n');
   assert.equal(sw.updateSync(0, entry('b/SKILL.md')), true);
   assert.deepEqual(embedded, []);
-  // A description edit: the skills embedded again, nothing listed; a message that shares no
-  // word with the skill finds it by its vector.
+  // A description edit: that skill alone embedded again, nothing listed; a message that
+  // shares no word with either skill finds each by its vector.
   texts.set('b/SKILL.md', texts.get('b/SKILL.md').replace('Review SQL queries for injection.', 'Review database migrations.'));
   assert.equal(sw.updateSync(0, entry('b/SKILL.md')), false);
-  assert.deepEqual(embedded.length, 2);
-  assert.ok(embedded.some((t) => t.includes('Review database migrations.')), 'the edited description was embedded');
+  assert.deepEqual(embedded, ['sql-review: Review database migrations.']);
+  assert.deepEqual(sw.matchSync('please help', { embedding: [1, 0, 0] }).matches.map((m) => m.skill), ['k8s-debug']);
   assert.equal(sw.embeddingError, null);
   assert.equal(lists, 0, 'the update listed the source');
   assert.deepEqual(sw.matchSync('please help', { embedding: [0, 1, 0] }).matches.map((m) => m.skill), ['sql-review']);

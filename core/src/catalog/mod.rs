@@ -185,18 +185,24 @@ impl Catalog {
     /// number of vectors, or vectors [`Catalog::set_embeddings`] refuses).
     pub(crate) fn take_embeddings_keeping(
         &mut self,
-        mut kept: Vec<Option<Box<[f32]>>>,
+        kept: Vec<Option<Box<[f32]>>>,
         fresh: Result<Vec<Vec<f32>>, String>,
     ) -> Result<usize, String> {
         // The vectors set before go either way: a failure leaves ranking lexical.
         self.ranking.set_vectors(Vec::new());
         self.model_vectors = false;
         let fresh = fresh?;
-        kept.resize(self.skills.len(), None);
-        let asked = kept.iter().filter(|k| k.is_none()).count();
+        let asked = self.skills.len() - kept.iter().take(self.skills.len()).flatten().count();
         if fresh.len() != asked {
             return Err(format!("the embedder returned {} vectors for {asked} texts", fresh.len()));
         }
+        self.set_model_vectors(kept, fresh).map_err(|e| e.to_string())
+    }
+
+    /// Sets each skill's vector: the one `kept` has for it (by position), else the next of
+    /// `fresh` (as many as `kept` lacks), as a unit vector; all of one length.
+    fn set_model_vectors(&mut self, mut kept: Vec<Option<Box<[f32]>>>, fresh: Vec<Vec<f32>>) -> Result<usize, Error> {
+        kept.resize(self.skills.len(), None);
         let mut fresh = fresh.into_iter();
         let mut dimensions = None;
         let mut unit = Vec::with_capacity(kept.len());
@@ -204,14 +210,12 @@ impl Catalog {
             let name = &entry.skill.name;
             let vector = match kept {
                 Some(vector) => vector,
-                // (As many as asked for: counted above.)
-                None => unit_vector(name, &fresh.next().unwrap_or_default(), dimensions).map_err(|e| e.to_string())?,
+                // (As many as asked for: counted by the callers.)
+                None => unit_vector(name, &fresh.next().unwrap_or_default(), dimensions)?,
             };
             if let Some(expected) = dimensions.filter(|&d| d != vector.len()) {
-                return Err(format!(
-                    "the embedding of {name} has {} dimensions; the catalogue's have {expected}",
-                    vector.len()
-                ));
+                let problem = format!("has {} dimensions; the catalogue's have {expected}", vector.len());
+                return Err(Error::InvalidEmbedding { of: name.clone(), problem });
             }
             dimensions = Some(vector.len());
             unit.push(Some(vector));
@@ -230,6 +234,31 @@ impl Catalog {
         vectors: Vec<Option<Box<[f32]>>>,
     ) -> SeededMap<String, Box<[f32]>> {
         texts.into_iter().zip(vectors).filter_map(|(text, vector)| Some((text.text, vector?))).collect()
+    }
+
+    /// The texts to embed of the skills that have no vector while the others have the ones
+    /// the host's model gave them (after an update that read a skill again, see
+    /// [`EntryUpdate::Reindexed`]): every skill's when none has one.
+    pub fn missing_embedding_texts(&self) -> Vec<EmbeddingText> {
+        let vectors = self.ranking.vectors();
+        let missing = |at: usize| vectors.get(at).is_none_or(Option::is_none);
+        let texts = self.embedding_texts().into_iter().enumerate();
+        texts.filter(|(at, _)| missing(*at)).map(|(_, text)| text).collect()
+    }
+
+    /// Sets the model's vectors for [`Catalog::missing_embedding_texts`] (one per text, in
+    /// that order); the other skills keep theirs. Returns how many skills have one. On an
+    /// error (another number of vectors, a vector of another length, all zeros or NaN) no
+    /// skill has one: ranking is lexical until the skills are embedded again.
+    pub fn take_missing_embeddings(&mut self, vectors: Vec<Vec<f32>>) -> Result<usize, Error> {
+        let kept = self.ranking.take_vectors();
+        self.model_vectors = false;
+        let asked = self.skills.len() - kept.iter().take(self.skills.len()).flatten().count();
+        if vectors.len() != asked {
+            let problem = format!("came as {} vectors for {asked} texts", vectors.len());
+            return Err(Error::InvalidEmbedding { of: "the skills".to_owned(), problem });
+        }
+        self.set_model_vectors(kept, vectors)
     }
 
     /// For each of `texts` (a catalogue's texts to embed, in order), the vector `known` holds

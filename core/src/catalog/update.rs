@@ -46,8 +46,12 @@ pub enum EntryUpdate {
     InPlace,
     /// Taken in place, and both indexes made again around it (an edit to what ranking and
     /// the rules read: a description, tags, `when_to_use`, `when_not_to_use`, "When to use"
-    /// sections, headings). The catalogue is the one a refresh would give: a new number, no
-    /// embeddings (embed the skills again; `Engine::update` embeds only the skill read again).
+    /// sections, headings). The catalogue is the one a refresh would give, with a new
+    /// number; the skills whose text to embed did not change keep the vectors the host's
+    /// model gave them, the one read again has none: embed
+    /// [`Catalog::missing_embedding_texts`] and give them to
+    /// [`Catalog::take_missing_embeddings`] (`Engine::update` does). Vectors the host set
+    /// by name are gone, as after a refresh.
     Reindexed,
     /// Not taken: the catalogue is as it was (refresh it).
     NotTaken,
@@ -174,35 +178,23 @@ impl Catalog {
     pub fn update_entry(
         &mut self,
         source: usize,
-        entry: SkillEntry,
-        read: impl FnOnce(&str) -> Result<String, crate::SourceError>,
-    ) -> EntryUpdate {
-        self.update_entry_at(source, entry, read).0
-    }
-
-    /// [`Catalog::update_entry`], and the positions of the skills whose indexes' texts
-    /// changed (read again when it is [`EntryUpdate::Reindexed`]; the other skills are as
-    /// they were, their texts to embed too).
-    pub(crate) fn update_entry_at(
-        &mut self,
-        source: usize,
         mut entry: SkillEntry,
         read: impl FnOnce(&str) -> Result<String, crate::SourceError>,
-    ) -> (EntryUpdate, Vec<usize>) {
+    ) -> EntryUpdate {
         // Prepared and compared even when its stamp did not change: its origin or id may have.
         if !self.listed_stamped(source, &mut entry) {
-            return (EntryUpdate::NotTaken, Vec::new());
+            return EntryUpdate::NotTaken;
         }
         if entry.text.is_none() {
             match read(&entry.location) {
                 Ok(text) => entry.text = Some(text),
                 // Read again by the refresh that follows.
-                Err(_) => return (EntryUpdate::NotTaken, Vec::new()),
+                Err(_) => return EntryUpdate::NotTaken,
             }
         }
         match changed_input(source, entry, None) {
             Some(change) => self.update_in_place(&[change], None),
-            None => (EntryUpdate::NotTaken, Vec::new()),
+            None => EntryUpdate::NotTaken,
         }
     }
 
@@ -264,13 +256,15 @@ impl Catalog {
     /// entry `listing_change` adds or removes (see `listing_change.rs`), when none of them
     /// changes anything but the entry itself and what the indexes read, and makes the
     /// indexes again when one changes that (see the module's docs). On
-    /// [`EntryUpdate::NotTaken`] the catalogue is as it was. With it, the positions of the
-    /// skills read again.
+    /// [`EntryUpdate::NotTaken`] the catalogue is as it was. After
+    /// [`EntryUpdate::Reindexed`], the skills not read again keep the vectors the host's model
+    /// gave them (their texts to embed did not change); the others have none
+    /// ([`Catalog::missing_embedding_texts`]); vectors the host set by name are gone.
     pub(crate) fn update_in_place(
         &mut self,
         changed: &[(CatalogInput, String)],
         listing_change: Option<ListingChange>,
-    ) -> (EntryUpdate, Vec<usize>) {
+    ) -> EntryUpdate {
         let mut updates = Vec::with_capacity(changed.len());
         let mut reindex = Vec::new();
         for (input, stamp) in changed {
@@ -281,17 +275,17 @@ impl Catalog {
                     }
                     updates.push((update, stamp));
                 }
-                None => return (EntryUpdate::NotTaken, Vec::new()),
+                None => return EntryUpdate::NotTaken,
             }
         }
         let reshape = match listing_change.map(|change| self.check_listing_change(change)) {
-            Some(None) => return (EntryUpdate::NotTaken, Vec::new()),
+            Some(None) => return EntryUpdate::NotTaken,
             Some(Some(reshape)) => Some(reshape),
             None => None,
         };
         // The ranking index is made again from what reading the other skills gave.
         if (!reindex.is_empty() || reshape.is_some()) && !self.ranking.keeps_readings() {
-            return (EntryUpdate::NotTaken, Vec::new());
+            return EntryUpdate::NotTaken;
         }
         for ((at, entry, flagged), stamp) in updates {
             self.stamps.insert((entry.source, entry.skill.location.clone()), stamp.clone());
@@ -303,15 +297,28 @@ impl Catalog {
             }
         }
         if reindex.is_empty() && reshape.is_none() {
-            return (EntryUpdate::InPlace, reindex);
+            return EntryUpdate::InPlace;
         }
         let moved = reshape.map_or(Moved::Nothing, |reshape| self.take_reshape(reshape));
         let mut read_again: Vec<usize> = reindex.into_iter().filter_map(|at| moved.now(at)).collect();
         if let Moved::Inserted(at) = moved {
             read_again.push(at);
         }
+        let mut held = match self.model_vectors {
+            true => self.ranking.take_vectors(),
+            false => Vec::new(),
+        };
         self.reindex(&read_again, |now| moved.before(now));
-        (EntryUpdate::Reindexed, read_again)
+        if !held.is_empty() {
+            let kept = (0..self.skills.len())
+                .map(|now| match read_again.contains(&now) {
+                    true => None,
+                    false => moved.before(now).and_then(|at| held.get_mut(at)).and_then(Option::take),
+                })
+                .collect();
+            self.ranking.set_vectors(kept);
+        }
+        EntryUpdate::Reindexed
     }
 
     /// Makes both indexes again after the skills at `read_again` were added or edited in
@@ -946,5 +953,43 @@ mod tests {
         }
         remove(0);
         usual(&mut engine);
+    }
+
+    #[test]
+    fn after_an_update_that_reads_a_skill_again_only_its_text_is_missing_an_embedding() {
+        let texts = Texts::new(4);
+        let embed = |texts: &[String]| texts.iter().map(|t| vec![t.len() as f32, 1.0]).collect::<Vec<_>>();
+        // A catalogue the model embedded, through the build's steps.
+        let build = |texts: &Texts| {
+            let mut build = crate::CatalogBuild::new(1, CatalogOptions::default(), true);
+            loop {
+                match build.need() {
+                    crate::Need::List { .. } => build.listed(texts.list().map_err(|e| e.message)),
+                    crate::Need::Read { location, .. } => build.read(texts.read(&location)),
+                    crate::Need::Embed { texts } => build.embedded(Ok(embed(&texts))),
+                    crate::Need::Done => return build.finish().0,
+                }
+            }
+        };
+        let unread = |_: &str| Err(SourceError::new("given with its text"));
+        let mut catalog = build(&texts);
+        assert!(catalog.missing_embedding_texts().is_empty());
+        texts.edit(2, |t| t.replace("Handle widget 2", "Handle gadget 2"));
+        assert_eq!(catalog.update_entry(0, entry(&texts, 2, true), unread), crate::EntryUpdate::Reindexed);
+        let missing: Vec<String> = catalog.missing_embedding_texts().into_iter().map(|t| t.text).collect();
+        assert_eq!(missing, ["skill-2: Handle gadget 2 files."]);
+        // Another number of vectors: refused, and no skill keeps one.
+        let mut wrong = catalog.clone();
+        assert!(matches!(wrong.take_missing_embeddings(Vec::new()), Err(crate::Error::InvalidEmbedding { .. })));
+        assert_eq!(wrong.missing_embedding_texts().len(), 4);
+        // The model's vector for it: the vectors a build gives.
+        assert_eq!(catalog.take_missing_embeddings(embed(&missing)), Ok(4));
+        assert_eq!(catalog.clone().take_vectors(), build(&texts).take_vectors());
+        // Vectors the host set by name go with the indexes: every text is missing.
+        let names = (0..4).map(|i| (format!("skill-{i}"), vec![1.0, i as f32])).collect();
+        assert_eq!(catalog.set_embeddings(names), Ok(4));
+        texts.edit(2, |t| t.replace("Handle gadget 2", "Handle gizmo 2"));
+        assert_eq!(catalog.update_entry(0, entry(&texts, 2, true), unread), crate::EntryUpdate::Reindexed);
+        assert_eq!(catalog.missing_embedding_texts().len(), 4);
     }
 }

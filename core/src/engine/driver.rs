@@ -338,7 +338,7 @@ impl CatalogBuild {
         };
         let updated = match (changed, listing_change, self.previous.as_mut()) {
             (Some(changed), Some(listing_change), Some(previous)) => {
-                previous.update_in_place(&changed, listing_change).0 != EntryUpdate::NotTaken
+                previous.update_in_place(&changed, listing_change) != EntryUpdate::NotTaken
             }
             _ => false,
         };

@@ -260,18 +260,8 @@ impl<S: SkillSource> Engine<S> {
             Some(s) => s.read(location),
             None => Err(SourceError::new(format!("no source {source}"))),
         };
-        // The embedder's vectors, held while the entry is taken, for the skills whose text
-        // to embed stays (the host's own vectors stay with the catalogue, or go with it).
-        let embedder = self.embedder.is_some();
-        let held = match embedder {
-            true => self.catalog.take_vectors(),
-            false => Vec::new(),
-        };
-        match self.catalog.update_entry_at(source, entry, read) {
-            (EntryUpdate::InPlace, _) => {
-                if embedder {
-                    self.catalog.put_back_vectors(held);
-                }
+        match self.catalog.update_entry(source, entry, read) {
+            EntryUpdate::InPlace => {
                 // No text to embed changed; an embedding that failed before is tried again,
                 // as a refresh does.
                 if self.embedding_error.is_some() {
@@ -279,21 +269,16 @@ impl<S: SkillSource> Engine<S> {
                 }
                 true
             }
-            (EntryUpdate::Reindexed, read_again) => {
-                // Only the skills read again are embedded again (all, if the host had set the vectors).
-                let mut kept = if self.catalog.model_vectors { held } else { Vec::new() };
-                for at in read_again {
-                    if let Some(vector) = kept.get_mut(at) {
-                        *vector = None;
-                    }
+            EntryUpdate::Reindexed => {
+                // The skills not read again kept the model's vectors: only the others are
+                // embedded (all, if the host had set the vectors: they went).
+                if self.embedder.is_some() {
+                    let kept = self.catalog.take_vectors();
+                    self.embed_skills_keeping(|_| kept);
                 }
-                self.embed_skills_keeping(|_| kept);
                 false
             }
-            (EntryUpdate::NotTaken, _) => {
-                if embedder {
-                    self.catalog.put_back_vectors(held);
-                }
+            _ => {
                 self.refresh();
                 false
             }

@@ -174,8 +174,8 @@ impl Catalog {
     /// stamp?, id?}`, as a listing gives it; `text`: its SKILL.md, read by the caller when
     /// the entry came without it) in place (the core's `Catalog::update_entry`):
     /// `'in-place'` when that changed nothing but the entry, `'reindexed'` when the indexes
-    /// were made again around it (no embeddings left), `'not-taken'` when it cannot be: the
-    /// caller refreshes.
+    /// were made again around it (the skills read again without embeddings: see
+    /// `missingEmbeddingTexts`), `'not-taken'` when it cannot be: the caller refreshes.
     pub fn update(&mut self, source: u32, entry: JsValue, text: Option<String>) -> Result<String, JsValue> {
         let entry: EntryInput = from_js(entry, "entry")?;
         // Refused (over the size limit): not taken; the refresh reports it.
@@ -191,6 +191,21 @@ impl Catalog {
             _ => "not-taken",
         };
         Ok(done.to_owned())
+    }
+
+    /// After an update `'reindexed'`: what to embed for the skills without a vector while
+    /// the others kept the model's (`[{skill, text}]`; every skill's when none has one).
+    #[wasm_bindgen(js_name = missingEmbeddingTexts)]
+    pub fn missing_embedding_texts(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.catalog.missing_embedding_texts())
+    }
+
+    /// The model's vectors (`number[][]`) for `missingEmbeddingTexts()`, in that order;
+    /// returns how many skills have one.
+    #[wasm_bindgen(js_name = takeMissingEmbeddings)]
+    pub fn take_missing_embeddings(&mut self, vectors: JsValue) -> Result<usize, JsValue> {
+        let vectors: Vec<Vec<f32>> = from_js(vectors, "vectors")?;
+        self.catalog.take_missing_embeddings(vectors).map_err(core_error)
     }
 
     /// The selection prompt (`SelectPrompt`) for `message`; `stats` is
