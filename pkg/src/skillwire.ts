@@ -732,7 +732,8 @@ export class Skillwire {
       if (vectors.length !== texts.length) throw new Error(`embed() returned ${vectors.length} vectors for ${texts.length} texts`);
       // A refresh that ended meanwhile replaced the catalogue, and embedded its own skills.
       if (this.#catalog !== catalog) return;
-      call(() => catalog.takeMissingEmbeddings(vectors));
+      // By text: an update that read the skill again meanwhile left it for its own answer.
+      call(() => catalog.takeMissingEmbeddings(texts.map((t, i) => [t.text, vectors[i]!])));
       this.#embeddingError = null;
     } catch (e) {
       if (this.#catalog === catalog) this.#embeddingError = describe(e);

@@ -154,7 +154,6 @@ impl Catalog {
     /// vectors must have one length; nothing is set if one is invalid. Building a new
     /// catalogue (a refresh) starts without embeddings.
     pub fn set_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
-        self.model_vectors = false;
         let mut unit: Vec<Option<Box<[f32]>>> = vec![None; self.skills.len()];
         let mut dimensions = None;
         for (name, vector) in vectors {
@@ -167,6 +166,7 @@ impl Catalog {
         }
         let count = unit.iter().flatten().count();
         self.ranking.set_vectors(if count == 0 { Vec::new() } else { unit });
+        self.model_vectors = false;
         Ok(count)
     }
 
@@ -246,19 +246,28 @@ impl Catalog {
         texts.filter(|(at, _)| missing(*at)).map(|(_, text)| text).collect()
     }
 
-    /// Sets the model's vectors for [`Catalog::missing_embedding_texts`] (one per text, in
-    /// that order); the other skills keep theirs. Returns how many skills have one. On an
-    /// error (another number of vectors, a vector of another length, all zeros or NaN) no
-    /// skill has one: ranking is lexical until the skills are embedded again.
-    pub fn take_missing_embeddings(&mut self, vectors: Vec<Vec<f32>>) -> Result<usize, Error> {
-        let kept = self.ranking.take_vectors();
-        self.model_vectors = false;
-        let asked = self.skills.len() - kept.iter().take(self.skills.len()).flatten().count();
-        if vectors.len() != asked {
-            let problem = format!("came as {} vectors for {asked} texts", vectors.len());
-            return Err(Error::InvalidEmbedding { of: "the skills".to_owned(), problem });
+    /// Sets the model's vectors for skills without one, each given with the text it embeds
+    /// (`(text, vector)`, as [`Catalog::missing_embedding_texts`] gave the text): a vector
+    /// goes to the skill without one whose text to embed it is; one for a text no such skill
+    /// has now (the skill edited again meanwhile) is left out. Returns how many skills have
+    /// one. Nothing is set if a vector is invalid (another length than the others, all
+    /// zeros, NaN). The vectors count as the model's unless the host set the others by name.
+    pub fn take_missing_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
+        let mut given: SeededMap<String, Vec<f32>> = vectors.into_iter().collect();
+        let mut now = self.ranking.vectors().to_vec();
+        now.resize(self.skills.len(), None);
+        let had_vectors = now.iter().any(Option::is_some);
+        let mut dimensions = now.iter().flatten().map(|v| v.len()).next();
+        for ((slot, text), entry) in now.iter_mut().zip(self.embedding_texts()).zip(&self.skills) {
+            let Some(vector) = slot.is_none().then(|| given.remove(&text.text)).flatten() else { continue };
+            let unit = unit_vector(&entry.skill.name, &vector, dimensions)?;
+            dimensions = Some(unit.len());
+            *slot = Some(unit);
         }
-        self.set_model_vectors(kept, vectors)
+        let count = now.iter().flatten().count();
+        self.model_vectors = self.model_vectors || !had_vectors;
+        self.ranking.set_vectors(now);
+        Ok(count)
     }
 
     /// For each of `texts` (a catalogue's texts to embed, in order), the vector `known` holds

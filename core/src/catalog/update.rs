@@ -50,7 +50,7 @@ pub enum EntryUpdate {
     /// number; the skills whose text to embed did not change keep the vectors the host's
     /// model gave them, the one read again has none: embed
     /// [`Catalog::missing_embedding_texts`] and give them to
-    /// [`Catalog::take_missing_embeddings`] (`Engine::update` does). Vectors the host set
+    /// [`Catalog::take_missing_embeddings`] (`Engine::update` embeds them itself). Vectors the host set
     /// by name are gone, as after a refresh.
     Reindexed,
     /// Not taken: the catalogue is as it was (refresh it).
@@ -401,7 +401,8 @@ fn same_but_what_indexes_read(was: &Skill, now: &Skill) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::{CatalogOptions, Engine, Options, SkillEntry, SkillSource, SourceError, TurnContext};
+    use super::super::ListingChange;
+    use crate::{CatalogInput, CatalogOptions, Engine, Options, SkillEntry, SkillSource, SourceError, TurnContext};
     use std::cell::{Cell, RefCell};
     use std::rc::Rc;
 
@@ -978,18 +979,50 @@ mod tests {
         assert_eq!(catalog.update_entry(0, entry(&texts, 2, true), unread), crate::EntryUpdate::Reindexed);
         let missing: Vec<String> = catalog.missing_embedding_texts().into_iter().map(|t| t.text).collect();
         assert_eq!(missing, ["skill-2: Handle gadget 2 files."]);
-        // Another number of vectors: refused, and no skill keeps one.
-        let mut wrong = catalog.clone();
-        assert!(matches!(wrong.take_missing_embeddings(Vec::new()), Err(crate::Error::InvalidEmbedding { .. })));
-        assert_eq!(wrong.missing_embedding_texts().len(), 4);
+        let pairs = |texts: &[String]| texts.iter().cloned().zip(embed(texts)).collect::<Vec<_>>();
+        // A vector for a text no skill without one has (an answer overtaken by another edit):
+        // left out. An invalid one: refused, nothing set.
+        let stale = pairs(&["skill-2: Handle widget 2 files.".to_owned()]);
+        assert_eq!(catalog.take_missing_embeddings(stale), Ok(3));
+        let zeros = vec![(missing[0].clone(), vec![0.0, 0.0])];
+        assert!(matches!(catalog.take_missing_embeddings(zeros), Err(crate::Error::InvalidEmbedding { .. })));
+        assert_eq!(catalog.missing_embedding_texts().len(), 1);
         // The model's vector for it: the vectors a build gives.
-        assert_eq!(catalog.take_missing_embeddings(embed(&missing)), Ok(4));
+        assert_eq!(catalog.take_missing_embeddings(pairs(&missing)), Ok(4));
+        assert_eq!(catalog.clone().take_vectors(), build(&texts).take_vectors());
+        assert!(catalog.model_vectors);
+        // A skill added between others, and one removed, taken in place: the others keep
+        // their vectors where they now stand.
+        let added = "---\nname: skill-15\ndescription: Handle gizmo 15 files.\n---\nGo.\n".to_owned();
+        texts.skills.borrow_mut().insert(2, ("s015/SKILL.md".to_owned(), added.clone()));
+        let input = CatalogInput {
+            source: 0,
+            location: "s015/SKILL.md".to_owned(),
+            origin: None,
+            id: None,
+            text: Ok(added.clone()),
+        };
+        let change = ListingChange::Added { at: 2, input, stamp: added };
+        assert_eq!(catalog.update_in_place(&[], Some(change)), crate::EntryUpdate::Reindexed);
+        let missing: Vec<String> = catalog.missing_embedding_texts().into_iter().map(|t| t.text).collect();
+        assert_eq!(missing, ["skill-15: Handle gizmo 15 files."]);
+        assert_eq!(catalog.take_missing_embeddings(pairs(&missing)), Ok(5));
+        assert_eq!(catalog.clone().take_vectors(), build(&texts).take_vectors());
+        texts.skills.borrow_mut().remove(1);
+        assert_eq!(catalog.update_in_place(&[], Some(ListingChange::Removed { at: 1 })), crate::EntryUpdate::Reindexed);
+        assert!(catalog.missing_embedding_texts().is_empty());
         assert_eq!(catalog.clone().take_vectors(), build(&texts).take_vectors());
         // Vectors the host set by name go with the indexes: every text is missing.
-        let names = (0..4).map(|i| (format!("skill-{i}"), vec![1.0, i as f32])).collect();
+        let names =
+            catalog.skills().iter().enumerate().map(|(i, s)| (s.skill.name.clone(), vec![1.0, i as f32])).collect();
         assert_eq!(catalog.set_embeddings(names), Ok(4));
         texts.edit(2, |t| t.replace("Handle gadget 2", "Handle gizmo 2"));
         assert_eq!(catalog.update_entry(0, entry(&texts, 2, true), unread), crate::EntryUpdate::Reindexed);
         assert_eq!(catalog.missing_embedding_texts().len(), 4);
+        // The host's for some skills and the model's for the rest are not all the model's.
+        assert_eq!(catalog.set_embeddings(vec![("skill-0".to_owned(), vec![1.0, 0.0])]), Ok(1));
+        let missing: Vec<String> = catalog.missing_embedding_texts().into_iter().map(|t| t.text).collect();
+        assert_eq!(catalog.take_missing_embeddings(pairs(&missing)), Ok(4));
+        assert!(!catalog.model_vectors);
     }
 }

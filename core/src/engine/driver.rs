@@ -39,7 +39,8 @@ pub enum Need {
     /// One vector per text, in order, all of one length (the host's embedding model):
     /// answer with [`CatalogBuild::embedded`].
     Embed {
-        /// What to embed for each skill.
+        /// What to embed for each skill whose vector is not kept from the catalogue
+        /// refreshed (every skill, in a build), in catalogue order.
         texts: Vec<String>,
     },
     /// Nothing more: [`CatalogBuild::finish`] gives the catalogue.

@@ -209,7 +209,8 @@ impl<S: SkillSource> Engine<S> {
         let mut previous = std::mem::take(&mut self.catalog);
         let (number, vectors) = (previous.id, previous.take_vectors());
         // What the embedder's vectors were made from, to keep those whose text stays.
-        let reuse = self.embedder.is_some() && previous.model_vectors && !vectors.is_empty();
+        let model = previous.model_vectors;
+        let reuse = self.embedder.is_some() && model && !vectors.is_empty();
         let texts = match reuse {
             true => previous.embedding_texts(),
             false => Vec::new(),
@@ -220,7 +221,7 @@ impl<S: SkillSource> Engine<S> {
         // so the embedder's vectors are too (unless embedding failed: tried again). Vectors
         // the host set itself go, as with any refresh.
         let in_place = self.catalog.id == number;
-        match in_place && self.embedder.is_some() && self.embedding_error.is_none() {
+        match in_place && model && self.embedder.is_some() && self.embedding_error.is_none() {
             true => self.catalog.put_back_vectors(vectors),
             // Otherwise the embedder is asked only for the texts it has not embedded.
             false if reuse => {

@@ -200,11 +200,12 @@ impl Catalog {
         to_js(&self.catalog.missing_embedding_texts())
     }
 
-    /// The model's vectors (`number[][]`) for `missingEmbeddingTexts()`, in that order;
-    /// returns how many skills have one.
+    /// The model's vectors for texts `missingEmbeddingTexts()` gave, as `[[text, number[]]]`
+    /// (a text no skill without a vector has now is left out); returns how many skills
+    /// have one.
     #[wasm_bindgen(js_name = takeMissingEmbeddings)]
     pub fn take_missing_embeddings(&mut self, vectors: JsValue) -> Result<usize, JsValue> {
-        let vectors: Vec<Vec<f32>> = from_js(vectors, "vectors")?;
+        let vectors: Vec<(String, Vec<f32>)> = from_js(vectors, "vectors")?;
         self.catalog.take_missing_embeddings(vectors).map_err(core_error)
     }
 

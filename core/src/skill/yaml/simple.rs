@@ -4,8 +4,10 @@
 //! some values double-quoted, some keys (`metadata:`) opening an indented mapping of the
 //! same kind. For those, the YAML parser (libyaml's scanner, then serde's tree and, when a
 //! value looks like a number, a second read) was about a quarter of a catalogue build.
-//! [`read`] reads exactly that subset and returns `None` for anything else — a comment, a
-//! block or flow collection, a sequence, a block scalar, a plain value that wraps, an
+//! [`read`] reads exactly that subset, and block scalars (`|`, `>`, `|-`, `>-`) whose lines
+//! are indented alike with no empty line between them, and returns `None` for anything
+//! else — a comment, a block or flow collection, a sequence, another block scalar, a plain
+//! value that wraps, an
 //! escape, an anchor, a tag, a tab, a carriage return, a duplicate key, a null or boolean
 //! spelled out, an integer too large for 64 bits (which the parser refuses), a character
 //! YAML treats specially — so the parser reads every document this does not.
@@ -39,7 +41,8 @@ pub(super) fn read(text: &str) -> Option<Node> {
     let mut open: Vec<Open> = Vec::new();
     // A key whose value is on the lines below it (a nested mapping) or nowhere (null).
     let mut waiting: Option<String> = None;
-    for line in text.split('\n') {
+    let mut lines = text.split('\n').peekable();
+    while let Some(line) = lines.next() {
         let rest = line.trim_start_matches(' ');
         if rest.is_empty() {
             continue;
@@ -71,11 +74,15 @@ pub(super) fn read(text: &str) -> Option<Node> {
         if top.entries.len() >= MAX_ENTRIES || top.entries.iter().any(|(k, _)| k == key) {
             return None;
         }
-        if value.is_empty() {
-            waiting = Some(key.to_owned());
-        } else {
-            top.entries.push((key.to_owned(), Node::Scalar(Scalar { text: value_text(value)?, null: false })));
-        }
+        let text = match (value, BlockStyle::of(value)) {
+            ("", _) => {
+                waiting = Some(key.to_owned());
+                continue;
+            }
+            (_, Some(style)) => block_text(style, indent, &mut lines)?,
+            (value, None) => value_text(value)?,
+        };
+        top.entries.push((key.to_owned(), Node::Scalar(Scalar { text, null: false })));
     }
     settle_null(&mut open, &mut waiting)?;
     while open.len() > 1 {
@@ -99,6 +106,75 @@ fn close(open: &mut Vec<Open>) -> Option<()> {
     let key = done.key?;
     open.last_mut()?.entries.push((key, Node::Map(done.entries)));
     Some(())
+}
+
+/// A block scalar's header: `|` keeps the line breaks, `>` folds them into spaces; `-`
+/// drops the last one (strip), else one is kept (clip). Other headers (an indentation
+/// digit, `+`, a comment) are left to the parser.
+#[derive(Debug, Clone, Copy)]
+struct BlockStyle {
+    literal: bool,
+    strip: bool,
+}
+
+impl BlockStyle {
+    fn of(value: &str) -> Option<BlockStyle> {
+        let (literal, strip) = match value {
+            "|" => (true, false),
+            "|-" => (true, true),
+            ">" => (false, false),
+            ">-" => (false, true),
+            _ => return None,
+        };
+        Some(BlockStyle { literal, strip })
+    }
+}
+
+/// The text of a block scalar whose key is indented `indent`, from the lines after its
+/// header: lines all indented alike and deeper than the key, with no empty line between
+/// them, no tab and nothing but printable characters (anything else is the parser's); its
+/// lines end at the first line indented no deeper than the key.
+fn block_text<'a>(
+    style: BlockStyle,
+    indent: usize,
+    lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> Option<String> {
+    let mut text = String::new();
+    let mut block_indent = None;
+    let mut empty_after = false;
+    // Whether the last line read ended with a line break (the text's last line may not).
+    let mut broken = false;
+    while let Some(&line) = lines.peek() {
+        let rest = line.trim_start_matches(' ');
+        if line.is_empty() {
+            empty_after = true;
+            lines.next();
+            continue;
+        }
+        let line_indent = line.len() - rest.len();
+        if line_indent <= indent && !rest.is_empty() {
+            break;
+        }
+        // A line of spaces, an empty line within the block, another indentation.
+        if rest.is_empty() || empty_after || *block_indent.get_or_insert(line_indent) != line_indent {
+            return None;
+        }
+        if rest.contains('\t') || !rest.chars().all(printable) {
+            return None;
+        }
+        if !text.is_empty() {
+            text.push(if style.literal { '\n' } else { ' ' });
+        }
+        text.push_str(rest);
+        lines.next();
+        broken = lines.peek().is_some();
+    }
+    // (An empty block keeps what the parser makes of it.)
+    block_indent?;
+    if broken && !style.strip {
+        text.push('\n');
+    }
+    Some(text)
 }
 
 /// Splits `key: value` (or `key:`) into the key and the value without its surrounding

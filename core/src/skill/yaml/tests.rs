@@ -150,8 +150,14 @@ fn the_fast_reading_takes_plain_and_quoted_values_and_nested_mappings() {
 fn the_fast_reading_leaves_the_rest_to_the_parser() {
     for text in [
         "# a comment\nname: x\n",
-        "name: x\ndescription: |\n  body\n",
-        "name: x\ndescription: >-\n  folded\n",
+        "name: x\ndescription: |+\n  kept\n",
+        "name: x\ndescription: |2\n  body\n",
+        "name: x\ndescription: | # c\n  body\n",
+        "name: x\ndescription: |\n  one\n\n  two\n",
+        "name: x\ndescription: >\n  one\n    deeper\n",
+        "name: x\ndescription: >\n  one\n   \n",
+        "name: x\ndescription: |\n  a\tb\n",
+        "name: x\ndescription: |\nother: y\n",
         "name: x\ntags: [a, b]\n",
         "name: x\ntags:\n  - a\n",
         "name: x\ndescription: wraps\n  onto the next line\n",
@@ -174,6 +180,19 @@ fn the_fast_reading_leaves_the_rest_to_the_parser() {
     ] {
         assert!(simple::read(text).is_none(), "{text:?}");
     }
+}
+
+#[test]
+fn the_fast_reading_takes_block_scalars_indented_alike() {
+    let text =
+        "name: x\ndescription: |\n  Line one: a\n  # not a comment\n\nmetadata:\n  note: >-\n    folded\n    lines\n";
+    assert!(fast_agrees(text));
+    let root = simple::read(text).unwrap();
+    assert_eq!(get(&root, "description").as_str(), Some("Line one: a\n# not a comment\n"));
+    assert_eq!(get(get(&root, "metadata"), "note").as_str(), Some("folded lines"));
+    // The text's last line without a line break: none kept.
+    assert!(fast_agrees("description: >\n  a\n  b"));
+    assert_eq!(get(&simple::read("description: >\n  a\n  b").unwrap(), "description").as_str(), Some("a b"));
 }
 
 #[test]
@@ -341,6 +360,36 @@ mod generated {
         "it's",
         "...",
     ];
+    const BLOCK_HEADERS: &[&str] = &["|", "|-", ">", ">-", "|+", ">+", "|2", ">1-", "| #c", "|  ", "> x", "|\t"];
+    /// Lines of a block scalar's body (each indented by the generator).
+    const BLOCK_LINES: &[&str] = &[
+        "",
+        "x",
+        "Use when: a",
+        "# c",
+        "- item",
+        "a #b",
+        "key: v",
+        "x ",
+        "  x",
+        "\tx",
+        "x\ty",
+        "é ü",
+        "---",
+        "...",
+        "\u{85}x",
+        "x\u{2028}",
+        "\u{FEFF}",
+        "\\n",
+        "'q'",
+        "\"q\"",
+        "[a]",
+        "{a}",
+        "|",
+        ">",
+        "*a",
+        "&a x",
+    ];
     const OTHER_LINES: &[&str] = &["", "  ", "#c", "  # c", "- item", "---", "...", "\t", "x", "  x", "\"k\": v"];
 
     fn line() -> impl Strategy<Value = String> {
@@ -365,6 +414,40 @@ mod generated {
         #[test]
         fn whatever_the_fast_reading_takes_the_parser_reads_the_same(lines in prop::collection::vec(line(), 1..6)) {
             fast_agrees(&(lines.join("\n") + "\n"));
+        }
+
+        #[test]
+        fn block_scalars_the_fast_reading_takes_the_parser_reads_the_same(
+            header in prop::sample::select(BLOCK_HEADERS),
+            key_indent in prop::sample::select(&[0usize, 2][..]),
+            body in prop::collection::vec((prop::sample::select(&[0usize, 1, 2, 3, 4, 6][..]), prop::sample::select(BLOCK_LINES)), 0..5),
+            after in prop::sample::select(&["", "\n", "next: y\n", "\nnext: y\n", "  deeper: y\n", "- x\n"][..]),
+        ) {
+            let parent = if key_indent > 0 { "metadata:\n" } else { "" };
+            let mut text = format!("name: x\n{parent}{}description: {header}\n", " ".repeat(key_indent));
+            for (indent, line) in &body {
+                text.push_str(&format!("{}{line}\n", " ".repeat(key_indent + indent)));
+            }
+            text.push_str(after);
+            fast_agrees(&text);
+            fast_agrees(text.trim_end_matches('\n'));
+        }
+
+        #[test]
+        fn simple_block_scalars_are_read_the_fast_way(
+            header in prop::sample::select(&["|", "|-", ">", ">-"][..]),
+            lines in prop::collection::vec(prop::sample::select(TAKEN), 1..5),
+            indent in 1usize..5,
+            last in any::<bool>(),
+        ) {
+            let mut text = format!("description: {header}\n");
+            for line in &lines {
+                text.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+            }
+            if last {
+                text.push_str("name: x\n");
+            }
+            prop_assert!(fast_agrees(&text), "{:?}", text);
         }
 
         #[test]
