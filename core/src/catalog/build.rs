@@ -12,7 +12,7 @@ use crate::engine::CatalogBuild;
 use crate::fast_hash::SeededMap;
 use crate::order;
 use crate::parallel;
-use crate::scan::{self, ScanCache};
+use crate::scan::ScanCache;
 use crate::select::rank::RankIndex;
 use crate::select::rules::{mention_key, MatchIndex};
 use crate::skill::Skill;
@@ -204,13 +204,8 @@ impl Builder {
             Ok(entry) => *entry,
             Err(skipped) => return self.report.skipped.push(skipped),
         };
-        if !entry.findings.is_empty() {
-            self.report.flagged.push(FlaggedSkill {
-                name: entry.skill.name.clone(),
-                location: entry.skill.location.clone(),
-                blocked: scan::blocked(&entry.findings),
-                findings: entry.findings.clone(),
-            });
+        if let Some(flagged) = FlaggedSkill::of(&entry) {
+            self.report.flagged.push(flagged);
         }
         self.place(entry);
     }
@@ -297,36 +292,23 @@ impl Builder {
         let sources = winners.iter().chain(&shadowed).map(|s| s.source).max().unwrap_or(0);
         order::sort_by(&mut winners, catalogue_order(options.precedence, sources));
         report.set_from_skills(&winners, &options);
-        // A blocked skill ranks as an empty one: it keeps its position, never a score.
-        let nothing = Skill::default();
-        let ranked: Vec<&Skill> = winners.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
         let headings = options.rank.headings;
-        // The rule automaton needs the ranking index only to leave everyday one-word names
-        // and tags to ranking: it is made while the ranking index is (while the changed
-        // skills are read and the index assembled; or, in a whole build, once the skills are
-        // read, which takes every thread), then settled.
-        let unsettled = || MatchIndex::build_unsettled(winners.iter().map(|s| &s.skill));
         let (ranking, rules) = match kept {
             Some(kept) if kept.same_skills(&winners) => kept.into_indexes(),
-            kept => {
-                let (ranking, rules) = match kept.filter(KeptIndexes::can_rebuild_ranking) {
-                    Some(kept) => {
-                        let worth_a_thread = winners.len() >= parallel::SPLIT_FROM_SKILLS;
-                        parallel::join(worth_a_thread, || kept.rebuild_ranking(&winners, &ranked, headings), unsettled)
-                    }
-                    None => {
-                        let (ranking, rules) = RankIndex::build_keeping_alongside(
-                            ranked.iter().copied(),
-                            headings,
-                            refreshable,
-                            unsettled,
-                        );
-                        (Some(ranking), rules)
-                    }
-                };
-                // (Rebuilding does not fail once it can: a whole build stands in should it.)
-                let ranking =
-                    ranking.unwrap_or_else(|| RankIndex::build_keeping(ranked.iter().copied(), headings, refreshable));
+            Some(kept) if kept.can_rebuild_ranking() => {
+                let rebuild = |ranked: &[&Skill]| kept.rebuild_ranking(&winners, ranked, headings);
+                let (ranking, rules) = indexes_made_again(&winners, headings, refreshable, rebuild);
+                (ranking, Some(rules))
+            }
+            _ => {
+                // The rule automaton needs the ranking index only to leave everyday one-word
+                // names and tags to ranking: it is made while the ranking index is (once the
+                // skills are read, which takes every thread), then settled.
+                let nothing = Skill::default();
+                let ranked = ranked(&winners, &nothing);
+                let unsettled = || MatchIndex::build_unsettled(winners.iter().map(|s| &s.skill));
+                let (ranking, rules) =
+                    RankIndex::build_keeping_alongside(ranked.iter().copied(), headings, refreshable, unsettled);
                 let rules = rules.settle(|word| ranking.shared_word(word));
                 (ranking, Some(rules))
             }
@@ -370,6 +352,33 @@ impl Catalog {
             model_vectors: false,
         }
     }
+}
+
+/// `skills` as ranking reads them: a blocked skill as `nothing` (an empty skill), so that it
+/// keeps its position and never gets a score.
+fn ranked<'a>(skills: &'a [CatalogSkill], nothing: &'a Skill) -> Vec<&'a Skill> {
+    skills.iter().map(|s| if s.blocked() { nothing } else { &s.skill }).collect()
+}
+
+/// Both indexes of `skills` (in catalogue order) made again: the ranking index by `rebuild`
+/// from what a previous one kept (given the skills as ranking reads them; a whole reading,
+/// keeping its readings with `keep`, stands in should it fail), and meanwhile, on a second
+/// thread, the rule automaton, settled once the ranking index says which one-word names and
+/// tags are everyday words.
+pub(super) fn indexes_made_again(
+    skills: &[CatalogSkill],
+    headings: bool,
+    keep: bool,
+    rebuild: impl FnOnce(&[&Skill]) -> Option<RankIndex>,
+) -> (RankIndex, MatchIndex) {
+    let nothing = Skill::default();
+    let ranked = ranked(skills, &nothing);
+    let worth_a_thread = skills.len() >= parallel::SPLIT_FROM_SKILLS;
+    let unsettled = || MatchIndex::build_unsettled(skills.iter().map(|s| &s.skill));
+    let (ranking, rules) = parallel::join(worth_a_thread, || rebuild(&ranked), unsettled);
+    let ranking = ranking.unwrap_or_else(|| RankIndex::build_keeping(ranked.iter().copied(), headings, keep));
+    let rules = rules.settle(|word| ranking.shared_word(word));
+    (ranking, rules)
 }
 
 /// The catalogue's order: skills of the winning source first, then by name (`sources`:

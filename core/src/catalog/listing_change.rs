@@ -15,7 +15,7 @@ use super::prepare::{prepare, Prepared};
 use super::update::Listed;
 use super::{Catalog, CatalogInput, CatalogSkill, FlaggedSkill, LocatedWarning};
 use crate::fast_hash::SeededMap;
-use crate::scan::{self, ScanCache};
+use crate::scan::ScanCache;
 use crate::select::rules::mention_key;
 
 /// The code of the warning two skills of one name from two origins give.
@@ -148,13 +148,7 @@ impl Catalog {
                 let flagged_at = self.report.flagged.iter().take_while(|f| listed_before(&f.location)).count();
                 drop(before);
                 self.report.warnings.splice(warnings_at..warnings_at, warnings);
-                if !entry.findings.is_empty() {
-                    let flagged = FlaggedSkill {
-                        name: entry.skill.name.clone(),
-                        location: entry.skill.location.clone(),
-                        blocked: scan::blocked(&entry.findings),
-                        findings: entry.findings.clone(),
-                    };
+                if let Some(flagged) = FlaggedSkill::of(&entry) {
                     self.report.flagged.insert(flagged_at, flagged);
                 }
                 self.stamps.insert((entry.source, entry.skill.location.clone()), stamp);

@@ -97,6 +97,14 @@ pub struct Catalog {
     pub(crate) model_vectors: bool,
 }
 
+/// An embedding step: each skill's kept vector (by position), and the texts of the others,
+/// which the host's model is asked for.
+#[derive(Debug)]
+pub(crate) struct EmbeddingPlan {
+    pub(crate) kept: Vec<Option<Box<[f32]>>>,
+    pub(crate) asked: Vec<String>,
+}
+
 impl Catalog {
     /// True when `entry` may be injected without an explicit `@mention`: not gated,
     /// not blocked by the scan, and open to automatic use as this catalogue reads its
@@ -201,29 +209,38 @@ impl Catalog {
 
     /// Sets each skill's vector: the one `kept` has for it (by position), else the next of
     /// `fresh` (as many as `kept` lacks), as a unit vector; all of one length.
-    fn set_model_vectors(&mut self, mut kept: Vec<Option<Box<[f32]>>>, fresh: Vec<Vec<f32>>) -> Result<usize, Error> {
-        kept.resize(self.skills.len(), None);
+    fn set_model_vectors(&mut self, kept: Vec<Option<Box<[f32]>>>, fresh: Vec<Vec<f32>>) -> Result<usize, Error> {
         let mut fresh = fresh.into_iter();
+        // (As many as asked for: counted by the callers.)
+        let unit = self.unit_vectors(kept, |_| fresh.next())?;
+        let count = unit.len();
+        self.ranking.set_vectors(unit);
+        self.model_vectors = true;
+        Ok(count)
+    }
+
+    /// Each skill's vector: the one `kept` has for it (by position), else the one `fresh`
+    /// gives for its position made a unit vector, else none; all of one length.
+    fn unit_vectors(
+        &self,
+        mut kept: Vec<Option<Box<[f32]>>>,
+        mut fresh: impl FnMut(usize) -> Option<Vec<f32>>,
+    ) -> Result<Vec<Option<Box<[f32]>>>, Error> {
+        kept.resize(self.skills.len(), None);
         let mut dimensions = None;
-        let mut unit = Vec::with_capacity(kept.len());
-        for (entry, kept) in self.skills.iter().zip(kept) {
+        for (at, (entry, slot)) in self.skills.iter().zip(kept.iter_mut()).enumerate() {
             let name = &entry.skill.name;
-            let vector = match kept {
-                Some(vector) => vector,
-                // (As many as asked for: counted by the callers.)
-                None => unit_vector(name, &fresh.next().unwrap_or_default(), dimensions)?,
-            };
+            if slot.is_none() {
+                *slot = fresh(at).map(|vector| unit_vector(name, &vector, dimensions)).transpose()?;
+            }
+            let Some(vector) = slot else { continue };
             if let Some(expected) = dimensions.filter(|&d| d != vector.len()) {
                 let problem = format!("has {} dimensions; the catalogue's have {expected}", vector.len());
                 return Err(Error::InvalidEmbedding { of: name.clone(), problem });
             }
             dimensions = Some(vector.len());
-            unit.push(Some(vector));
         }
-        let count = unit.len();
-        self.ranking.set_vectors(unit);
-        self.model_vectors = true;
-        Ok(count)
+        Ok(kept)
     }
 
     /// The model's vectors `vectors` (by position, as [`Catalog::take_vectors`] gives them)
@@ -254,20 +271,29 @@ impl Catalog {
     /// zeros, NaN). The vectors count as the model's unless the host set the others by name.
     pub fn take_missing_embeddings(&mut self, vectors: Vec<(String, Vec<f32>)>) -> Result<usize, Error> {
         let mut given: SeededMap<String, Vec<f32>> = vectors.into_iter().collect();
-        let mut now = self.ranking.vectors().to_vec();
-        now.resize(self.skills.len(), None);
-        let had_vectors = now.iter().any(Option::is_some);
-        let mut dimensions = now.iter().flatten().map(|v| v.len()).next();
-        for ((slot, text), entry) in now.iter_mut().zip(self.embedding_texts()).zip(&self.skills) {
-            let Some(vector) = slot.is_none().then(|| given.remove(&text.text)).flatten() else { continue };
-            let unit = unit_vector(&entry.skill.name, &vector, dimensions)?;
-            dimensions = Some(unit.len());
-            *slot = Some(unit);
-        }
-        let count = now.iter().flatten().count();
+        let texts = self.embedding_texts();
+        let had_vectors = self.ranking.vectors().iter().any(Option::is_some);
+        let vectors = self.unit_vectors(self.ranking.vectors().to_vec(), |at| given.remove(&texts.get(at)?.text))?;
+        let count = vectors.iter().flatten().count();
         self.model_vectors = self.model_vectors || !had_vectors;
-        self.ranking.set_vectors(now);
+        self.ranking.set_vectors(vectors);
         Ok(count)
+    }
+
+    /// What to ask the host's model for: the vector `kept` gives for each skill's text to
+    /// embed (by position; none for a skill past its end), and the texts of the skills
+    /// without one, in order.
+    pub(crate) fn embedding_plan(
+        &self,
+        kept: impl FnOnce(&[EmbeddingText]) -> Vec<Option<Box<[f32]>>>,
+    ) -> EmbeddingPlan {
+        let texts = self.embedding_texts();
+        let kept = kept(&texts);
+        let asked = (texts.into_iter().enumerate())
+            .filter(|(at, _)| kept.get(*at).is_none_or(Option::is_none))
+            .map(|(_, t)| t.text)
+            .collect();
+        EmbeddingPlan { kept, asked }
     }
 
     /// For each of `texts` (a catalogue's texts to embed, in order), the vector `known` holds

@@ -71,6 +71,18 @@ pub struct FlaggedSkill {
     pub findings: Vec<Finding>,
 }
 
+impl FlaggedSkill {
+    /// What the safety report says of `entry`: `None` when the scan found nothing in it.
+    pub(crate) fn of(entry: &super::CatalogSkill) -> Option<FlaggedSkill> {
+        (!entry.findings.is_empty()).then(|| FlaggedSkill {
+            name: entry.skill.name.clone(),
+            location: entry.skill.location.clone(),
+            blocked: crate::scan::blocked(&entry.findings),
+            findings: entry.findings.clone(),
+        })
+    }
+}
+
 /// A warning about a skill that loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LocatedWarning {

@@ -27,13 +27,13 @@
 //! failed, an entry past the limit of skills, a scan that could not run, an id another
 //! skill held) or whose listing names one location twice is never updated in place.
 
+use super::build::indexes_made_again;
 use super::listing_change::{ListingChange, Moved};
 use super::prepare::{prepare, Prepared};
 use super::{Catalog, CatalogInput};
 use crate::engine::source::SkillEntry;
-use crate::parallel;
 use crate::select::rank::RankIndex;
-use crate::select::rules::{mention_key, MatchIndex};
+use crate::select::rules::mention_key;
 use crate::skill::sections::BodySections;
 use crate::skill::Skill;
 
@@ -327,22 +327,10 @@ impl Catalog {
     /// and gives the catalogue a new number.
     fn reindex(&mut self, read_again: &[usize], before: impl Fn(usize) -> Option<usize>) {
         let headings = self.options.rank.headings;
-        let Catalog { skills, ranking, index, .. } = self;
-        // A blocked skill ranks as an empty one, as in a build.
-        let nothing = Skill::default();
-        let ranked: Vec<&Skill> = skills.iter().map(|s| if s.blocked() { &nothing } else { &s.skill }).collect();
+        let previous = std::mem::take(&mut self.ranking);
         let unchanged = |at: usize| if read_again.contains(&at) { None } else { before(at) };
-        let previous = std::mem::take(ranking);
-        let worth_a_thread = skills.len() >= parallel::SPLIT_FROM_SKILLS;
-        let (rebuilt, rules) = parallel::join(
-            worth_a_thread,
-            || RankIndex::rebuild(previous, &ranked, unchanged, headings),
-            || MatchIndex::build_unsettled(skills.iter().map(|s| &s.skill)),
-        );
-        // (Rebuilding does not fail once the index keeps its readings: a whole build stands in should it.)
-        let rebuilt = rebuilt.unwrap_or_else(|| RankIndex::build_keeping(ranked.iter().copied(), headings, true));
-        *index = rules.settle(|word| rebuilt.shared_word(word));
-        *ranking = rebuilt;
+        let rebuild = |ranked: &[&Skill]| RankIndex::rebuild(previous, ranked, unchanged, headings);
+        (self.ranking, self.index) = indexes_made_again(&self.skills, headings, true, rebuild);
         self.id = super::build::next_id();
     }
 

@@ -7,8 +7,8 @@
 //! once.
 
 use crate::catalog::{
-    changed_input, locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, EntryUpdate, Listed,
-    ListingChange, Prepared, Reuse, SkippedSkill, MAX_IN_PLACE,
+    changed_input, locations_unique, Builder, Catalog, CatalogInput, CatalogOptions, EmbeddingPlan, EntryUpdate,
+    Listed, ListingChange, Prepared, Reuse, SkippedSkill, MAX_IN_PLACE,
 };
 use crate::engine::source::{SkillEntry, SkillSource, SourceError};
 use crate::fast_hash::SeededMap;
@@ -91,14 +91,6 @@ pub struct CatalogBuild {
     known_vectors: SeededMap<String, Box<[f32]>>,
     /// Once the catalogue is built: what is kept and what the model is asked for.
     embedding_plan: Option<EmbeddingPlan>,
-}
-
-/// The embedding step of a build: each skill's kept vector (by position), and the texts of
-/// the others, which the model is asked for.
-#[derive(Debug)]
-struct EmbeddingPlan {
-    kept: Vec<Option<Box<[f32]>>>,
-    asked: Vec<String>,
 }
 
 /// How the entries held so far stand to the last listing: the same, one entry more (at
@@ -259,11 +251,10 @@ impl CatalogBuild {
         if self.next_source < self.sources {
             return Need::List { source: self.next_source };
         }
-        let catalog = match self.catalog.take() {
+        let mut catalog = match self.catalog.take() {
             Some(catalog) => catalog,
             None => self.build(),
         };
-        let mut catalog = catalog;
         let need = match self.embed && !self.embedded {
             true => self.embedding_need(&mut catalog),
             false => Need::Done,
@@ -276,13 +267,9 @@ impl CatalogBuild {
     /// for the previous catalogue keeps that vector); when there is none, the kept vectors
     /// are set at once and nothing is needed.
     fn embedding_need(&mut self, catalog: &mut Catalog) -> Need {
-        let EmbeddingPlan { kept, asked } = self.embedding_plan.get_or_insert_with(|| {
-            let texts = catalog.embedding_texts();
-            let kept = Catalog::kept_for(&texts, &mut self.known_vectors);
-            let asked =
-                (texts.into_iter().zip(&kept)).filter(|(_, kept)| kept.is_none()).map(|(t, _)| t.text).collect();
-            EmbeddingPlan { kept, asked }
-        });
+        let known = &mut self.known_vectors;
+        let EmbeddingPlan { kept, asked } =
+            self.embedding_plan.get_or_insert_with(|| catalog.embedding_plan(|texts| Catalog::kept_for(texts, known)));
         if !asked.is_empty() {
             return Need::Embed { texts: asked.clone() };
         }

@@ -158,12 +158,7 @@ impl<S: SkillSource> Engine<S> {
     /// not change keeps its vector).
     fn embed_skills_keeping(&mut self, kept: impl FnOnce(&[EmbeddingText]) -> Vec<Option<Box<[f32]>>>) {
         let Some(embedder) = &self.embedder else { return };
-        let texts = self.catalog.embedding_texts();
-        let kept = kept(&texts);
-        let asked: Vec<String> = (texts.into_iter().enumerate())
-            .filter(|(at, _)| kept.get(*at).is_none_or(Option::is_none))
-            .map(|(_, t)| t.text)
-            .collect();
+        let crate::catalog::EmbeddingPlan { kept, asked } = self.catalog.embedding_plan(kept);
         let fresh = if asked.is_empty() { Ok(Vec::new()) } else { embedder.embed(&asked) };
         self.embedding_error = self.catalog.take_embeddings_keeping(kept, fresh).err();
     }
