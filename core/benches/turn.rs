@@ -134,6 +134,20 @@ fn bench_updates(bencher: divan::Bencher, size: usize, edit: impl Fn(&str, usize
     assert_eq!(listings.get(), 1, "an update refreshed");
 }
 
+/// One skill taken out, the middle one (`Catalog::remove_entry`: a SKILL.md deleted, the
+/// sources not listed): both indexes made again around the skills left.
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn catalogue_remove_one(bencher: divan::Bencher, size: usize) {
+    let listings = std::rc::Rc::new(std::cell::Cell::new(0));
+    let source = Stamped { inputs: inputs(size), changed: usize::MAX, listings, description: false };
+    let location = source.inputs[size / 2].location.clone();
+    let catalog = skillwire::Engine::new(vec![source], skillwire::Options::default()).catalog().clone();
+    bencher.with_inputs(|| catalog.clone()).bench_local_values(|mut catalog| {
+        assert_eq!(catalog.remove_entry(0, &location), skillwire::EntryUpdate::Reindexed);
+        catalog
+    });
+}
+
 /// A word added to the description of `text` (a SKILL.md whose description is on one line,
 /// as the corpus's are), inside its quotes when it has them.
 fn description_edited(text: &str, word: &str) -> String {

@@ -23,6 +23,9 @@ pub trait Backend {
     /// when it changes nothing but the entry, else refreshes ([`skillwire::Engine::update`]):
     /// true when taken in place.
     fn update(&mut self, source: usize, entry: SkillEntry) -> Result<bool, WasmError>;
+    /// Takes the entry of source `source` at `location` out without listing the sources,
+    /// else refreshes ([`skillwire::Engine::remove`]): true when taken out in place.
+    fn remove(&mut self, source: usize, location: &str) -> Result<bool, WasmError>;
     /// What to embed for each skill ([`skillwire::Catalog::embedding_texts`]).
     fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError>;
     /// Sets the skills' embeddings ([`skillwire::Catalog::set_embeddings`]).
@@ -82,6 +85,9 @@ impl<S: SkillSource> Backend for Engine<S> {
     }
     fn update(&mut self, source: usize, entry: SkillEntry) -> Result<bool, WasmError> {
         Ok(Engine::update(self, source, entry))
+    }
+    fn remove(&mut self, source: usize, location: &str) -> Result<bool, WasmError> {
+        Ok(Engine::remove(self, source, location))
     }
     fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
         Ok(Engine::embedding_texts(self))

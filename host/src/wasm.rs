@@ -553,6 +553,13 @@ impl Backend for WasmEngine {
         Ok(taken)
     }
 
+    fn remove(&mut self, source: usize, location: &str) -> Result<bool, WasmError> {
+        let source = u32::try_from(source).unwrap_or(u32::MAX);
+        // The embeddings set before are gone either way (the indexes are made again).
+        (self.embeddings, self.embedding_error) = (None, None);
+        self.call(|store, i, e| api!(i).call_remove(store, e, source, location))
+    }
+
     fn embedding_texts(&mut self) -> Result<Vec<EmbeddingText>, WasmError> {
         Ok(self.call(|store, i, e| api!(i).call_embedding_texts(store, e))?.cross())
     }

@@ -242,9 +242,9 @@ fn one_changed_entry_crosses_into_the_component_and_is_taken_in_place() {
         SkillEntry::new(location).with_stamp(text.len().to_string())
     };
     let edit = |at: usize, text: String| source.0.lock().unwrap()[at].1 = text;
-    let native = || -> Vec<Value> {
+    let native = |messages: &[String]| -> Vec<Value> {
         let mut built = Engine::new(vec![source.clone()], Options::default());
-        answers(&mut built, &["@sql".to_owned(), "review my sql queries".to_owned()])
+        answers(&mut built, messages)
     };
     // A body edit: that entry alone is read, in the guest, and taken in place.
     edit(1, sql.replace("Check the indexes.", "Check the indexes and the query plan."));
@@ -254,12 +254,23 @@ fn one_changed_entry_crosses_into_the_component_and_is_taken_in_place() {
     let turn = engine.inject("@sql", &TurnContext::default()).unwrap();
     assert!(turn.user_message.contains("query plan"), "{}", turn.user_message);
     let messages = ["@sql".to_owned(), "review my sql queries".to_owned()];
-    assert_eq!(answers(&mut engine, &messages), native());
+    assert_eq!(answers(&mut engine, &messages), native(&messages));
     // A description edit: the guest takes it with its indexes made again (false, as after a
     // refresh: the host's embeddings go).
     edit(1, sql.replace("Review SQL queries.", "Review SQL queries and migrations."));
     assert_eq!(engine.update(0, entry(1)), Ok(false));
-    assert_eq!(answers(&mut engine, &messages), native());
+    assert_eq!(answers(&mut engine, &messages), native(&messages));
+    // A skill taken out: nothing read, the guest takes it out in place (true); one it has
+    // not listed: it refreshes (false).
+    let messages = ["@pdf".to_owned(), "fill the pdf form".to_owned()];
+    let reads = source.1.load(Ordering::Relaxed);
+    source.0.lock().unwrap().remove(1);
+    assert_eq!(engine.remove(0, "s/sql/SKILL.md"), Ok(true));
+    assert_eq!(source.1.load(Ordering::Relaxed), reads);
+    assert_eq!(answers(&mut engine, &messages), native(&messages));
+    assert!(engine.matches("@sql", &TurnContext::default()).unwrap().is_empty());
+    assert_eq!(engine.remove(0, "s/none/SKILL.md"), Ok(false));
+    assert_eq!(answers(&mut engine, &messages), native(&messages));
 }
 
 /// A source whose reads fail or return far too much text.

@@ -712,6 +712,40 @@ export class Skillwire {
     return done === 'in-place';
   }
 
+  /**
+   * Takes the entry of source `source` at `location` out of the catalogue (its SKILL.md
+   * deleted) without listing the sources: its skill, warnings and safety report go, and
+   * the catalogue's indexes are made again around the skills left, which keep the vectors
+   * `embed` gave them; otherwise (an entry the catalogue has not listed with a `stamp`, its
+   * last, a skill that shadowed another or is listed as `name@origin`) the catalogue is
+   * refreshed (`refresh()`). Resolves to `true` when the entry was taken out without a
+   * refresh. Embeddings set with `setEmbeddings` go, as after a refresh.
+   */
+  async remove(source: number, location: string): Promise<boolean> {
+    const done = await runAsync(this.#removeSteps(source, location), this.#timeout);
+    if (this.#refreshesAfter(done)) await this.refresh();
+    return done === 'reindexed';
+  }
+  /** `remove`, synchronously. */
+  removeSync(source: number, location: string): boolean {
+    const done = runSync(this.#removeSteps(source, location));
+    if (this.#refreshesAfter(done)) this.refreshSync();
+    return done === 'reindexed';
+  }
+
+  /** Whether the entry was taken out in place (`'reindexed'`: the skills without a vector
+   * then embedded with `embed`) or is left to a refresh. */
+  *#removeSteps(source: number, location: string): Steps<UpdateDone> {
+    const catalog = this.#whole('`remove()`');
+    if (!(Number.isInteger(source) && this.#sources[source])) {
+      throw new SkillwireError(`remove(${String(source)}): no such source`, 'invalid_argument');
+    }
+    if (typeof location !== 'string') throw new SkillwireError('remove(): the location must be a string', 'invalid_argument');
+    const done = call(() => catalog.remove(source, location)) as UpdateDone;
+    if (done === 'reindexed' && typeof this.#embed === 'function') yield* this.#embedSteps(catalog);
+    return done;
+  }
+
   /** Whether an update that did `done` is followed by a refresh: when the entry was not
    * taken, and when `embed` failed before (a refresh tries it again). */
   #refreshesAfter(done: UpdateDone): boolean {

@@ -326,6 +326,44 @@ test('update takes one changed entry in place without listing, and refreshes whe
   sw.free();
 });
 
+test('remove takes one entry out without listing, and refreshes when it must', async () => {
+  const xlsx = '---\nname: xlsx\ndescription: Spreadsheets.\n---\nUse openpyxl.\n';
+  const csv = '---\nname: csv\ndescription: Clean CSV files.\n---\nUse pandas.\n';
+  const texts = new Map([['s/pdf/SKILL.md', pdf], ['s/xlsx/SKILL.md', xlsx], ['s/csv/SKILL.md', csv], ['s/sql/SKILL.md', sql]]);
+  const calls = [];
+  const source = {
+    list: () => { calls.push('list'); return [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })); },
+    read: (location) => { calls.push(location); return texts.get(location); },
+  };
+  const sameAsBuilt = (sw) => {
+    const built = new Skillwire({ sources: [{ list: source.list, read: (l) => texts.get(l) }] });
+    assert.deepEqual(sw.report(), built.report());
+    assert.equal(sw.catalogSync().text, built.catalogSync().text);
+    assert.deepEqual(sw.matchSync('spreadsheets and csv files'), built.matchSync('spreadsheets and csv files'));
+    built.free();
+  };
+  const sw = new Skillwire({ sources: [source] });
+  // Taken out in place: nothing listed nor read, the skill no longer matched.
+  texts.delete('s/xlsx/SKILL.md');
+  calls.length = 0;
+  assert.equal(sw.removeSync(0, 's/xlsx/SKILL.md'), true);
+  assert.deepEqual(calls, []);
+  assert.deepEqual(sw.matchSync('@xlsx').matches, []);
+  sameAsBuilt(sw);
+  texts.delete('s/csv/SKILL.md');
+  calls.length = 0;
+  assert.equal(await sw.remove(0, 's/csv/SKILL.md'), true);
+  assert.deepEqual(calls, []);
+  sameAsBuilt(sw);
+  // An entry the catalogue has not listed: refreshed (listed, nothing read).
+  calls.length = 0;
+  assert.equal(sw.removeSync(0, 's/nothing/SKILL.md'), false);
+  assert.deepEqual(calls, ['list']);
+  sameAsBuilt(sw);
+  assert.throws(() => sw.removeSync(3, 's/pdf/SKILL.md'), (e) => e.code === 'invalid_argument');
+  sw.free();
+});
+
 test('an update that makes the indexes again embeds the skill read again; one in place keeps the embeddings', () => {
   const texts = new Map([['a/SKILL.md', k8s], ['b/SKILL.md', sql]]);
   let lists = 0;
@@ -356,6 +394,14 @@ test('an update that makes the indexes again embeds the skill read again; one in
   texts.set('b/SKILL.md', texts.get('b/SKILL.md').replace('Review database migrations.', 'Review broken migrations.'));
   assert.equal(failing.updateSync(0, entry('b/SKILL.md')), false);
   assert.equal(failing.embeddingError, 'model offline');
+  // A skill taken out: nothing embedded, the skill left keeps its vector.
+  texts.delete('a/SKILL.md');
+  embedded.length = 0;
+  lists = 0;
+  assert.equal(sw.removeSync(0, 'a/SKILL.md'), true);
+  assert.deepEqual(embedded, []);
+  assert.deepEqual(sw.matchSync('please help', { embedding: [0, 1, 0] }).matches.map((m) => m.skill), ['sql-review']);
+  assert.equal(lists, 0, 'the removal listed the source');
   for (const s of [sw, failing]) s.free();
 });
 

@@ -198,6 +198,24 @@ impl Catalog {
         }
     }
 
+    /// Takes the entry of source `source` at `location` out of the catalogue — its skill, its
+    /// warnings and safety report, its place in the listing — without listing the sources,
+    /// and makes both indexes again around the skills left, as a refresh that no longer
+    /// finds it does ([`EntryUpdate::Reindexed`]: the others keep the vectors the host's
+    /// model gave them). [`EntryUpdate::NotTaken`], the catalogue as it was, when it cannot
+    /// be: the catalogue has not listed that entry with a stamp, it is its last, its skill
+    /// shadowed another or is listed as `NAME@ORIGIN`, two skills met under one name, or
+    /// the catalogue has entries to read again — the host refreshes then.
+    /// [`Engine::remove`](crate::Engine::remove) refreshes itself.
+    pub fn remove_entry(&mut self, source: usize, location: &str) -> EntryUpdate {
+        let Some(at) = self.listing_for_update().and_then(|listing| {
+            listing.iter().position(|listed| listed.source() == source && listed.location() == location)
+        }) else {
+            return EntryUpdate::NotTaken;
+        };
+        self.update_in_place(&[], Some(ListingChange::Removed { at }))
+    }
+
     /// Whether `entry` of `source`, stamped, was listed with a stamp by a catalogue that may be
     /// updated in place. Its origin and id are compared with its skill's when it is taken
     /// ([`Catalog::update_in_place`]); a host id equal to the id the skill would derive is the
@@ -847,6 +865,52 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_takes_one_entry_out_without_listing_and_refreshes_when_it_must() {
+        let options = Options::default();
+        let texts = Texts::new(6);
+        let mut engine = Engine::new(vec![texts.clone()], options.clone());
+        let same_as_built = |engine: &Engine<Texts>| assert_eq!(seen(engine), seen(&texts.built(&options)));
+        let taken = || super::super::listing_change::TAKEN.with(std::cell::Cell::get);
+        let remove = |engine: &mut Engine<Texts>, location: &str| {
+            let at = texts.skills.borrow().iter().position(|(l, _)| l == location);
+            if let Some(at) = at {
+                texts.skills.borrow_mut().remove(at);
+            }
+            let (before, reads) = (taken(), texts.reads.get());
+            let out = engine.remove(0, location);
+            assert_eq!(taken() > before, out, "taken in place, or refreshed");
+            assert_eq!(texts.reads.get(), reads, "an entry was read");
+            same_as_built(engine);
+            out
+        };
+        // Taken out in place, from the middle, the start and the end: nothing listed or read,
+        // the indexes made again (a new number), the listing kept for the next change.
+        let number = engine.catalog().id;
+        assert!(remove(&mut engine, "s003/SKILL.md"));
+        assert_ne!(engine.catalog().id, number);
+        assert!(remove(&mut engine, "s000/SKILL.md"));
+        assert!(remove(&mut engine, "s005/SKILL.md"));
+        texts.edit(1, |t| format!("{t}More.\n"));
+        assert!(refreshed(&mut engine, &texts, &options), "a body edit after it was not taken in place");
+        // An entry the catalogue has not listed, or from a source it lacks: refreshed.
+        assert!(!remove(&mut engine, "s009/SKILL.md"));
+        assert!(!engine.remove(3, "s001/SKILL.md"));
+        // A skill that shadowed another: refreshed, which lists the other again.
+        let text = "---\nname: skill-1\ndescription: Another widget 1.\n---\nGo.\n".to_owned();
+        texts.skills.borrow_mut().push(("s101/SKILL.md".to_owned(), text));
+        engine.refresh();
+        same_as_built(&engine);
+        assert_eq!(engine.catalog().shadowed().len(), 1);
+        assert!(!remove(&mut engine, "s001/SKILL.md"));
+        assert_eq!(engine.catalog().skills().iter().filter(|s| s.skill.name == "skill-1").count(), 1);
+        // Down to the last entry, which a refresh takes out (a catalogue of nothing is a build's).
+        assert!(remove(&mut engine, "s002/SKILL.md"));
+        assert!(remove(&mut engine, "s004/SKILL.md"));
+        assert!(!remove(&mut engine, "s101/SKILL.md"));
+        assert!(engine.catalog().skills().is_empty());
+    }
+
+    #[test]
     fn an_entry_added_or_removed_gives_the_catalogue_a_build_gives() {
         let options = Options::default();
         let texts = Texts::new(6);
@@ -996,8 +1060,8 @@ mod tests {
         assert_eq!(missing, ["skill-15: Handle gizmo 15 files."]);
         assert_eq!(catalog.take_missing_embeddings(pairs(&missing)), Ok(5));
         assert_eq!(catalog.clone().take_vectors(), build(&texts).take_vectors());
-        texts.skills.borrow_mut().remove(1);
-        assert_eq!(catalog.update_in_place(&[], Some(ListingChange::Removed { at: 1 })), crate::EntryUpdate::Reindexed);
+        let (gone, _) = texts.skills.borrow_mut().remove(1);
+        assert_eq!(catalog.remove_entry(0, &gone), crate::EntryUpdate::Reindexed);
         assert!(catalog.missing_embedding_texts().is_empty());
         assert_eq!(catalog.clone().take_vectors(), build(&texts).take_vectors());
         // Vectors the host set by name go with the indexes: every text is missing.

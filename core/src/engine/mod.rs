@@ -266,18 +266,45 @@ impl<S: SkillSource> Engine<S> {
                 true
             }
             EntryUpdate::Reindexed => {
-                // The skills not read again kept the model's vectors: only the others are
-                // embedded (all, if the host had set the vectors: they went).
-                if self.embedder.is_some() {
-                    let kept = self.catalog.take_vectors();
-                    self.embed_skills_keeping(|_| kept);
-                }
+                self.embed_after_reindexing();
                 false
             }
             _ => {
                 self.refresh();
                 false
             }
+        }
+    }
+
+    /// Takes the entry of source `source` at `location` out (its SKILL.md deleted, its
+    /// folder moved away) without listing the sources: its skill, warnings and safety
+    /// report go, and both indexes are made again around the skills left, as a refresh
+    /// that no longer finds it makes them (the others keep the embedder's vectors);
+    /// otherwise (an entry the catalogue has not listed with a stamp, its last, a skill that
+    /// shadowed another or is listed as `NAME@ORIGIN`, or a catalogue with entries to read
+    /// again) the engine [refreshes](Engine::refresh). Returns true when the entry was taken
+    /// out without a refresh. For a host that learns of one change at a time; embeddings the
+    /// host set go, as after a refresh.
+    pub fn remove(&mut self, source: usize, location: &str) -> bool {
+        match self.catalog.remove_entry(source, location) {
+            EntryUpdate::Reindexed => {
+                self.embed_after_reindexing();
+                true
+            }
+            _ => {
+                self.refresh();
+                false
+            }
+        }
+    }
+
+    /// After the catalogue made its indexes again in place: the skills not read again kept
+    /// the model's vectors, so only the others are embedded (all, if the host had set the
+    /// vectors: they went).
+    fn embed_after_reindexing(&mut self) {
+        if self.embedder.is_some() {
+            let kept = self.catalog.take_vectors();
+            self.embed_skills_keeping(|_| kept);
         }
     }
 

@@ -111,6 +111,10 @@ impl GuestEngine for Engine {
         self.0.borrow_mut().update(source as usize, entry.cross())
     }
 
+    fn remove(&self, source: u32, location: String) -> bool {
+        self.0.borrow_mut().remove(source as usize, &location)
+    }
+
     fn report(&self) -> wit::CatalogReport {
         self.0.borrow().catalog().report().clone().cross()
     }

@@ -193,6 +193,18 @@ impl Catalog {
         Ok(done.to_owned())
     }
 
+    /// Takes the entry of source `source` at `location` out in place (the core's
+    /// `Catalog::remove_entry`): `'reindexed'` when it was, the indexes made again around the
+    /// skills left (which keep their vectors), `'not-taken'` when it cannot be: the caller
+    /// refreshes.
+    pub fn remove(&mut self, source: u32, location: &str) -> String {
+        let done = match self.catalog.remove_entry(source as usize, location) {
+            EntryUpdate::Reindexed => "reindexed",
+            _ => "not-taken",
+        };
+        done.to_owned()
+    }
+
     /// After an update `'reindexed'`: what to embed for the skills without a vector while
     /// the others kept the model's (`[{skill, text}]`; every skill's when none has one).
     #[wasm_bindgen(js_name = missingEmbeddingTexts)]
