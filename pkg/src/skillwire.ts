@@ -716,21 +716,23 @@ export class Skillwire {
    * Takes the entry of source `source` at `location` out of the catalogue (its SKILL.md
    * deleted) without listing the sources: its skill, warnings and safety report go, and
    * the catalogue's indexes are made again around the skills left, which keep the vectors
-   * `embed` gave them; otherwise (an entry the catalogue has not listed with a `stamp`, its
-   * last, a skill that shadowed another or is listed as `name@origin`) the catalogue is
-   * refreshed (`refresh()`). Resolves to `true` when the entry was taken out without a
-   * refresh. Embeddings set with `setEmbeddings` go, as after a refresh.
+   * `embed` gave them; otherwise (an entry the catalogue has not listed with a `stamp` or
+   * whose skill did not load, its last, a skill that shadowed another or is listed as
+   * `name@origin`, two skills met under one name from two origins), and when `embed`
+   * failed, the catalogue is refreshed (`refresh()`). Resolves to `true` when the entry was
+   * taken out without a refresh. Embeddings set with `setEmbeddings` go, as after a refresh.
    */
   async remove(source: number, location: string): Promise<boolean> {
     const done = await runAsync(this.#removeSteps(source, location), this.#timeout);
-    if (this.#refreshesAfter(done)) await this.refresh();
-    return done === 'reindexed';
+    const refreshes = this.#refreshesAfter(done);
+    if (refreshes) await this.refresh();
+    return !refreshes;
   }
   /** `remove`, synchronously. */
   removeSync(source: number, location: string): boolean {
-    const done = runSync(this.#removeSteps(source, location));
-    if (this.#refreshesAfter(done)) this.refreshSync();
-    return done === 'reindexed';
+    const refreshes = this.#refreshesAfter(runSync(this.#removeSteps(source, location)));
+    if (refreshes) this.refreshSync();
+    return !refreshes;
   }
 
   /** Whether the entry was taken out in place (`'reindexed'`: the skills without a vector

@@ -402,6 +402,10 @@ test('an update that makes the indexes again embeds the skill read again; one in
   assert.deepEqual(embedded, []);
   assert.deepEqual(sw.matchSync('please help', { embedding: [0, 1, 0] }).matches.map((m) => m.skill), ['sql-review']);
   assert.equal(lists, 0, 'the removal listed the source');
+  // After a model that failed, a removal refreshes too (which tries the model again): false.
+  assert.equal(failing.removeSync(0, 'a/SKILL.md'), false);
+  assert.equal(lists, 1);
+  assert.equal(failing.embeddingError, 'model offline');
   for (const s of [sw, failing]) s.free();
 });
 

@@ -203,11 +203,15 @@ impl Catalog {
     /// and makes both indexes again around the skills left, as a refresh that no longer
     /// finds it does ([`EntryUpdate::Reindexed`]: the others keep the vectors the host's
     /// model gave them). [`EntryUpdate::NotTaken`], the catalogue as it was, when it cannot
-    /// be: the catalogue has not listed that entry with a stamp, it is its last, its skill
-    /// shadowed another or is listed as `NAME@ORIGIN`, two skills met under one name, or
-    /// the catalogue has entries to read again — the host refreshes then.
+    /// be: the catalogue has not listed that entry with a stamp, or its skill (it did not
+    /// load, or shadowed another, or is listed as `NAME@ORIGIN`); it is its last; two of its
+    /// skills met under one name from two origins; it keeps no readings (restored from a
+    /// snapshot) or has entries to read again — the host refreshes then.
     /// [`Engine::remove`](crate::Engine::remove) refreshes itself.
     pub fn remove_entry(&mut self, source: usize, location: &str) -> EntryUpdate {
+        if self.stamp_of(source, &mut location.to_owned()).is_none() {
+            return EntryUpdate::NotTaken;
+        }
         let Some(at) = self.listing_for_update().and_then(|listing| {
             listing.iter().position(|listed| listed.source() == source && listed.location() == location)
         }) else {
@@ -869,6 +873,8 @@ mod tests {
         let options = Options::default();
         let texts = Texts::new(6);
         let mut engine = Engine::new(vec![texts.clone()], options.clone());
+        let same_as_built_from =
+            |engine: &Engine<FirstUnstamped>, texts: &Texts| assert_eq!(seen(engine), seen(&texts.built(&options)));
         let same_as_built = |engine: &Engine<Texts>| assert_eq!(seen(engine), seen(&texts.built(&options)));
         let taken = || super::super::listing_change::TAKEN.with(std::cell::Cell::get);
         let remove = |engine: &mut Engine<Texts>, location: &str| {
@@ -908,6 +914,26 @@ mod tests {
         assert!(remove(&mut engine, "s004/SKILL.md"));
         assert!(!remove(&mut engine, "s101/SKILL.md"));
         assert!(engine.catalog().skills().is_empty());
+
+        // An entry listed without a stamp (read again at every refresh) is left to a refresh.
+        struct FirstUnstamped(Texts);
+        impl SkillSource for FirstUnstamped {
+            fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+                let mut listing = self.0.list()?;
+                listing[0].stamp = None;
+                Ok(listing)
+            }
+            fn read(&self, location: &str) -> Result<String, SourceError> {
+                self.0.read(location)
+            }
+        }
+        let texts = Texts::new(3);
+        let mut engine = Engine::new(vec![FirstUnstamped(texts.clone())], options.clone());
+        texts.skills.borrow_mut().remove(0);
+        let before = taken();
+        assert!(!engine.remove(0, "s000/SKILL.md"));
+        assert_eq!(taken(), before);
+        same_as_built_from(&engine, &texts);
     }
 
     #[test]

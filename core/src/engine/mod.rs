@@ -280,9 +280,10 @@ impl<S: SkillSource> Engine<S> {
     /// folder moved away) without listing the sources: its skill, warnings and safety
     /// report go, and both indexes are made again around the skills left, as a refresh
     /// that no longer finds it makes them (the others keep the embedder's vectors);
-    /// otherwise (an entry the catalogue has not listed with a stamp, its last, a skill that
-    /// shadowed another or is listed as `NAME@ORIGIN`, or a catalogue with entries to read
-    /// again) the engine [refreshes](Engine::refresh). Returns true when the entry was taken
+    /// otherwise (see [`Catalog::remove_entry`]: an entry the catalogue has not listed with a
+    /// stamp or whose skill did not load, its last, a skill that shadowed another or is
+    /// listed as `NAME@ORIGIN`, a catalogue where two skills met under one name from two
+    /// origins or with entries to read again) the engine [refreshes](Engine::refresh). Returns true when the entry was taken
     /// out without a refresh. For a host that learns of one change at a time; embeddings the
     /// host set go, as after a refresh.
     pub fn remove(&mut self, source: usize, location: &str) -> bool {
