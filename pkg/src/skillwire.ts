@@ -739,13 +739,18 @@ export class Skillwire {
    * then embedded with `embed`) or is left to a refresh. */
   *#removeSteps(source: number, location: string): Steps<UpdateDone> {
     const catalog = this.#whole('`remove()`');
-    if (!(Number.isInteger(source) && this.#sources[source])) {
-      throw new SkillwireError(`remove(${String(source)}): no such source`, 'invalid_argument');
-    }
+    this.#sourceAt(source, 'remove');
     if (typeof location !== 'string') throw new SkillwireError('remove(): the location must be a string', 'invalid_argument');
     const done = call(() => catalog.remove(source, location)) as UpdateDone;
     if (done === 'reindexed' && typeof this.#embed === 'function') yield* this.#embedSteps(catalog);
     return done;
+  }
+
+  /** Source `source`, or an `invalid_argument` error naming `method`. */
+  #sourceAt(source: number, method: string): SkillSource {
+    const from = Number.isInteger(source) ? this.#sources[source] : undefined;
+    if (!from) throw new SkillwireError(`${method}(${String(source)}): no such source`, 'invalid_argument');
+    return from;
   }
 
   /** Whether an update that did `done` is followed by a refresh: when the entry was not
@@ -783,8 +788,7 @@ export class Skillwire {
    * without one; a read that fails leaves it to the refresh). */
   *#updateSteps(source: number, entry: SkillEntry): Steps<UpdateDone> {
     const catalog = this.#whole('`update()`');
-    const from = Number.isInteger(source) ? this.#sources[source] : undefined;
-    if (!from) throw new SkillwireError(`update(${String(source)}): no such source`, 'invalid_argument');
+    const from = this.#sourceAt(source, 'update');
     const [listed] = entriesOf([entry], this.#limits);
     let text: string | undefined;
     if (listed!.text === undefined && listed!.error === undefined) {

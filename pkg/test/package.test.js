@@ -267,6 +267,16 @@ test('a refresh reads only the entries whose stamp changed, and gives what a bui
   for (const s of [sw, built]) s.free();
 });
 
+/** Asserts that `sw` answers as an engine built over `list` and `texts` (location → SKILL.md)
+ * does: the report, the catalogue, and a match on `message`. */
+function assertSameAsBuilt(sw, list, texts, message) {
+  const built = new Skillwire({ sources: [{ list, read: (l) => texts.get(l) }] });
+  assert.deepEqual(sw.report(), built.report());
+  assert.equal(sw.catalogSync().text, built.catalogSync().text);
+  assert.deepEqual(sw.matchSync(message), built.matchSync(message));
+  built.free();
+}
+
 test('update takes one changed entry in place without listing, and refreshes when it must', async () => {
   const xlsx = '---\nname: xlsx\ndescription: Spreadsheets.\n---\nUse openpyxl.\n';
   const texts = new Map([['s/pdf/SKILL.md', pdf], ['s/xlsx/SKILL.md', xlsx]]);
@@ -283,13 +293,7 @@ test('update takes one changed entry in place without listing, and refreshes whe
     },
   };
   const entry = (location, withText) => ({ location, stamp: String(texts.get(location).length), ...(withText ? { text: texts.get(location) } : {}) });
-  const sameAsBuilt = (sw) => {
-    const built = new Skillwire({ sources: [{ list: source.list, read: (l) => texts.get(l) }] });
-    assert.deepEqual(sw.report(), built.report());
-    assert.equal(sw.catalogSync().text, built.catalogSync().text);
-    assert.deepEqual(sw.matchSync('spreadsheets please'), built.matchSync('spreadsheets please'));
-    built.free();
-  };
+  const sameAsBuilt = (sw) => assertSameAsBuilt(sw, source.list, texts, 'spreadsheets please');
   const sw = new Skillwire({ sources: [source] });
   calls.length = 0;
   // A body edit with its text: nothing listed nor read.
@@ -335,13 +339,7 @@ test('remove takes one entry out without listing, and refreshes when it must', a
     list: () => { calls.push('list'); return [...texts].map(([location, text]) => ({ location, stamp: String(text.length) })); },
     read: (location) => { calls.push(location); return texts.get(location); },
   };
-  const sameAsBuilt = (sw) => {
-    const built = new Skillwire({ sources: [{ list: source.list, read: (l) => texts.get(l) }] });
-    assert.deepEqual(sw.report(), built.report());
-    assert.equal(sw.catalogSync().text, built.catalogSync().text);
-    assert.deepEqual(sw.matchSync('spreadsheets and csv files'), built.matchSync('spreadsheets and csv files'));
-    built.free();
-  };
+  const sameAsBuilt = (sw) => assertSameAsBuilt(sw, source.list, texts, 'spreadsheets and csv files');
   const sw = new Skillwire({ sources: [source] });
   // Taken out in place: nothing listed nor read, the skill no longer matched.
   texts.delete('s/xlsx/SKILL.md');

@@ -472,6 +472,11 @@ mod tests {
         format!("{:?} {:?} {:?} {turn:?} {relevant:?}", catalog.skills(), catalog.shadowed(), catalog.report())
     }
 
+    /// Asserts that `engine` holds the catalogue a build of `texts` gives.
+    fn same_as_built_from<S: SkillSource>(engine: &Engine<S>, texts: &Texts, options: &Options) {
+        assert_eq!(seen(engine), seen(&texts.built(options)), "the catalogue differs from a build");
+    }
+
     fn refreshed(engine: &mut Engine<Texts>, texts: &Texts, options: &Options) -> bool {
         let number = engine.catalog().id;
         engine.refresh();
@@ -873,9 +878,7 @@ mod tests {
         let options = Options::default();
         let texts = Texts::new(6);
         let mut engine = Engine::new(vec![texts.clone()], options.clone());
-        let same_as_built_from =
-            |engine: &Engine<FirstUnstamped>, texts: &Texts| assert_eq!(seen(engine), seen(&texts.built(&options)));
-        let same_as_built = |engine: &Engine<Texts>| assert_eq!(seen(engine), seen(&texts.built(&options)));
+        let same_as_built = |engine: &Engine<Texts>| same_as_built_from(engine, &texts, &options);
         let taken = || super::super::listing_change::TAKEN.with(std::cell::Cell::get);
         let remove = |engine: &mut Engine<Texts>, location: &str| {
             let at = texts.skills.borrow().iter().position(|(l, _)| l == location);
@@ -933,7 +936,7 @@ mod tests {
         let before = taken();
         assert!(!engine.remove(0, "s000/SKILL.md"));
         assert_eq!(taken(), before);
-        same_as_built_from(&engine, &texts);
+        same_as_built_from(&engine, &texts, &options);
     }
 
     #[test]

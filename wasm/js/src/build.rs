@@ -185,12 +185,7 @@ impl Catalog {
         let EntryInput { location, text: listed, origin, stamp, id, .. } = entry;
         let entry = SkillEntry { location, text: listed.or(text), origin, stamp, id };
         let unread = |_: &str| Err(SourceError::new("no text was given"));
-        let done = match self.catalog.update_entry(source as usize, entry, unread) {
-            EntryUpdate::InPlace => "in-place",
-            EntryUpdate::Reindexed => "reindexed",
-            _ => "not-taken",
-        };
-        Ok(done.to_owned())
+        Ok(done_name(self.catalog.update_entry(source as usize, entry, unread)))
     }
 
     /// Takes the entry of source `source` at `location` out in place (the core's
@@ -198,11 +193,7 @@ impl Catalog {
     /// skills left (which keep their vectors), `'not-taken'` when it cannot be: the caller
     /// refreshes.
     pub fn remove(&mut self, source: u32, location: &str) -> String {
-        let done = match self.catalog.remove_entry(source as usize, location) {
-            EntryUpdate::Reindexed => "reindexed",
-            _ => "not-taken",
-        };
-        done.to_owned()
+        done_name(self.catalog.remove_entry(source as usize, location))
     }
 
     /// After an update `'reindexed'`: what to embed for the skills without a vector while
@@ -398,4 +389,15 @@ fn json_object(json: &str, what: &str) -> Result<serde_json::Map<String, serde_j
 pub fn lint(location: &str, text: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let options: LintOptions = from_js(options, "options")?;
     to_js(&skillwire::lint_with(location, text, &options))
+}
+
+/// What `update` and `remove` say the core's `EntryUpdate` did: `'in-place'`, `'reindexed'`
+/// or `'not-taken'`.
+fn done_name(done: EntryUpdate) -> String {
+    let name = match done {
+        EntryUpdate::InPlace => "in-place",
+        EntryUpdate::Reindexed => "reindexed",
+        _ => "not-taken",
+    };
+    name.to_owned()
 }
