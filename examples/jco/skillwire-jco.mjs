@@ -18,7 +18,9 @@
 // error); the call goes on. An error `read` throws with `refused: true` (see `refusal`) is a
 // refusal of the SKILL.md for what it is, lasting until the file changes: a `refresh()`
 // does not read it again while the entry's `stamp` (a string that changes with the file)
-// holds. A failure the host does not contain aborts the call: an import
+// holds; a host that learns of one edited or deleted SKILL.md (a file watcher) hands it to
+// `update(source, entry)` or `remove(source, location)`, which take it without listing the
+// sources. A failure the host does not contain aborts the call: an import
 // that throws a JS `Error` or answers what cannot be lowered unwinds the guest without its
 // clean-up (jco lets later calls in), and a trap in the guest leaves the instance refusing
 // every call; either way `rebuild()` (a new instance) comes first.
@@ -221,6 +223,31 @@ export class Skillwire {
   /** Lists the sources again and reads the entries whose `stamp` changed (and those
    * without one); the rest is what the last build prepared. */
   refresh() { this.engine.refresh(); }
+  /** Takes one changed entry of source `source` (as its `list()` gives it: the same location,
+   * origin and id, with the new `stamp`, and `text` when at hand) without listing the
+   * sources: in place when the edit is to a body's instructions, with the indexes made again
+   * when it is to what they read (a description, tags, "When to use" sections), otherwise by
+   * a refresh. True when it was taken in place with nothing else changed. */
+  update(source, entry) {
+    this.#sourceAt(source, 'update');
+    return this.engine.update(source, skillEntry(entry));
+  }
+  /** Takes the entry of source `source` at `location` out (its SKILL.md deleted) without
+   * listing the sources, or refreshes when it cannot be (an entry listed without a stamp,
+   * the last one, a skill that shadowed another). True when it was taken out without a
+   * refresh. */
+  remove(source, location) {
+    this.#sourceAt(source, 'remove');
+    if (typeof location !== 'string') throw new SkillwireError('invalid_argument', 'remove(): the location must be a string');
+    return this.engine.remove(source, location);
+  }
+  /** Source `source`, or an `invalid_argument` error naming `method` (the engine would take
+   * an unknown source as a reason to refresh). */
+  #sourceAt(source, method) {
+    const from = Number.isInteger(source) ? this.sources[source] : undefined;
+    if (!from) throw new SkillwireError('invalid_argument', `${method}(${String(source)}): no such source`);
+    return from;
+  }
   report() { return this.engine.report(); }
   catalog(format = 'agent-skills', budget) { return this.engine.catalog(format, budget); }
   catalogFor(message, turn = {}, featured = this.featured, format = 'agent-skills', budget) {

@@ -162,3 +162,82 @@ test('jco: the folder source refuses a SKILL.md that is not UTF-8', () => {
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+/** Skills in memory, each listed with a stamp that changes with its text; reads and
+ * listings counted. */
+function memorySkills(texts) {
+  const source = {
+    texts: { ...texts },
+    stamps: Object.fromEntries(Object.keys(texts).map((location) => [location, '1'])),
+    reads: [],
+    listings: 0,
+    edit(location, text) {
+      source.texts[location] = text;
+      source.stamps[location] = String(Number(source.stamps[location] ?? 0) + 1);
+      return { location, stamp: source.stamps[location] };
+    },
+    list() {
+      source.listings += 1;
+      return Object.keys(source.texts).sort().map((location) => ({ location, stamp: source.stamps[location] }));
+    },
+    read(location) {
+      source.reads.push(location);
+      return source.texts[location];
+    },
+  };
+  return source;
+}
+
+const skillMd = (name, description, body) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+
+/** The engine's report, catalogue and turns are those of an engine built over the source as
+ * it is now. */
+function assertSameAsBuilt(sw, source) {
+  const built = new Skillwire([memorySkills(source.texts)]);
+  assert.deepEqual(sw.report(), built.report());
+  assert.deepEqual(sw.catalog(), built.catalog());
+  for (const message of ['fill the tax form in this pdf', 'clean up this csv export', 'draft the release notes', '@notes']) {
+    assert.deepEqual(sw.inject(message), built.inject(message), message);
+  }
+}
+
+test('jco: an edit or a deletion is taken without listing the sources', () => {
+  const source = memorySkills({
+    's/csv/SKILL.md': skillMd('csv', 'Clean CSV exports.', 'Trim the columns.'),
+    's/notes/SKILL.md': skillMd('notes', 'Write release notes.', 'Group the merged PRs.'),
+    's/pdf/SKILL.md': skillMd('pdf', 'Fill PDF forms.', 'Use the form fields.'),
+  });
+  const sw = new Skillwire([source]);
+  assert.equal(source.listings, 1);
+  // A body edit: in place, the one file read.
+  const edited = source.edit('s/pdf/SKILL.md', skillMd('pdf', 'Fill PDF forms.', 'Flatten the form after filling it.'));
+  assert.equal(sw.update(0, edited), true);
+  assert.deepEqual(source.reads.slice(3), ['s/pdf/SKILL.md']);
+  assert.match(sw.inject('fill the tax form in this pdf').text, /Flatten the form/);
+  assertSameAsBuilt(sw, source);
+  // A description edit, its text at hand: the indexes made again, nothing read.
+  const text = skillMd('csv', 'Clean CSV exports and spreadsheet tabs.', 'Trim the columns.');
+  const { stamp } = source.edit('s/csv/SKILL.md', text);
+  const reads = source.reads.length;
+  assert.equal(sw.update(0, { location: 's/csv/SKILL.md', stamp, text }), false);
+  assert.equal(source.reads.length, reads);
+  assert.match(sw.catalog().text, /spreadsheet tabs/);
+  assertSameAsBuilt(sw, source);
+  // A deletion: taken out in place.
+  delete source.texts['s/notes/SKILL.md'];
+  assert.equal(sw.remove(0, 's/notes/SKILL.md'), true);
+  assert.equal(sw.report().loaded, 2);
+  assertSameAsBuilt(sw, source);
+  assert.equal(source.listings, 1, 'no change above listed the sources');
+  // An unknown source is the caller's mistake, not a reason to refresh.
+  for (const call of [() => sw.update(1, edited), () => sw.remove(-1, 's/pdf/SKILL.md'), () => sw.remove(0, 7)]) {
+    assert.throws(call, (e) => e instanceof SkillwireError && e.code === 'invalid_argument');
+  }
+  assert.throws(() => sw.update(0, { location: 's/pdf/SKILL.md', stamp: 3 }), /stamp is number, not a string/);
+  assert.equal(source.listings, 1);
+  // An entry the engine cannot take in place (a location it never listed): a refresh.
+  const added = source.edit('s/new/SKILL.md', skillMd('new', 'Rename files in bulk.', 'Preview first.'));
+  assert.equal(sw.update(0, added), false);
+  assert.equal(source.listings, 2);
+  assertSameAsBuilt(sw, source);
+});

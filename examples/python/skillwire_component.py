@@ -19,7 +19,9 @@ WIT's failure contract asks of hosts. `list()` gives locations, or dicts with `l
 optionally `text`, `origin`, `stamp` (a string that changes whenever the SKILL.md does:
 `refresh()` reads again only the entries whose stamp changed) and `id` (the skill's id in the
 host's own store, carried by matches and decisions; without one, its name, or `name@origin`
-for a skill from an origin). `read` raises `Refused` for a
+for a skill from an origin); a host that learns of one edited or deleted SKILL.md (a file
+watcher) hands it to `update(source, entry)` or `remove(source, location)`, which take it
+without listing the sources. `read` raises `Refused` for a
 SKILL.md it refuses for what it is (too large, not UTF-8, not a regular file): that lasts
 until the file changes, so a refresh does not read it again while its stamp holds. A failure this class cannot contain (a trap in the
 guest: fuel, memory) leaves the instance unusable; `rebuild()` instantiates the component
@@ -84,6 +86,24 @@ def record(**fields: Any) -> wc.Record:
     for key, field in fields.items():
         setattr(out, key.replace("_", "-"), field)
     return out
+
+
+def entry_record(entry: str | dict) -> wc.Record:
+    """A source's entry (a location, or a dict with `location` and optionally `text`,
+    `origin`, `stamp`, `id`) as the WIT `skill-entry`. A stamp stands for the text: one
+    that is not a string could keep a changed entry from being read, so it is refused
+    (`TypeError`), as is an id that is not one."""
+    entry = {"location": entry} if isinstance(entry, str) else entry
+    for key in ("stamp", "id"):
+        if entry.get(key) is not None and not isinstance(entry[key], str):
+            raise TypeError(f"{entry['location']}: {key} is {type(entry[key]).__name__}, not a string")
+    return record(
+        location=entry["location"],
+        text=entry.get("text"),
+        origin=entry.get("origin"),
+        stamp=entry.get("stamp"),
+        id=entry.get("id"),
+    )
 
 
 def turn_context(turn: Optional[dict] = None) -> wc.Record:
@@ -261,25 +281,7 @@ class Skillwire:
         return run
 
     def _list(self, source: int) -> list:
-        out = []
-        for entry in self.sources[source].list():
-            entry = {"location": entry} if isinstance(entry, str) else entry
-            # A stamp stands for the text: one that is not a string could keep a changed
-            # entry from being read, so the listing is refused.
-            if entry.get("stamp") is not None and not isinstance(entry["stamp"], str):
-                raise TypeError(f"{entry['location']}: stamp is {type(entry['stamp']).__name__}, not a string")
-            if entry.get("id") is not None and not isinstance(entry["id"], str):
-                raise TypeError(f"{entry['location']}: id is {type(entry['id']).__name__}, not a string")
-            out.append(
-                record(
-                    location=entry["location"],
-                    text=entry.get("text"),
-                    origin=entry.get("origin"),
-                    stamp=entry.get("stamp"),
-                    id=entry.get("id"),
-                )
-            )
-        return out
+        return [entry_record(entry) for entry in self.sources[source].list()]
 
     def _read(self, source: int, location: str) -> str:
         text = self.sources[source].read(location)
@@ -335,6 +337,33 @@ class Skillwire:
         """Lists the sources again and reads the entries whose `stamp` changed (and those
         without one); the rest is what the last build prepared."""
         self._method("refresh")
+
+    def update(self, source: int, entry: str | dict) -> bool:
+        """Takes one changed entry of `self.sources[source]` (as its `list()` gives it: the
+        same location, origin and id, with the new `stamp`, and `text` when at hand) without
+        listing the sources: in place when the edit is to a body's instructions, with the
+        indexes made again when it is to what they read (a description, tags, "When to use"
+        sections), otherwise by a refresh. True when it was taken in place with nothing else
+        changed."""
+        self._source_at(source, "update")
+        return bool(self._method("update", source, entry_record(entry)))
+
+    def remove(self, source: int, location: str) -> bool:
+        """Takes the entry of `self.sources[source]` at `location` out (its SKILL.md
+        deleted) without listing the sources, or refreshes when it cannot be (an entry listed
+        without a stamp, the last one, a skill that shadowed another). True when it was taken
+        out without a refresh."""
+        self._source_at(source, "remove")
+        if not isinstance(location, str):
+            raise SkillwireError("invalid_argument", "remove(): the location must be a string")
+        return bool(self._method("remove", source, location))
+
+    def _source_at(self, source: int, method: str) -> Any:
+        """Source `source`, or an `invalid_argument` error naming `method` (the engine would
+        take an unknown source as a reason to refresh)."""
+        if isinstance(source, bool) or not isinstance(source, int) or not 0 <= source < len(self.sources):
+            raise SkillwireError("invalid_argument", f"{method}({source!r}): no such source")
+        return self.sources[source]
 
     def report(self) -> dict:
         return to_plain(self._method("report"))

@@ -159,5 +159,93 @@ class Stamps(unittest.TestCase):
         self.assertEqual([d["code"] for d in skipped[0]["diagnostics"]], ["unreadable"])
 
 
+class Skills:
+    """Skills in memory, each listed with a stamp that changes with its text; reads counted."""
+
+    def __init__(self, texts: dict):
+        self.texts = dict(texts)
+        self.stamps = {location: "1" for location in texts}
+        self.reads = []
+
+    def edit(self, location: str, text: str) -> dict:
+        self.texts[location] = text
+        self.stamps[location] = str(int(self.stamps[location]) + 1)
+        return {"location": location, "stamp": self.stamps[location]}
+
+    def list(self):
+        return [{"location": location, "stamp": self.stamps[location]} for location in sorted(self.texts)]
+
+    def read(self, location):
+        self.reads.append(location)
+        return self.texts[location]
+
+
+def skill_md(name: str, description: str, body: str) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\n{body}\n"
+
+
+class Updates(unittest.TestCase):
+    MESSAGES = ["fill the tax form in this pdf", "clean up this csv export", "draft the release notes", "@notes"]
+
+    def assertSameAsBuilt(self, sw: Skillwire, source: Skills):
+        """The engine's catalogue, report and turns are those of an engine built over the
+        source as it is now."""
+        built = Skillwire(COMPONENT, [Skills(source.texts)])
+        self.assertEqual(sw.report(), built.report())
+        self.assertEqual(sw.catalog(), built.catalog())
+        for message in self.MESSAGES:
+            self.assertEqual(sw.inject(message), built.inject(message), message)
+
+    def test_an_edit_or_a_deletion_is_taken_without_listing_the_sources(self):
+        source = Skills({
+            "s/csv/SKILL.md": skill_md("csv", "Clean CSV exports.", "Trim the columns."),
+            "s/notes/SKILL.md": skill_md("notes", "Write release notes.", "Group the merged PRs."),
+            "s/pdf/SKILL.md": skill_md("pdf", "Fill PDF forms.", "Use the form fields."),
+        })
+        sw = Skillwire(COMPONENT, [source])
+        listings = 0
+
+        def counted():
+            nonlocal listings
+            listings += 1
+            return Skills.list(source)
+
+        source.list = counted
+        # A body edit: in place, the one file read.
+        edited = source.edit("s/pdf/SKILL.md", skill_md("pdf", "Fill PDF forms.", "Flatten the form after filling it."))
+        self.assertTrue(sw.update(0, edited))
+        self.assertEqual(source.reads[3:], ["s/pdf/SKILL.md"])  # (turns read bodies too: below)
+        self.assertIn("Flatten the form", sw.inject("fill the tax form in this pdf")["text"])
+        self.assertSameAsBuilt(sw, source)
+        # A description edit, its text at hand: the indexes made again, nothing read.
+        text = skill_md("csv", "Clean CSV exports and spreadsheet tabs.", "Trim the columns.")
+        source.edit("s/csv/SKILL.md", text)
+        reads = len(source.reads)
+        self.assertFalse(sw.update(0, {"location": "s/csv/SKILL.md", "stamp": source.stamps["s/csv/SKILL.md"], "text": text}))
+        self.assertEqual(len(source.reads), reads)
+        self.assertIn("spreadsheet tabs", sw.catalog()["text"])
+        self.assertSameAsBuilt(sw, source)
+        # A deletion: taken out in place.
+        del source.texts["s/notes/SKILL.md"]
+        self.assertTrue(sw.remove(0, "s/notes/SKILL.md"))
+        self.assertEqual(sw.report()["loaded"], 2)
+        self.assertSameAsBuilt(sw, source)
+        self.assertEqual(listings, 0, "no change above listed the sources")
+        # An unknown source is the caller's mistake, not a reason to refresh.
+        for call in (lambda: sw.update(1, edited), lambda: sw.remove(-1, "s/pdf/SKILL.md"), lambda: sw.update(True, edited)):
+            with self.assertRaises(SkillwireError) as refused:
+                call()
+            self.assertEqual(refused.exception.code, "invalid_argument")
+        with self.assertRaises(TypeError):
+            sw.update(0, {"location": "s/pdf/SKILL.md", "stamp": 3})
+        self.assertEqual(listings, 0)
+        # An entry the engine cannot take in place (a location it never listed): a refresh.
+        source.texts["s/new/SKILL.md"] = skill_md("new", "Rename files in bulk.", "Preview first.")
+        source.stamps["s/new/SKILL.md"] = "1"
+        self.assertFalse(sw.update(0, {"location": "s/new/SKILL.md", "stamp": "1"}))
+        self.assertEqual(listings, 1)
+        self.assertSameAsBuilt(sw, source)
+
+
 if __name__ == "__main__":
     unittest.main()
