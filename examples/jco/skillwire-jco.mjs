@@ -108,25 +108,46 @@ function readRegular(path, limit, what, cut = false) {
 
 /** Skills on disk: a folder with SKILL.md, or a folder searched for such folders (up to 8
  * levels, `.git` and `node_modules` skipped). Symbolic links are not followed, only regular
- * files are read, and no read goes past the size it is asked for. */
-export function folderSource(root) {
+ * files are read, and no read goes past the size it is asked for.
+ *
+ * Each `list()` searches the folder again (so a refresh finds skills added and removed) and
+ * stamps each SKILL.md with its size, times, inode and device, as the `skillwire` command
+ * does: a refresh reads only the files whose stamp changed. A file changed within the last
+ * `settleMs` milliseconds is listed without a stamp (read at every refresh until it
+ * settles): a rewrite within the file system's clock tick could otherwise keep its stamp. */
+export function folderSource(root, { settleMs = 2000 } = {}) {
   const base = realpathSync(root);
-  const skills = [];
+  let skills = new Set();
   const isFile = (path) => lstatSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
-  const walk = (dir, depth) => {
-    if (isFile(join(dir, 'SKILL.md'))) return void skills.push(join(dir, 'SKILL.md'));
-    if (depth >= 8) return;
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') walk(join(dir, entry.name), depth + 1);
-    }
+  const search = () => {
+    const found = [];
+    const walk = (dir, depth) => {
+      if (isFile(join(dir, 'SKILL.md'))) return void found.push(join(dir, 'SKILL.md'));
+      if (depth >= 8) return;
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') walk(join(dir, entry.name), depth + 1);
+      }
+    };
+    walk(base, 0);
+    skills = new Set(found); // a read checks its location in constant time
   };
-  walk(base, 0);
+  const entry = (location) => {
+    const meta = lstatSync(location, { bigint: true, throwIfNoEntry: false });
+    if (!meta) return { location }; // gone since the search: its read says why
+    const changed = meta.mtimeNs > meta.ctimeNs ? meta.mtimeNs : meta.ctimeNs;
+    if (BigInt(Date.now()) * 1_000_000n - changed < BigInt(settleMs) * 1_000_000n) return { location };
+    return { location, stamp: `${meta.size} ${meta.mtimeNs} ${meta.ctimeNs} ${meta.ino} ${meta.dev}` };
+  };
+  search();
   const folderOf = (location) => {
-    if (!skills.includes(location)) throw new Error(`${location}: not a skill of this source`);
+    if (!skills.has(location)) throw new Error(`${location}: not a skill of this source`);
     return location.slice(0, -'SKILL.md'.length - 1);
   };
   return {
-    list: () => skills.map((location) => ({ location })),
+    list() {
+      search();
+      return [...skills].map(entry);
+    },
     read: (location) => {
       const bytes = readRegular(location, MAX_SKILL_MD_READ, 'SKILL.md');
       try {

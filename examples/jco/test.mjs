@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonical, jsOptions, jsView, runCase, turns, vectorSource } from '../../pkg/test/helpers.js';
 import { Skillwire, SkillwireError, folderSource, refusal } from './skillwire-jco.mjs';
@@ -148,6 +148,38 @@ test('jco: a refresh reads what changed or failed, keeps refusals, and wants str
   sw.refresh();
   assert.equal(sw.report().loaded, 0);
   assert.match(sw.report().skipped[0].reason, /s\/pdf\/SKILL\.md: stamp is number, not a string/);
+});
+
+test('jco: a refresh over a folder finds added and removed skills and reads what changed', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'skillwire-jco-'));
+  const write = (name, description) => {
+    mkdirSync(join(folder, name), { recursive: true });
+    writeFileSync(join(folder, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nBody.\n`);
+  };
+  try {
+    write('csv', 'Clean CSV exports.');
+    write('pdf', 'Fill PDF forms.');
+    const source = folderSource(folder, { settleMs: 0 });
+    const reads = [];
+    const read = source.read;
+    source.read = (location) => (reads.push(location.split(sep).at(-2)), read(location));
+    const sw = new Skillwire([source]);
+    assert.deepEqual(reads.toSorted(), ['csv', 'pdf']);
+    sw.refresh();
+    assert.equal(reads.length, 2, 'nothing changed, nothing read');
+    write('notes', 'Write release notes.');
+    write('csv', 'Clean CSV exports and spreadsheets.');
+    rmSync(join(folder, 'pdf'), { recursive: true });
+    sw.refresh();
+    assert.deepEqual(reads.slice(2).toSorted(), ['csv', 'notes']);
+    assert.equal(sw.report().loaded, 2);
+    assert.match(sw.catalog().text, /spreadsheets/);
+    assert.doesNotMatch(sw.catalog().text, /PDF/);
+    // Changed within `settleMs`: listed without a stamp (read at every refresh).
+    assert.deepEqual(folderSource(folder, { settleMs: 3_600_000 }).list().map((e) => e.stamp), [undefined, undefined]);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('jco: the folder source refuses a SKILL.md that is not UTF-8', () => {

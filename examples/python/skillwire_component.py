@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -117,13 +118,23 @@ def turn_context(turn: Optional[dict] = None) -> wc.Record:
 class FolderSource:
     """Skills on disk: a folder holding SKILL.md, or a folder searched for such folders
     (up to 8 levels, `.git` and `node_modules` skipped). Symbolic links are not followed,
-    only regular files are read, and no read goes past the size it is asked for."""
+    only regular files are read, and no read goes past the size it is asked for.
+
+    Each `list()` searches the folder again (so a refresh finds skills added and removed)
+    and stamps each SKILL.md with its size, times, inode and device, as the `skillwire`
+    command does: a refresh reads only the files whose stamp changed. A file changed within
+    the last `settle_seconds` is listed without a stamp (read at every refresh until it
+    settles): a rewrite within the file system's clock tick could otherwise keep its stamp."""
 
     # A bound on any SKILL.md read, far above the engine's own limit (which applies after).
     MAX_SKILL_MD_READ = 16 << 20
 
-    def __init__(self, root: str | os.PathLike):
+    def __init__(self, root: str | os.PathLike, settle_seconds: float = 2.0):
         self.root = Path(root).resolve()
+        self.settle_seconds = settle_seconds
+        self._search()
+
+    def _search(self) -> None:
         found = [self.root / "SKILL.md"] if _regular(self.root / "SKILL.md") else []
         if not found:
             for folder, dirs, files in os.walk(self.root):  # os.walk does not follow links
@@ -132,9 +143,22 @@ class FolderSource:
                 if "SKILL.md" in files and _regular(Path(folder) / "SKILL.md"):
                     found.append(Path(folder) / "SKILL.md")
         self.skills = sorted(str(p) for p in found)
+        self._listed = set(self.skills)  # a read checks its location in constant time
 
     def list(self) -> list[dict]:
-        return [{"location": location} for location in self.skills]
+        self._search()
+        return [self._entry(location) for location in self.skills]
+
+    def _entry(self, location: str) -> dict:
+        try:
+            meta = os.lstat(location)
+        except OSError:
+            return {"location": location}  # gone since the search: its read says why
+        changed = max(meta.st_mtime_ns, meta.st_ctime_ns)
+        if time.time_ns() - changed < self.settle_seconds * 1e9:
+            return {"location": location}
+        stamp = f"{meta.st_size} {meta.st_mtime_ns} {meta.st_ctime_ns} {meta.st_ino} {meta.st_dev}"
+        return {"location": location, "stamp": stamp}
 
     def read(self, location: str) -> str:
         self._folder(location)
@@ -145,7 +169,7 @@ class FolderSource:
             raise Refused(f"SKILL.md: not valid UTF-8 (byte {e.start})") from None
 
     def _folder(self, location: str) -> Path:
-        if location not in self.skills:
+        if location not in self._listed:
             raise KeyError(f"{location}: not a skill of this source")
         return Path(location).parent
 

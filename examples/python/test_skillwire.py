@@ -150,6 +150,38 @@ class Stamps(unittest.TestCase):
         self.assertEqual(report["loaded"], 0)
         self.assertIn("s/pdf/SKILL.md: stamp is int, not a string", report["skipped"][0]["reason"])
 
+    def test_a_refresh_over_a_folder_finds_added_and_removed_skills_and_reads_what_changed(self):
+        def write(folder: Path, name: str, description: str):
+            (folder / name).mkdir(exist_ok=True)
+            (folder / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\nBody.\n")
+
+        with tempfile.TemporaryDirectory() as folder:
+            folder = Path(folder)
+            write(folder, "csv", "Clean CSV exports.")
+            write(folder, "pdf", "Fill PDF forms.")
+            source = FolderSource(folder, settle_seconds=0)
+            reads = []
+            read = source.read
+            source.read = lambda location: reads.append(Path(location).parent.name) or read(location)
+            sw = Skillwire(COMPONENT, [source])
+            self.assertEqual(sorted(reads), ["csv", "pdf"])
+            sw.refresh()
+            self.assertEqual(len(reads), 2, "nothing changed, nothing read")
+            write(folder, "notes", "Write release notes.")
+            write(folder, "csv", "Clean CSV exports and spreadsheets.")
+            (folder / "pdf" / "SKILL.md").unlink()
+            (folder / "pdf").rmdir()
+            sw.refresh()
+            self.assertEqual(sorted(reads[2:]), ["csv", "notes"])
+            self.assertEqual(sw.report()["loaded"], 2)
+            self.assertIn("spreadsheets", sw.catalog()["text"])
+            self.assertNotIn("PDF", sw.catalog()["text"])
+            # Changed within `settle_seconds`: no stamp, so read at every refresh.
+            source.settle_seconds = 3600
+            self.assertEqual([e.get("stamp") for e in source.list()], [None, None])
+            sw.refresh()
+            self.assertEqual(sorted(reads[4:]), ["csv", "notes"])
+
     def test_the_folder_source_refuses_a_skill_md_that_is_not_utf8(self):
         with tempfile.TemporaryDirectory() as folder:
             (Path(folder) / "latin1").mkdir()
