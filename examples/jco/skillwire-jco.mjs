@@ -110,13 +110,15 @@ function readRegular(path, limit, what, cut = false) {
  * levels, `.git` and `node_modules` skipped). Symbolic links are not followed, only regular
  * files are read, and no read goes past the size it is asked for.
  *
- * Each `list()` searches the folder again (so a refresh finds skills added and removed) and
- * stamps each SKILL.md with its size, times, inode and device, as the `skillwire` command
+ * Each `list()` searches the folder again (so a refresh finds skills added and removed; the
+ * first, within `settleMs` of the call, takes this call's search; a root that is gone fails
+ * the listing) and stamps each SKILL.md with its size, times, inode and device, as the `skillwire` command
  * does: a refresh reads only the files whose stamp changed. A file changed within the last
  * `settleMs` milliseconds is listed without a stamp (read at every refresh until it
  * settles): a rewrite within the file system's clock tick could otherwise keep its stamp. */
 export function folderSource(root, { settleMs = 2000 } = {}) {
   const base = realpathSync(root);
+  const settleNs = BigInt(Math.round(settleMs * 1e6));
   let skills = new Set();
   const isFile = (path) => lstatSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   const search = () => {
@@ -124,7 +126,15 @@ export function folderSource(root, { settleMs = 2000 } = {}) {
     const walk = (dir, depth) => {
       if (isFile(join(dir, 'SKILL.md'))) return void found.push(join(dir, 'SKILL.md'));
       if (depth >= 8) return;
-      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch (e) {
+        // The root that cannot be read fails the listing; a folder below it is passed over.
+        if (depth === 0) throw e;
+        return;
+      }
+      for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
         if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') walk(join(dir, entry.name), depth + 1);
       }
     };
@@ -132,23 +142,32 @@ export function folderSource(root, { settleMs = 2000 } = {}) {
     skills = new Set(found); // a read checks its location in constant time
   };
   const entry = (location) => {
-    const meta = lstatSync(location, { bigint: true, throwIfNoEntry: false });
-    if (!meta) return { location }; // gone since the search: its read says why
+    let meta;
+    try {
+      meta = lstatSync(location, { bigint: true });
+    } catch {
+      return { location }; // gone (or not to be looked at) since the search: its read says why
+    }
     const changed = meta.mtimeNs > meta.ctimeNs ? meta.mtimeNs : meta.ctimeNs;
-    if (BigInt(Date.now()) * 1_000_000n - changed < BigInt(settleMs) * 1_000_000n) return { location };
+    if (BigInt(Date.now()) * 1_000_000n - changed < settleNs) return { location };
     return { location, stamp: `${meta.size} ${meta.mtimeNs} ${meta.ctimeNs} ${meta.ino} ${meta.dev}` };
   };
   search();
+  // The first listing takes this search when it comes soon after (as the engine's build
+  // does), instead of searching twice.
+  let searchedAt = performance.now();
   const folderOf = (location) => {
     if (!skills.has(location)) throw new Error(`${location}: not a skill of this source`);
     return location.slice(0, -'SKILL.md'.length - 1);
   };
   return {
     list() {
-      search();
+      if (searchedAt === undefined || performance.now() - searchedAt > settleMs) search();
+      searchedAt = undefined;
       return [...skills].map(entry);
     },
     read: (location) => {
+      folderOf(location);
       const bytes = readRegular(location, MAX_SKILL_MD_READ, 'SKILL.md');
       try {
         return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

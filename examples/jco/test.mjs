@@ -176,7 +176,14 @@ test('jco: a refresh over a folder finds added and removed skills and reads what
     assert.match(sw.catalog().text, /spreadsheets/);
     assert.doesNotMatch(sw.catalog().text, /PDF/);
     // Changed within `settleMs`: listed without a stamp (read at every refresh).
-    assert.deepEqual(folderSource(folder, { settleMs: 3_600_000 }).list().map((e) => e.stamp), [undefined, undefined]);
+    assert.deepEqual(folderSource(folder, { settleMs: 3_600_000.5 }).list().map((e) => e.stamp), [undefined, undefined]);
+    // Only what it listed is read through it.
+    assert.throws(() => source.read(join(folder, 'pdf', 'SKILL.md')), /not a skill of this source/);
+    // A root that is gone fails the listing, which the report says (not an empty folder).
+    rmSync(folder, { recursive: true });
+    assert.throws(() => source.list(), /ENOENT/);
+    sw.refresh();
+    assert.match(sw.report().skipped[0].reason, /source 0 could not list its skills/);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -120,8 +120,9 @@ class FolderSource:
     (up to 8 levels, `.git` and `node_modules` skipped). Symbolic links are not followed,
     only regular files are read, and no read goes past the size it is asked for.
 
-    Each `list()` searches the folder again (so a refresh finds skills added and removed)
-    and stamps each SKILL.md with its size, times, inode and device, as the `skillwire`
+    Each `list()` searches the folder again (so a refresh finds skills added and removed;
+    the first, within `settle_seconds` of construction, takes the constructor's search; a
+    root that is gone fails the listing) and stamps each SKILL.md with its size, times, inode and device, as the `skillwire`
     command does: a refresh reads only the files whose stamp changed. A file changed within
     the last `settle_seconds` is listed without a stamp (read at every refresh until it
     settles): a rewrite within the file system's clock tick could otherwise keep its stamp."""
@@ -133,11 +134,20 @@ class FolderSource:
         self.root = Path(root).resolve()
         self.settle_seconds = settle_seconds
         self._search()
+        # The first listing takes this search when it comes soon after (as the engine's
+        # build does), instead of searching twice.
+        self._searched_at: Optional[float] = time.monotonic()
 
     def _search(self) -> None:
+        def unreadable(error: OSError) -> None:
+            # A root that is gone or cannot be read fails the listing (the report says so);
+            # a folder below it that cannot be read is passed over.
+            if error.filename is not None and Path(error.filename) == self.root:
+                raise error
+
         found = [self.root / "SKILL.md"] if _regular(self.root / "SKILL.md") else []
         if not found:
-            for folder, dirs, files in os.walk(self.root):  # os.walk does not follow links
+            for folder, dirs, files in os.walk(self.root, onerror=unreadable):  # os.walk does not follow links
                 depth = len(Path(folder).relative_to(self.root).parts)
                 dirs[:] = sorted(d for d in dirs if d not in (".git", "node_modules") and depth < 8)
                 if "SKILL.md" in files and _regular(Path(folder) / "SKILL.md"):
@@ -146,7 +156,9 @@ class FolderSource:
         self._listed = set(self.skills)  # a read checks its location in constant time
 
     def list(self) -> list[dict]:
-        self._search()
+        searched_at, self._searched_at = self._searched_at, None
+        if searched_at is None or time.monotonic() - searched_at > self.settle_seconds:
+            self._search()
         return [self._entry(location) for location in self.skills]
 
     def _entry(self, location: str) -> dict:
@@ -206,7 +218,8 @@ def _regular(path: Path) -> bool:
 def _read_regular(path: Path, limit: int, what: str, cut: bool = False) -> bytes:
     """At most `limit` bytes of the regular file at `path` (not through a link); with `cut`
     the first `limit` bytes of a longer file, else a longer file is refused."""
-    if not _regular(path):
+    # A file that is gone (or cannot be looked at) raises here: a failure that may pass.
+    if not stat.S_ISREG(path.lstat().st_mode):
         raise Refused(f"{what}: not a regular file")
     with open(path, "rb") as f:
         data = f.read(limit + (0 if cut else 1))

@@ -181,6 +181,15 @@ class Stamps(unittest.TestCase):
             self.assertEqual([e.get("stamp") for e in source.list()], [None, None])
             sw.refresh()
             self.assertEqual(sorted(reads[4:]), ["csv", "notes"])
+            # A skill deleted after the search is a failure that may pass, not a refusal.
+            (folder / "notes" / "SKILL.md").unlink()
+            with self.assertRaises(FileNotFoundError):
+                source.read(str(folder.resolve() / "notes" / "SKILL.md"))
+        # A root that is gone fails the listing, which the report says (not an empty folder).
+        with self.assertRaises(FileNotFoundError):
+            source.list()
+        sw.refresh()
+        self.assertIn("source 0 could not list its skills", sw.report()["skipped"][0]["reason"])
 
     def test_the_folder_source_refuses_a_skill_md_that_is_not_utf8(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -100,7 +100,7 @@ pub struct FsSource {
     /// When the folders were walked for [`FsSource::discover`].
     discovered: std::time::Instant,
     max_bytes: usize,
-    /// Texts read ahead since the last listing, with their index in `files`.
+    /// The files read ahead since the last listing (see [`Ahead`]).
     ahead: Mutex<Option<Ahead>>,
 }
 
@@ -205,17 +205,27 @@ impl FsSource {
         }
     }
 
-    /// The text of the file at `location`, if the read-ahead holds it next; otherwise the
-    /// read-ahead stops (without waiting for it).
+    /// The text of the file at `location`, if the read-ahead holds it next.
     fn take_read_ahead(&self, location: &str) -> Option<Result<String, SourceError>> {
         let mut slot = self.ahead.lock().ok()?;
-        let text = (slot.as_mut())
-            .filter(|ahead| ahead.files.get(ahead.next).is_some_and(|f| f.as_os_str() == location))
-            .and_then(Ahead::take_next);
+        let ahead = slot.as_mut()?;
+        let held_next = ahead.files.get(ahead.next).is_some_and(|f| f.as_os_str() == location);
+        if !held_next {
+            return None;
+        }
+        let text = ahead.take_next();
         if text.is_none() {
+            // The reader is gone (it could not be given the next chunk): nothing more ahead.
             *slot = None;
         }
         text
+    }
+
+    /// Stops the read-ahead, without waiting for it (its thread ends at its next hand-over).
+    fn stop_read_ahead(&self) {
+        if let Ok(mut slot) = self.ahead.lock() {
+            *slot = None;
+        }
     }
 }
 
@@ -411,8 +421,10 @@ impl SkillSource for FsSource {
             return text;
         }
         // Only the files this source listed can be read through it. They are sorted:
-        // a lookup costs the logarithm of their number.
+        // a lookup costs the logarithm of their number. A listed file read out of order (a
+        // turn's) stops the read-ahead.
         Self::index_of(&self.files(), location)?;
+        self.stop_read_ahead();
         read_skill_file(Path::new(location), self.max_bytes)
     }
 
@@ -620,6 +632,10 @@ mod tests {
             assert!(source.read(&entry.location).unwrap().ends_with(&format!("Body {i}.\n")), "{i}");
             assert_eq!(held_next(&source), Some(i + 1));
         }
+        // A location it did not list is refused, and the read-ahead goes on.
+        let stranger = format!("{}/elsewhere/SKILL.md", dir.display());
+        assert!(source.read(&stranger).unwrap_err().message.ends_with("not a skill of this source"));
+        assert_eq!(held_next(&source), Some(past_a_chunk));
         // Out of order: the read-ahead stops, and every later read reads its own file.
         assert!(source.read(&listed[2].location).unwrap().ends_with("Body 2.\n"));
         assert_eq!(held_next(&source), None);
