@@ -70,6 +70,12 @@ pub trait Backend {
     fn read_file(&mut self, skill: &str, path: &str) -> Result<FileContent, WasmError>;
     /// Answers a model's call of the read-file tool ([`skillwire::Engine::answer_read_file`]).
     fn answer_read_file(&mut self, arguments: &str) -> Result<ToolAnswer, WasmError>;
+    /// How large the component's linear memory has grown, in bytes (it never shrinks: the
+    /// most the catalogue and any call have held at once); `None` natively, where the
+    /// engine's memory is the process's.
+    fn guest_memory_bytes(&self) -> Option<usize> {
+        None
+    }
 }
 
 impl<S: SkillSource> Backend for Engine<S> {

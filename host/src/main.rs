@@ -292,6 +292,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                     "p99_us": round3(figures.p99_us),
                     "mean_us": round3(figures.mean_us),
                     "turns_per_second": figures.turns_per_second.round(),
+                    "guest_memory_bytes": engine.guest_memory_bytes(),
                 });
                 out = to_json(&value)?;
             } else {
@@ -308,6 +309,12 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                     figures.mean_us,
                     figures.turns_per_second
                 );
+                if let Some(bytes) = engine.guest_memory_bytes() {
+                    let megabytes = bytes as f64 / (1 << 20) as f64;
+                    out.push_str(&format!(
+                        "\nguest memory {megabytes:.1} MiB (the component's linear memory: the most held at once)"
+                    ));
+                }
             }
             ExitCode::SUCCESS
         }

@@ -656,6 +656,10 @@ impl Backend for WasmEngine {
     fn answer_read_file(&mut self, arguments: &str) -> Result<ToolAnswer, WasmError> {
         Ok(self.call(|store, i, e| api!(i).call_answer_read_file(store, e, arguments))?.cross())
     }
+
+    fn guest_memory_bytes(&self) -> Option<usize> {
+        Some(self.memory_bytes())
+    }
 }
 
 /// A file the engine handed out: its value, or its refusal as a core file error.

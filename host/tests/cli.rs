@@ -443,6 +443,11 @@ fn bench_prices_turns_on_the_users_own_skills() {
             assert!(v["turns_per_second"].as_f64().unwrap() > 0.0, "{v}");
             assert!(v["build_ms"].as_f64().unwrap() >= 0.0, "{v}");
             assert!(v["restored"].is_boolean(), "{v}");
+            // The component's linear memory holds at least the catalogue; natively there is none.
+            match engine {
+                "wasm" => assert!(v["guest_memory_bytes"].as_u64().unwrap() >= 1 << 20, "{v}"),
+                _ => assert!(v["guest_memory_bytes"].is_null(), "{v}"),
+            }
         }
     }
     let o = skillwire(&[
