@@ -112,10 +112,11 @@ function readRegular(path, limit, what, cut = false) {
  *
  * Each `list()` searches the folder again (so a refresh finds skills added and removed; the
  * first, within `settleMs` of the call, takes this call's search; a root that is gone fails
- * the listing) and stamps each SKILL.md with its size, times, inode and device, as the `skillwire` command
- * does: a refresh reads only the files whose stamp changed. A file changed within the last
- * `settleMs` milliseconds is listed without a stamp (read at every refresh until it
- * settles): a rewrite within the file system's clock tick could otherwise keep its stamp. */
+ * the listing) and stamps each SKILL.md with its size, times, inode and device, as the
+ * `skillwire` command does: a refresh reads only the files whose stamp changed. A file
+ * changed within the last `settleMs` milliseconds is listed without a stamp (read at every
+ * refresh until it settles): a rewrite within the file system's clock tick could otherwise
+ * keep its stamp. */
 export function folderSource(root, { settleMs = 2000 } = {}) {
   const base = realpathSync(root);
   const settleNs = BigInt(Math.round(settleMs * 1e6));
@@ -269,7 +270,7 @@ export class Skillwire {
    * when it is to what they read (a description, tags, "When to use" sections), otherwise by
    * a refresh. True when it was taken in place with nothing else changed. */
   update(source, entry) {
-    this.#sourceAt(source, 'update');
+    this.#checkSource(source, 'update');
     return this.engine.update(source, skillEntry(entry));
   }
   /** Takes the entry of source `source` at `location` out (its SKILL.md deleted) without
@@ -277,16 +278,16 @@ export class Skillwire {
    * the last one, a skill that shadowed another). True when it was taken out without a
    * refresh. */
   remove(source, location) {
-    this.#sourceAt(source, 'remove');
+    this.#checkSource(source, 'remove');
     if (typeof location !== 'string') throw new SkillwireError('invalid_argument', 'remove(): the location must be a string');
     return this.engine.remove(source, location);
   }
-  /** Source `source`, or an `invalid_argument` error naming `method` (the engine would take
-   * an unknown source as a reason to refresh). */
-  #sourceAt(source, method) {
-    const from = Number.isInteger(source) ? this.sources[source] : undefined;
-    if (!from) throw new SkillwireError('invalid_argument', `${method}(${String(source)}): no such source`);
-    return from;
+  /** An `invalid_argument` error naming `method` unless `source` is one of the sources (the
+   * engine would take an unknown source as a reason to refresh). */
+  #checkSource(source, method) {
+    if (!Number.isInteger(source) || !this.sources[source]) {
+      throw new SkillwireError('invalid_argument', `${method}(${String(source)}): no such source`);
+    }
   }
   report() { return this.engine.report(); }
   catalog(format = 'agent-skills', budget) { return this.engine.catalog(format, budget); }

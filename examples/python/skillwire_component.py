@@ -122,10 +122,11 @@ class FolderSource:
 
     Each `list()` searches the folder again (so a refresh finds skills added and removed;
     the first, within `settle_seconds` of construction, takes the constructor's search; a
-    root that is gone fails the listing) and stamps each SKILL.md with its size, times, inode and device, as the `skillwire`
-    command does: a refresh reads only the files whose stamp changed. A file changed within
-    the last `settle_seconds` is listed without a stamp (read at every refresh until it
-    settles): a rewrite within the file system's clock tick could otherwise keep its stamp."""
+    root that is gone fails the listing) and stamps each SKILL.md with its size, times,
+    inode and device, as the `skillwire` command does: a refresh reads only the files whose
+    stamp changed. A file changed within the last `settle_seconds` is listed without a stamp
+    (read at every refresh until it settles): a rewrite within the file system's clock tick
+    could otherwise keep its stamp."""
 
     # A bound on any SKILL.md read, far above the engine's own limit (which applies after).
     MAX_SKILL_MD_READ = 16 << 20
@@ -382,7 +383,7 @@ class Skillwire:
         indexes made again when it is to what they read (a description, tags, "When to use"
         sections), otherwise by a refresh. True when it was taken in place with nothing else
         changed."""
-        self._source_at(source, "update")
+        self._check_source(source, "update")
         return bool(self._method("update", source, entry_record(entry)))
 
     def remove(self, source: int, location: str) -> bool:
@@ -390,17 +391,16 @@ class Skillwire:
         deleted) without listing the sources, or refreshes when it cannot be (an entry listed
         without a stamp, the last one, a skill that shadowed another). True when it was taken
         out without a refresh."""
-        self._source_at(source, "remove")
+        self._check_source(source, "remove")
         if not isinstance(location, str):
             raise SkillwireError("invalid_argument", "remove(): the location must be a string")
         return bool(self._method("remove", source, location))
 
-    def _source_at(self, source: int, method: str) -> Any:
-        """Source `source`, or an `invalid_argument` error naming `method` (the engine would
-        take an unknown source as a reason to refresh)."""
+    def _check_source(self, source: int, method: str) -> None:
+        """An `invalid_argument` error naming `method` unless `source` is one of the sources
+        (the engine would take an unknown source as a reason to refresh)."""
         if isinstance(source, bool) or not isinstance(source, int) or not 0 <= source < len(self.sources):
             raise SkillwireError("invalid_argument", f"{method}({source!r}): no such source")
-        return self.sources[source]
 
     def report(self) -> dict:
         return to_plain(self._method("report"))
