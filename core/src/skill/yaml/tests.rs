@@ -158,8 +158,27 @@ fn the_fast_reading_leaves_the_rest_to_the_parser() {
         "name: x\ndescription: >\n  one\n   \n",
         "name: x\ndescription: |\n  a\tb\n",
         "name: x\ndescription: |\nother: y\n",
-        "name: x\ntags: [a, b]\n",
-        "name: x\ntags:\n  - a\n",
+        "name: x\ntags:\n  - a: b\n",
+        "name: x\ntags:\n  -\n",
+        "name: x\ntags:\n  - a\n    b\n",
+        "name: x\ntags:\n  - a\n   - b\n",
+        "name: x\ntags:\n  - [a]\n",
+        "name: x\ntags:\n  - a\n  # c\n",
+        "name: x\ntags:\n  - a # c\n",
+        "name: x\ntags:\n  - ~\n",
+        "name: x\nmetadata:\n  tags:\n- a\n",
+        "name: x\ntags: x\n  - a\n",
+        "- a\n",
+        "name: x\ntags: [a, [b]]\n",
+        "name: x\ntags: [a,]\n",
+        "name: x\ntags: [a, , b]\n",
+        "name: x\ntags: [a] x\n",
+        "name: x\ntags: [a\n",
+        "name: x\ntags: [a: b]\n",
+        "name: x\ntags: [a #b]\n",
+        "name: x\ntags: [null]\n",
+        "name: x\ntags: [\"a\\\"b\"]\n",
+        "name: x\ntags: [{a: b}]\n",
         "name: x\ndescription: wraps\n  onto the next line\n",
         "name: \"esc\\u0041\"\n",
         "name: &a x\nalias: *a\n",
@@ -180,6 +199,25 @@ fn the_fast_reading_leaves_the_rest_to_the_parser() {
     ] {
         assert!(simple::read(text).is_none(), "{text:?}");
     }
+}
+
+#[test]
+fn the_fast_reading_takes_sequences_of_one_line_values_and_booleans() {
+    let text = "name: x\nallowed-tools:\n  - Bash\n  - \"Read, Write\"\n\n  - 1.10\ntags: [a, \"b, c\", 1.10, true]\n\
+                empty: []\ndisable-model-invocation: true\nmetadata:\n  list:\n  - x\n  n: FALSE\nlast: y\n";
+    assert!(fast_agrees(text));
+    let root = simple::read(text).unwrap();
+    let texts = |node: &Node| match node {
+        Node::Seq(items) => items.iter().map(|item| item.as_str().unwrap().to_owned()).collect::<Vec<_>>(),
+        other => panic!("not a sequence: {other:?}"),
+    };
+    assert_eq!(texts(get(&root, "allowed-tools")), ["Bash", "Read, Write", "1.10"]);
+    assert_eq!(texts(get(&root, "tags")), ["a", "b, c", "1.10", "true"]);
+    assert!(texts(get(&root, "empty")).is_empty());
+    assert_eq!(get(&root, "disable-model-invocation").as_str(), Some("true"));
+    assert_eq!(texts(get(get(&root, "metadata"), "list")), ["x"]);
+    assert_eq!(get(get(&root, "metadata"), "n").as_str(), Some("FALSE"));
+    assert_eq!(get(&root, "last").as_str(), Some("y"));
 }
 
 #[test]
@@ -406,8 +444,37 @@ mod generated {
                   prop::sample::select(&VALUES[..10]))
                 .prop_map(|(indent, key, value)| format!("{}{key}: {value}", " ".repeat(indent))),
             1 => prop::sample::select(OTHER_LINES).prop_map(str::to_owned),
+            // Block sequence items and flow sequences of every value, so that sequences
+            // meet each hard value too.
+            4 => (prop::sample::select(&[0usize, 0, 2, 2, 4, 1, 3][..]), prop::sample::select(VALUES))
+                .prop_map(|(indent, value)| format!("{}- {value}", " ".repeat(indent))),
+            3 => (prop::sample::select(&[0usize, 2][..]), prop::sample::select(&KEYS[..6]),
+                  prop::collection::vec(prop::sample::select(VALUES), 0..3), prop::sample::select(FLOW_SEPARATORS))
+                .prop_map(|(indent, key, items, separator)| {
+                    format!("{}{key}: [{}]", " ".repeat(indent), items.join(separator))
+                }),
         ]
     }
+
+    /// What stands between a flow sequence's items.
+    const FLOW_SEPARATORS: &[&str] = &[", ", ",", " , ", " ,", ",  "];
+    /// Values the fast reading must take in a flow sequence (a subset of [`TAKEN`]: a
+    /// plain item has no `,`, `[`, `]`, `{`, `}`, `:` nor `#`).
+    const TAKEN_IN_FLOW: &[&str] = &[
+        "x",
+        "my-skill",
+        "Use when x or y.",
+        "1.10",
+        "123",
+        ".inf",
+        "\"a: b, # c\"",
+        "\" sp \"",
+        "\"\"",
+        "é ü",
+        "it's",
+        "true",
+        "False",
+    ];
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(10_000))]
@@ -447,6 +514,23 @@ mod generated {
             if last {
                 text.push_str("name: x\n");
             }
+            prop_assert!(fast_agrees(&text), "{:?}", text);
+        }
+
+        #[test]
+        fn simple_sequences_are_read_the_fast_way(
+            items in prop::collection::vec(prop::sample::select(TAKEN), 1..5),
+            flow in prop::collection::vec(prop::sample::select(TAKEN_IN_FLOW), 0..5),
+            separator in prop::sample::select(FLOW_SEPARATORS),
+            indent in 0usize..4,
+            nested in any::<bool>(),
+        ) {
+            let (parent, inner) = if nested { ("metadata:\n", 2) } else { ("", 0) };
+            let mut text = format!("name: x\n{parent}{}tools:\n", " ".repeat(inner));
+            for item in &items {
+                text.push_str(&format!("{}- {item}\n", " ".repeat(inner + indent)));
+            }
+            text.push_str(&format!("{}tags: [{}]\nlast: y\n", " ".repeat(inner), flow.join(separator)));
             prop_assert!(fast_agrees(&text), "{:?}", text);
         }
 
