@@ -8,8 +8,8 @@
 //! number, a second read) was about a quarter of a catalogue build, and a document it
 //! reads costs about 85,000 instructions against about 5,000 here. [`read`] reads exactly that subset, and
 //! block scalars (`|`, `>`, `|-`, `>-`) whose lines are indented alike with no empty line
-//! between them, and returns `None` for anything else — a comment, a block mapping in a
-//! list, a nested or multi-line list, another block scalar, a plain value that wraps, an
+//! between them, and returns `None` for anything else — a comment, a mapping in a list, a
+//! nested list, a flow list over several lines, another block scalar, a plain value that wraps, an
 //! escape, an anchor, a tag, a tab, a carriage return, a duplicate key, a null spelled
 //! out, an integer too large for 64 bits (which the parser refuses), a character YAML
 //! treats specially — so the parser reads every document this does not.
@@ -37,11 +37,12 @@ struct Open {
     entries: Vec<(String, Node)>,
 }
 
-/// Reads `text` when it is a block mapping of simple scalars and nested mappings of the
-/// same kind; `None` when it holds anything else.
+/// Reads `text` when it is a block mapping of simple scalars, lists of them and nested
+/// mappings of the same kind; `None` when it holds anything else.
 pub(super) fn read(text: &str) -> Option<Node> {
     let mut open: Vec<Open> = Vec::new();
-    // A key whose value is on the lines below it (a nested mapping) or nowhere (null).
+    // A key whose value is on the lines below it (a nested mapping or a block list) or
+    // nowhere (null).
     let mut waiting: Option<String> = None;
     let mut lines = text.split('\n').peekable();
     while let Some(line) = lines.next() {
@@ -229,8 +230,8 @@ fn sequence_items<'a>(
 }
 
 /// The items of a flow sequence on one line, `[a, "b c"]`: each plain (no character that
-/// means something in a flow: `,` `[` `]` `{` `}` `:` `#`, nor one [`value_text`]
-/// leaves to the parser) or double-quoted without escapes; `[]` has none. A nested
+/// means something in a flow or a quote: `,` `[` `]` `{` `}` `:` `#` `"`, nor one
+/// [`value_text`] leaves to the parser) or double-quoted without escapes; `[]` has none. A nested
 /// collection, an empty item, a trailing comma or anything after the `]` is the parser's.
 fn flow_items(value: &str) -> Option<Vec<Node>> {
     let inner = value.strip_prefix('[')?.strip_suffix(']')?;

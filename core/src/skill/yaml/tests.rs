@@ -446,20 +446,32 @@ mod generated {
             1 => prop::sample::select(OTHER_LINES).prop_map(str::to_owned),
             // Block sequence items and flow sequences of every value, so that sequences
             // meet each hard value too.
-            4 => (prop::sample::select(&[0usize, 0, 2, 2, 4, 1, 3][..]), prop::sample::select(VALUES))
-                .prop_map(|(indent, value)| format!("{}- {value}", " ".repeat(indent))),
+            4 => (prop::sample::select(&[0usize, 0, 2, 2, 4, 1, 3][..]), prop::sample::select(ITEM_MARKS),
+                  prop::sample::select(VALUES))
+                .prop_map(|(indent, mark, value)| format!("{}{mark}{value}", " ".repeat(indent))),
+            // A key waiting for its value, so that the item lines after it are a list.
+            2 => (prop::sample::select(&[0usize, 2][..]), prop::sample::select(&KEYS[..6]))
+                .prop_map(|(indent, key)| format!("{}{key}:", " ".repeat(indent))),
             3 => (prop::sample::select(&[0usize, 2][..]), prop::sample::select(&KEYS[..6]),
-                  prop::collection::vec(prop::sample::select(VALUES), 0..3), prop::sample::select(FLOW_SEPARATORS))
-                .prop_map(|(indent, key, items, separator)| {
-                    format!("{}{key}: [{}]", " ".repeat(indent), items.join(separator))
+                  prop::collection::vec(prop::sample::select(VALUES), 0..3), prop::sample::select(FLOW_SEPARATORS),
+                  prop::sample::select(FLOW_PADDING))
+                .prop_map(|(indent, key, items, separator, padding)| {
+                    format!("{}{key}: [{padding}{}{padding}]", " ".repeat(indent), items.join(separator))
                 }),
         ]
     }
 
     /// What stands between a flow sequence's items.
     const FLOW_SEPARATORS: &[&str] = &[", ", ",", " , ", " ,", ",  "];
-    /// Values the fast reading must take in a flow sequence (a subset of [`TAKEN`]: a
-    /// plain item has no `,`, `[`, `]`, `{`, `}`, `:` nor `#`).
+    /// What stands between a block sequence item's `-` and its value.
+    const ITEM_MARKS: &[&str] = &["- ", "-  ", "-\t", "- \t", "-"];
+    /// What stands just inside a flow sequence's brackets.
+    const FLOW_PADDING: &[&str] = &["", " ", "  ", "\t"];
+    /// Values the fast reading must take as a flow sequence's items (a plain item has no
+    /// `,`, `[`, `]`, `{`, `}`, `:`, `#` nor `"`).
+    /// Values the fast reading must take as a block sequence's items: every value it
+    /// takes, and booleans in any case.
+    const TAKEN_IN_LISTS: &[&str] = &["x", "1.10", "\"a: b # c\"", "é ü", "...", "true", "tRuE", "FALSE", "C#", "a:b"];
     const TAKEN_IN_FLOW: &[&str] = &[
         "x",
         "my-skill",
@@ -519,18 +531,32 @@ mod generated {
 
         #[test]
         fn simple_sequences_are_read_the_fast_way(
-            items in prop::collection::vec(prop::sample::select(TAKEN), 1..5),
+            items in prop::collection::vec((prop::sample::select(TAKEN_IN_LISTS), 1usize..4, any::<bool>()), 1..5),
             flow in prop::collection::vec(prop::sample::select(TAKEN_IN_FLOW), 0..5),
             separator in prop::sample::select(FLOW_SEPARATORS),
+            padding in prop::sample::select(&["", " ", "  "][..]),
             indent in 0usize..4,
             nested in any::<bool>(),
+            (block_last, after) in (any::<bool>(), prop::sample::select(&["", "\n", "\n\n", "  \n"][..])),
         ) {
             let (parent, inner) = if nested { ("metadata:\n", 2) } else { ("", 0) };
-            let mut text = format!("name: x\n{parent}{}tools:\n", " ".repeat(inner));
-            for item in &items {
-                text.push_str(&format!("{}- {item}\n", " ".repeat(inner + indent)));
+            let flow_line = format!("{}tags: [{padding}{}{padding}]\n", " ".repeat(inner), flow.join(separator));
+            let mut text = format!("name: x\n{parent}");
+            if block_last {
+                text.push_str(&flow_line);
             }
-            text.push_str(&format!("{}tags: [{}]\nlast: y\n", " ".repeat(inner), flow.join(separator)));
+            text.push_str(&format!("{}tools:\n", " ".repeat(inner)));
+            for (item, spaces, blank_after) in &items {
+                text.push_str(&format!("{}-{}{item}\n", " ".repeat(inner + indent), " ".repeat(*spaces)));
+                if *blank_after {
+                    text.push('\n');
+                }
+            }
+            if !block_last {
+                text.push_str(&flow_line);
+            }
+            // The document may end with a list, after a blank line or not.
+            let text = text.trim_end_matches('\n').to_owned() + after;
             prop_assert!(fast_agrees(&text), "{:?}", text);
         }
 
