@@ -7,7 +7,11 @@
 //! [`Engine`](skillwire::Engine) and returns the core's own types, so a host can swap
 //! one for the other and get the same bytes.
 //!
-//! **Limits.** Every call runs with a fuel budget and a memory cap ([`CallLimits`]).
+//! **Limits.** Every call runs with a fuel budget and a memory cap ([`CallLimits`]). The
+//! budget grows with what the call takes in: each byte a source hands the guest during the
+//! call (a SKILL.md read, a listed entry, a file) and each byte of a snapshot it restores
+//! adds [`CallLimits::fuel_per_input_byte`], so a catalogue of any size the core's limits
+//! allow builds, while a call that works out of proportion to its input is still stopped.
 //! When a call hits one, it returns [`WasmError::OutOfFuel`] or
 //! [`WasmError::OutOfMemory`], the instance is thrown away, and a fresh one rebuilds the
 //! catalogue from the sources under the same limits (and sets the skills' embeddings
@@ -36,7 +40,7 @@ use skillwire::{
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wasmtime::component::{Component, Linker, ResourceAny};
-use wasmtime::{Config, ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder};
+use wasmtime::{CallHook, Config, ResourceLimiter, Store, StoreLimits, StoreLimitsBuilder};
 
 /// Bindings generated from `wit/skillwire.wit`. (In a module of their own: the WIT
 /// package's namespace, `skillwire`, would shadow the core crate's name.)
@@ -60,17 +64,25 @@ pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/skillwir
 /// Resources one call may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallLimits {
-    /// WebAssembly fuel (about one unit per instruction) per call. The default,
-    /// 20 billion, builds a catalogue of tens of thousands of skills; a turn uses a
-    /// tiny fraction of it.
+    /// WebAssembly fuel (about one unit per instruction) per call, before what its input
+    /// adds (`fuel_per_input_byte`). The default, 20 billion, is about ten seconds of the
+    /// guest's work; a turn uses a tiny fraction of it.
     pub fuel: u64,
+    /// Fuel added for each byte the call takes in: a SKILL.md text or a file a source
+    /// hands the guest, a listed entry's inline text and location, a file's path in a
+    /// listing, a snapshot restored; a listed entry also counts as
+    /// [`ENTRY_INPUT_BYTES`] bytes, for the work each skill costs whatever its size. The
+    /// default, 1,000, is about ten times what building a catalogue takes (about 106 a
+    /// byte with bodies scanned at build, 49 when read, and 123 thousand a skill for
+    /// skills of a few lines, measured on 10,000 skills). 0 holds a call to `fuel`.
+    pub fuel_per_input_byte: u64,
     /// Largest linear memory the guest may grow to, in bytes (default 1 GiB).
     pub memory_bytes: usize,
 }
 
 impl Default for CallLimits {
     fn default() -> Self {
-        CallLimits { fuel: 20_000_000_000, memory_bytes: 1 << 30 }
+        CallLimits { fuel: 20_000_000_000, fuel_per_input_byte: 1_000, memory_bytes: 1 << 30 }
     }
 }
 
@@ -115,10 +127,20 @@ impl From<skillwire::Error> for WasmError {
     }
 }
 
-/// What the store holds: the host's sources and the memory limiter.
+/// The bytes a listed entry counts as besides its text and location, in the fuel its
+/// call earns ([`CallLimits::fuel_per_input_byte`]).
+pub const ENTRY_INPUT_BYTES: u64 = 1024;
+
+/// What the store holds: the host's sources, the memory limiter and the fuel the call's
+/// input has earned.
 struct HostState {
     sources: Vec<Box<dyn SkillSource>>,
     limits: GuestLimiter,
+    /// `CallLimits::fuel_per_input_byte`.
+    fuel_per_input_byte: u64,
+    /// Fuel earned by what the sources handed over since the guest last got it (added
+    /// when the host call returns to the guest).
+    earned: u64,
     max_text_bytes: usize,
     /// The options' `max_file_bytes`.
     max_file_bytes: usize,
@@ -168,6 +190,13 @@ impl ResourceLimiter for GuestLimiter {
 
 impl wit::Host for HostState {}
 
+impl HostState {
+    /// Notes `bytes` of input handed to the guest.
+    fn earn(&mut self, bytes: u64) {
+        self.earned = self.earned.saturating_add(bytes.saturating_mul(self.fuel_per_input_byte));
+    }
+}
+
 impl bindings::skillwire::engine::skill_source::Host for HostState {
     fn list(&mut self, source: u32) -> Result<Vec<wit::SkillEntry>, String> {
         let max = self.max_text_bytes;
@@ -175,8 +204,12 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         let entries = source.list().map_err(|e| e.message)?;
         // Oversized inline text is dropped; the guest then reads it, and the read is
         // refused below with a reason.
-        let entries = entries.into_iter().map(|e| SkillEntry { text: e.text.filter(|t| t.len() <= max), ..e });
-        Ok(entries.map(Cross::cross).collect())
+        let entries: Vec<SkillEntry> =
+            entries.into_iter().map(|e| SkillEntry { text: e.text.filter(|t| t.len() <= max), ..e }).collect();
+        let text_bytes = |e: &SkillEntry| e.location.len() + e.text.as_ref().map_or(0, String::len);
+        let bytes = entries.iter().map(|e| ENTRY_INPUT_BYTES.saturating_add(text_bytes(e) as u64));
+        self.earn(bytes.fold(0, u64::saturating_add));
+        Ok(entries.into_iter().map(Cross::cross).collect())
     }
 
     fn read(&mut self, source: u32, location: String) -> Result<String, wit::ReadError> {
@@ -187,6 +220,7 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
             let too_large = format!("SKILL.md is {} bytes; the limit is {}", text.len(), self.max_text_bytes);
             return Err(SourceError::refusal(too_large).cross());
         }
+        self.earn(text.len() as u64);
         Ok(text)
     }
 
@@ -194,7 +228,9 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
         // All of them, as every runtime hands them to the core (which keeps
         // `max_skill_files` and counts the rest); the guest's memory cap bounds the copy.
-        Ok(source.list_files(&location).map_err(|e| e.message)?.cross())
+        let files = source.list_files(&location).map_err(|e| e.message)?;
+        self.earn(files.iter().map(|f| f.path.len() as u64).fold(0, u64::saturating_add));
+        Ok(files.cross())
     }
 
     fn read_file(&mut self, source: u32, location: String, path: String, max_bytes: u32) -> Result<Vec<u8>, String> {
@@ -204,6 +240,7 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         let mut bytes = source.read_file(&location, &path, max_bytes).map_err(|e| e.message)?;
         // One byte past the limit is enough for the guest to refuse the file.
         bytes.truncate(max_bytes.saturating_add(1));
+        self.earn(bytes.len() as u64);
         Ok(bytes)
     }
 }
@@ -263,11 +300,24 @@ impl Runtime {
         let state = HostState {
             sources,
             limits: GuestLimiter::new(limits),
+            fuel_per_input_byte: limits.fuel_per_input_byte,
+            earned: 0,
             max_text_bytes: options.catalog.limits.max_skill_md_bytes,
             max_file_bytes: options.catalog.limits.max_file_bytes,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
+        // What a host call handed over adds its fuel as the call returns to the guest.
+        store.call_hook(|mut store, hook| {
+            if matches!(hook, CallHook::ReturningFromHost) {
+                let earned = std::mem::take(&mut store.data_mut().earned);
+                if earned > 0 {
+                    let fuel = store.get_fuel()?;
+                    store.set_fuel(fuel.saturating_add(earned))?;
+                }
+            }
+            Ok(())
+        });
         store
     }
 
@@ -440,7 +490,10 @@ impl WasmEngine {
         let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
         let mut store = self.runtime.store(sources, &self.options, self.limits);
         let result = (|| {
-            store.set_fuel(self.limits.fuel).map_err(setup)?;
+            // A snapshot is input too: restoring one earns its fuel.
+            let snapshot_bytes = snapshot.map_or(0, |(bytes, _)| bytes.len() as u64);
+            let earned = snapshot_bytes.saturating_mul(self.limits.fuel_per_input_byte);
+            store.set_fuel(self.limits.fuel.saturating_add(earned)).map_err(setup)?;
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
             let api = instance.skillwire_engine_api().engine();
             let options = self.options.clone().cross();
@@ -485,6 +538,7 @@ impl WasmEngine {
             self.start(None)?;
         }
         let Some(live) = self.live.as_mut() else { return Err(WasmError::Setup("no instance".to_owned())) };
+        live.store.data_mut().earned = 0;
         live.store.set_fuel(self.limits.fuel).map_err(setup)?;
         match f(&mut live.store, &live.instance, live.engine) {
             Ok(value) => Ok(value),
@@ -508,6 +562,7 @@ impl WasmEngine {
         if let Some(live) = self.live.as_mut() {
             let grown = live.store.data().limits.memory_bytes;
             live.store.data_mut().limits = GuestLimiter { memory_bytes: grown, ..GuestLimiter::new(limits) };
+            live.store.data_mut().fuel_per_input_byte = limits.fuel_per_input_byte;
         }
     }
 

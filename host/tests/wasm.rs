@@ -112,7 +112,7 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
     assert_eq!(engine.memory_bytes(), warm);
 
     // Too little fuel: the call stops with a typed error...
-    engine.set_limits(CallLimits { fuel: 10_000, ..CallLimits::default() });
+    engine.set_limits(CallLimits { fuel: 10_000, fuel_per_input_byte: 0, ..CallLimits::default() });
     assert_eq!(engine.inject("@pdf merge these files", &TurnContext::default()), Err(WasmError::OutOfFuel));
     // ...and with the limits back, the next call works and answers the same.
     engine.set_limits(CallLimits::default());
@@ -166,6 +166,38 @@ fn a_snapshot_restores_in_the_component_and_one_that_stops_it_is_built_instead()
         WasmEngine::restore_or_build(runtime(), boxed(vec![skills]), Options::default(), limits, &junk, "v1").unwrap();
     assert!(used.unwrap_err().contains("stopped the component"));
     assert_eq!(built.inject("fill the pdf form", &TurnContext::default()).unwrap(), expected);
+}
+
+/// A call's fuel grows with what it takes in: the corpus (3.4 MB of SKILL.md, about 360
+/// million fuel to build with bodies scanned at build) builds on a base budget far below
+/// that, as its listing and reads earn their fuel, and is stopped when they earn none; a
+/// snapshot restored earns its own. (So a catalogue as large as the core's limits allow
+/// builds under the default limits: 20 billion fuel alone stopped 50,000 skills.)
+#[test]
+fn a_call_earns_fuel_with_what_it_takes_in() {
+    let Some(dir) = corpus_dir() else { return };
+    let base = CallLimits { fuel: 50_000_000, ..CallLimits::default() };
+    let mut engine = WasmEngine::new(runtime(), corpus(&dir), Options::default(), base).unwrap();
+    assert_eq!(engine.report().unwrap().loaded, 249);
+    let turn = engine.inject("@pdf merge these files", &TurnContext::default()).unwrap();
+    assert!(turn.text.starts_with("[SKILL:pdf]"), "{}", turn.text);
+    let unearned = CallLimits { fuel_per_input_byte: 0, ..base };
+    assert!(matches!(
+        WasmEngine::new(runtime(), corpus(&dir), Options::default(), unearned),
+        Err(WasmError::OutOfFuel)
+    ));
+
+    let snapshot = engine.snapshot("v1").unwrap();
+    let restore = |limits| {
+        let nothing = boxed(vec![MemorySource::new()]);
+        WasmEngine::restore_or_build(runtime(), nothing, Options::default(), limits, &snapshot, "v1").unwrap()
+    };
+    let small = CallLimits { fuel: 5_000_000, ..CallLimits::default() };
+    let (mut restored, used) = restore(small);
+    assert_eq!(used, Ok(()));
+    assert_eq!(restored.report().unwrap().loaded, 249);
+    let (_, used) = restore(CallLimits { fuel_per_input_byte: 0, ..small });
+    assert!(used.unwrap_err().contains("out of fuel"));
 }
 
 /// Skills stamped with their text's length; reads counted (the count shared with the test).
@@ -350,7 +382,7 @@ fn embeddings_survive_an_instance_being_replaced() {
     let found = engine.matches("my containers keep dying", &turn).unwrap();
     assert_eq!(found[0].skill, "k8s-debug");
     // A trap replaces the instance; the embeddings come back with it.
-    engine.set_limits(CallLimits { fuel: 1_000, ..CallLimits::default() });
+    engine.set_limits(CallLimits { fuel: 1_000, fuel_per_input_byte: 0, ..CallLimits::default() });
     assert_eq!(engine.matches("my containers keep dying", &turn), Err(WasmError::OutOfFuel));
     engine.set_limits(CallLimits::default());
     assert_eq!(engine.matches("my containers keep dying", &turn).unwrap(), found);
