@@ -8,11 +8,12 @@
 //! one for the other and get the same bytes.
 //!
 //! **Limits.** Every call runs with a fuel budget and a memory cap ([`CallLimits`]). The
-//! budget grows with what the call takes in: each byte a source hands the guest during the
-//! call (a SKILL.md read, a listed entry, a file) and each byte of a snapshot it restores
-//! adds [`CallLimits::fuel_per_input_byte`], so a catalogue of any size the core's limits
-//! allow builds, while a call that works out of proportion to its input is still stopped.
-//! When a call hits one, it returns [`WasmError::OutOfFuel`] or
+//! budget grows with what the sources hand the guest during the call (SKILL.md texts,
+//! listed entries, files, as far as the guest keeps them) and with a snapshot it restores:
+//! [`CallLimits::fuel_per_input_byte`] a byte. So a catalogue of any size the core's
+//! limits allow builds, and a call that works out of proportion to its input is stopped;
+//! the bound is on work per byte of input, not on time (a flat budget: set
+//! `fuel_per_input_byte` to 0). When a call hits one, it returns [`WasmError::OutOfFuel`] or
 //! [`WasmError::OutOfMemory`], the instance is thrown away, and a fresh one rebuilds the
 //! catalogue from the sources under the same limits (and sets the skills' embeddings
 //! again), so the next call works; a rebuild that fails is the next call's error. A source's `read` that returns more than
@@ -68,10 +69,14 @@ pub struct CallLimits {
     /// adds (`fuel_per_input_byte`). The default, 20 billion, is about ten seconds of the
     /// guest's work; a turn uses a tiny fraction of it.
     pub fuel: u64,
-    /// Fuel added for each byte the call takes in: a SKILL.md text or a file a source
-    /// hands the guest, a listed entry's inline text and location, a file's path in a
-    /// listing, a snapshot restored; a listed entry also counts as
-    /// [`ENTRY_INPUT_BYTES`] bytes, for the work each skill costs whatever its size. The
+    /// Fuel added for each byte the sources hand the guest during the call, as far as
+    /// the guest keeps it: a SKILL.md text read (up to the SKILL.md limit), a listed
+    /// entry's inline text and location (the first 4 KiB of it), each listed entry
+    /// counting [`ENTRY_INPUT_BYTES`] more for the work every skill costs whatever its
+    /// size (up to `max_skills` entries a listing), a file's path in a listing (up to
+    /// `max_skill_files` paths, each up to `max_file_path_bytes`), a file read (up to
+    /// the file limit); and each byte of a snapshot restored. What a call is given as
+    /// arguments (a message, a text to lint, an entry to update) earns nothing. The
     /// default, 1,000, is about ten times what building a catalogue takes (about 106 a
     /// byte with bodies scanned at build, 49 when read, and 123 thousand a skill for
     /// skills of a few lines, measured on 10,000 skills). 0 holds a call to `fuel`.
@@ -108,7 +113,7 @@ pub enum WasmError {
 impl std::fmt::Display for WasmError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            WasmError::OutOfFuel => f.write_str("the call ran out of fuel (CallLimits::fuel)"),
+            WasmError::OutOfFuel => f.write_str("the call ran out of fuel (CallLimits::fuel and fuel_per_input_byte)"),
             WasmError::OutOfMemory => f.write_str("the call hit the memory cap (CallLimits::memory_bytes)"),
             WasmError::Trap(m) => write!(f, "the component trapped: {m}"),
             WasmError::Setup(m) => write!(f, "could not start the component: {m}"),
@@ -131,6 +136,9 @@ impl From<skillwire::Error> for WasmError {
 /// call earns ([`CallLimits::fuel_per_input_byte`]).
 pub const ENTRY_INPUT_BYTES: u64 = 1024;
 
+/// Most bytes of a listed entry's location that earn fuel.
+const COUNTED_LOCATION_BYTES: usize = 4096;
+
 /// What the store holds: the host's sources, the memory limiter and the fuel the call's
 /// input has earned.
 struct HostState {
@@ -138,12 +146,17 @@ struct HostState {
     limits: GuestLimiter,
     /// `CallLimits::fuel_per_input_byte`.
     fuel_per_input_byte: u64,
-    /// Fuel earned by what the sources handed over since the guest last got it (added
-    /// when the host call returns to the guest).
+    /// Fuel earned by what the sources handed over since the guest last got it (the
+    /// store's call hook adds it before the guest runs again).
     earned: u64,
     max_text_bytes: usize,
     /// The options' `max_file_bytes`.
     max_file_bytes: usize,
+    /// The options' `max_skills`, `max_skill_files` and `max_file_path_bytes`: how much
+    /// of a listing earns fuel (the guest skips the rest).
+    max_skills: usize,
+    max_skill_files: usize,
+    max_file_path_bytes: usize,
 }
 
 /// The memory cap ([`StoreLimits`]), noting how large the guest's memory has grown.
@@ -206,9 +219,10 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         // refused below with a reason.
         let entries: Vec<SkillEntry> =
             entries.into_iter().map(|e| SkillEntry { text: e.text.filter(|t| t.len() <= max), ..e }).collect();
-        let text_bytes = |e: &SkillEntry| e.location.len() + e.text.as_ref().map_or(0, String::len);
-        let bytes = entries.iter().map(|e| ENTRY_INPUT_BYTES.saturating_add(text_bytes(e) as u64));
-        self.earn(bytes.fold(0, u64::saturating_add));
+        let kept =
+            |e: &SkillEntry| e.location.len().min(COUNTED_LOCATION_BYTES) + e.text.as_ref().map_or(0, String::len);
+        let bytes = entries.iter().take(self.max_skills.saturating_add(1)).map(|e| kept(e) as u64);
+        self.earn(bytes.fold(0, |sum, bytes| sum.saturating_add(ENTRY_INPUT_BYTES).saturating_add(bytes)));
         Ok(entries.into_iter().map(Cross::cross).collect())
     }
 
@@ -229,7 +243,10 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         // All of them, as every runtime hands them to the core (which keeps
         // `max_skill_files` and counts the rest); the guest's memory cap bounds the copy.
         let files = source.list_files(&location).map_err(|e| e.message)?;
-        self.earn(files.iter().map(|f| f.path.len() as u64).fold(0, u64::saturating_add));
+        let counted = files.iter().take(self.max_skill_files.saturating_add(1));
+        let path_bytes =
+            |f: &skillwire::ListedFile| f.path.len().min(self.max_file_path_bytes.saturating_add(1)) as u64;
+        self.earn(counted.map(path_bytes).fold(0, u64::saturating_add));
         Ok(files.cross())
     }
 
@@ -304,12 +321,19 @@ impl Runtime {
             earned: 0,
             max_text_bytes: options.catalog.limits.max_skill_md_bytes,
             max_file_bytes: options.catalog.limits.max_file_bytes,
+            max_skills: options.catalog.limits.max_skills,
+            max_skill_files: options.catalog.limits.max_skill_files,
+            max_file_path_bytes: options.catalog.limits.max_file_path_bytes,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
-        // What a host call handed over adds its fuel as the call returns to the guest.
+        // What a host call handed over adds its fuel before the guest runs again: when the
+        // host calls into the guest (the guest's allocator, which the call's result is
+        // copied through) or returns to it. Not only on the return: the allocator may grow
+        // memory, whose return to the guest also runs this hook, and fuel set then, in the
+        // middle of the allocator, would be overwritten by the allocator's own count.
         store.call_hook(|mut store, hook| {
-            if matches!(hook, CallHook::ReturningFromHost) {
+            if matches!(hook, CallHook::CallingWasm | CallHook::ReturningFromHost) {
                 let earned = std::mem::take(&mut store.data_mut().earned);
                 if earned > 0 {
                     let fuel = store.get_fuel()?;

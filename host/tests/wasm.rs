@@ -200,6 +200,57 @@ fn a_call_earns_fuel_with_what_it_takes_in() {
     assert!(used.unwrap_err().contains("out of fuel"));
 }
 
+/// A source that lists its texts inline earns the build's fuel through its listing alone.
+#[test]
+fn a_listing_with_inline_texts_earns_fuel() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut inline = MemorySource::new();
+    for entry in FsSource::discover(&dir).unwrap().list().unwrap() {
+        let text = std::fs::read_to_string(&entry.location).unwrap();
+        inline.insert(entry.location, text);
+    }
+    let base = CallLimits { fuel: 50_000_000, ..CallLimits::default() };
+    let mut engine = WasmEngine::new(runtime(), boxed(vec![inline.clone()]), Options::default(), base).unwrap();
+    assert_eq!(engine.report().unwrap().loaded, 249);
+    let unearned = CallLimits { fuel_per_input_byte: 0, ..base };
+    let stopped = WasmEngine::new(runtime(), boxed(vec![inline]), Options::default(), unearned);
+    assert!(matches!(stopped, Err(WasmError::OutOfFuel)));
+}
+
+/// One skill with a 256 KiB file beside its SKILL.md.
+struct WithLargeFile;
+
+const LARGE_FILE_BYTES: usize = 256 << 10;
+
+impl SkillSource for WithLargeFile {
+    fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+        Ok(vec![SkillEntry::new("s/big/SKILL.md")])
+    }
+    fn read(&self, _: &str) -> Result<String, SourceError> {
+        Ok("---\nname: big\ndescription: Reads a large file.\n---\nSee data.txt.\n".into())
+    }
+    fn list_files(&self, _: &str) -> Result<Vec<skillwire::ListedFile>, SourceError> {
+        let file = |path: &str, size| skillwire::ListedFile { path: path.into(), size };
+        Ok(vec![file("SKILL.md", 62), file("data.txt", LARGE_FILE_BYTES as u64)])
+    }
+    fn read_file(&self, _: &str, path: &str, max_bytes: usize) -> Result<Vec<u8>, SourceError> {
+        let size = if path == "data.txt" { LARGE_FILE_BYTES } else { 0 };
+        Ok(b"data line\n".iter().copied().cycle().take(size.min(max_bytes)).collect())
+    }
+}
+
+/// A file read earns its fuel: read on a base budget its reading alone exceeds.
+#[test]
+fn a_file_read_earns_fuel() {
+    let mut engine =
+        WasmEngine::new(runtime(), boxed(vec![WithLargeFile]), Options::default(), CallLimits::default()).unwrap();
+    let whole = engine.read_file("big", "data.txt").unwrap();
+    engine.set_limits(CallLimits { fuel: 20_000, ..CallLimits::default() });
+    assert_eq!(engine.read_file("big", "data.txt").unwrap(), whole);
+    engine.set_limits(CallLimits { fuel: 20_000, fuel_per_input_byte: 0, ..CallLimits::default() });
+    assert_eq!(engine.read_file("big", "data.txt"), Err(WasmError::OutOfFuel));
+}
+
 /// Skills stamped with their text's length; reads counted (the count shared with the test).
 struct Stamped(Vec<(String, String)>, Arc<std::sync::atomic::AtomicUsize>);
 
