@@ -35,6 +35,7 @@ use crate::select::rank::RankIndex;
 use crate::skill::diag::{Diagnostic, Severity};
 use crate::skill::{BodySections, Skill};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// What every snapshot starts with.
@@ -136,6 +137,52 @@ struct Header {
 /// A checksum of `bytes`: any change within one 8-byte word changes it (each step is a
 /// bijection of the running value), and other changes almost surely do. One multiply and
 /// one rotation per 8 bytes: cheap beside decoding, on every restore.
+/// Where postcard writes a snapshot: appended to a buffer, or only counted (to size the
+/// buffer first). One output for both, so that the serializer of every type a snapshot
+/// holds is compiled once (a second kind of output would compile it all again: kilobytes
+/// of WebAssembly).
+struct Output {
+    written: Option<Vec<u8>>,
+    count: usize,
+}
+
+impl Output {
+    /// How many bytes `value` takes.
+    fn count<T: Serialize + ?Sized>(value: &T) -> postcard::Result<usize> {
+        Ok(postcard::serialize_with_flavor::<T, _, Output>(value, Output { written: None, count: 0 })?.count)
+    }
+
+    /// `bytes` with `value` appended.
+    fn write<T: Serialize + ?Sized>(value: &T, bytes: Vec<u8>) -> postcard::Result<Vec<u8>> {
+        let output = postcard::serialize_with_flavor::<T, _, Output>(value, Output { written: Some(bytes), count: 0 })?;
+        Ok(output.written.unwrap_or_default())
+    }
+}
+
+impl postcard::ser_flavors::Flavor for Output {
+    type Output = Output;
+
+    fn try_push(&mut self, byte: u8) -> postcard::Result<()> {
+        self.count += 1;
+        if let Some(bytes) = &mut self.written {
+            bytes.push(byte);
+        }
+        Ok(())
+    }
+
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.count += data.len();
+        if let Some(bytes) = &mut self.written {
+            bytes.extend_from_slice(data);
+        }
+        Ok(())
+    }
+
+    fn finalize(self) -> postcard::Result<Output> {
+        Ok(self)
+    }
+}
+
 fn checksum(bytes: &[u8]) -> u64 {
     const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut words = bytes.chunks_exact(8);
@@ -152,10 +199,10 @@ fn checksum(bytes: &[u8]) -> u64 {
 /// The catalogue itself, as written ([`Body`] reads the same fields).
 #[derive(Serialize)]
 struct BodyRef<'a> {
-    skills: Vec<WireEntry>,
-    shadowed: Vec<WireEntry>,
+    skills: Vec<WireEntry<'a>>,
+    shadowed: Vec<WireEntry<'a>>,
     report: WireReport,
-    stamps: Vec<(usize, String, String)>,
+    stamps: Vec<(usize, &'a str, &'a str)>,
     listing: &'a Option<Vec<Listed>>,
     ranking: &'a RankIndex,
 }
@@ -171,8 +218,8 @@ struct Body {
 /// A body's prepared parts, as written: all but the ranking index, which follows them.
 #[derive(Deserialize)]
 struct PreparedBody {
-    skills: Vec<WireEntry>,
-    shadowed: Vec<WireEntry>,
+    skills: Vec<WireEntry<'static>>,
+    shadowed: Vec<WireEntry<'static>>,
     report: WireReport,
     /// The entries' stamps (source, location, stamp), for a refresh to reuse.
     stamps: Vec<(usize, String, String)>,
@@ -238,27 +285,39 @@ impl Catalog {
             ranking: &self.ranking,
             listing: &self.listing,
             stamps: {
-                let mut stamps: Vec<(usize, String, String)> = self
+                let mut stamps: Vec<(usize, &str, &str)> = self
                     .stamps
                     .iter()
-                    .map(|((source, location), stamp)| (*source, location.clone(), stamp.clone()))
+                    .map(|((source, location), stamp)| (*source, location.as_str(), stamp.as_str()))
                     .collect();
                 stamps.sort();
                 stamps
             },
         };
-        let body = postcard::to_allocvec(&body).map_err(unwritable)?;
-        let header = Header {
+        let header = |body_bytes, checksum| Header {
             version: version(),
             key: key.to_owned(),
             options: self.options.clone(),
             unread: self.unread as u64,
-            body_bytes: body.len() as u64,
-            checksum: checksum(&body),
+            body_bytes,
+            checksum,
         };
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend(postcard::to_allocvec(&header).map_err(unwritable)?);
-        bytes.extend(body);
+        // The body is written once, into the snapshot's own buffer (sized first, so that
+        // it never grows: growing holds the old buffer and the new at once), after room
+        // for the header (as long as it is with the largest numbers: postcard writes them
+        // in as few bytes as they need); the header, known once the body is, then takes
+        // its room and the body moves up behind it, in place. (Not a body written apart
+        // and copied after the header: two copies of the largest part at once.)
+        let room = Output::count(&header(u64::MAX, u64::MAX)).map_err(unwritable)?;
+        let body_at = MAGIC.len() + room;
+        let mut bytes = Vec::with_capacity(body_at.saturating_add(Output::count(&body).map_err(unwritable)?));
+        bytes.extend_from_slice(MAGIC);
+        bytes.resize(body_at, 0);
+        let mut bytes = Output::write(&body, bytes).map_err(unwritable)?;
+        drop(body);
+        let written = bytes.get(body_at..).unwrap_or_default();
+        let header = Output::write(&header(written.len() as u64, checksum(written)), Vec::new()).map_err(unwritable)?;
+        bytes.splice(MAGIC.len()..body_at, header);
         Ok(bytes)
     }
 
@@ -344,101 +403,105 @@ fn checked_body<'a>(
 }
 
 // The wire forms: every field of the public types, in order (their serde forms are for
-// JSON, which leaves empty fields out). Writing clones; reading moves.
+// JSON, which leaves empty fields out).
 
 /// A [`CatalogSkill`], its [`Skill`] whole (the body's sections and headings included).
+/// Written from the catalogue's own fields (borrowed: a snapshot of a large catalogue would
+/// otherwise hold a second copy of every skill while it is written), read into owned ones.
 #[derive(Serialize, Deserialize)]
-struct WireEntry {
-    name: String,
-    description: String,
-    location: String,
-    license: Option<String>,
-    compatibility: Option<String>,
-    metadata: BTreeMap<String, String>,
-    allowed_tools: Vec<String>,
-    tags: Vec<String>,
-    when_to_use: Option<String>,
-    when_not_to_use: Option<String>,
-    paths: Vec<String>,
+struct WireEntry<'a> {
+    name: Cow<'a, str>,
+    description: Cow<'a, str>,
+    location: Cow<'a, str>,
+    license: Option<Cow<'a, str>>,
+    compatibility: Option<Cow<'a, str>>,
+    metadata: Cow<'a, BTreeMap<String, String>>,
+    allowed_tools: Cow<'a, [String]>,
+    tags: Cow<'a, [String]>,
+    when_to_use: Option<Cow<'a, str>>,
+    when_not_to_use: Option<Cow<'a, str>>,
+    paths: Cow<'a, [String]>,
     user_invocable: bool,
     disable_model_invocation: bool,
-    requires: Vec<String>,
+    requires: Cow<'a, [String]>,
     max_turns: u8,
-    extra: BTreeMap<String, String>,
-    headings: Vec<String>,
-    sections: (String, String),
-    id: String,
+    extra: Cow<'a, BTreeMap<String, String>>,
+    headings: Cow<'a, [String]>,
+    sections: (Cow<'a, str>, Cow<'a, str>),
+    id: Cow<'a, str>,
     source: usize,
-    origin: Option<String>,
-    missing: Vec<String>,
-    kept_out: Option<String>,
-    findings: Vec<Finding>,
+    origin: Option<Cow<'a, str>>,
+    missing: Cow<'a, [String]>,
+    kept_out: Option<Cow<'a, str>>,
+    findings: Cow<'a, [Finding]>,
 }
 
-impl From<&CatalogSkill> for WireEntry {
-    fn from(entry: &CatalogSkill) -> Self {
+impl<'a> From<&'a CatalogSkill> for WireEntry<'a> {
+    fn from(entry: &'a CatalogSkill) -> Self {
         let s = &entry.skill;
+        let text = |t: &'a String| Cow::Borrowed(t.as_str());
         WireEntry {
-            name: s.name.clone(),
-            description: s.description.clone(),
-            location: s.location.clone(),
-            license: s.license.clone(),
-            compatibility: s.compatibility.clone(),
-            metadata: s.metadata.clone(),
-            allowed_tools: s.allowed_tools.clone(),
-            tags: s.tags.clone(),
-            when_to_use: s.when_to_use.clone(),
-            when_not_to_use: s.when_not_to_use.clone(),
-            paths: s.paths.clone(),
+            name: text(&s.name),
+            description: text(&s.description),
+            location: text(&s.location),
+            license: s.license.as_ref().map(text),
+            compatibility: s.compatibility.as_ref().map(text),
+            metadata: Cow::Borrowed(&s.metadata),
+            allowed_tools: Cow::Borrowed(&s.allowed_tools),
+            tags: Cow::Borrowed(&s.tags),
+            when_to_use: s.when_to_use.as_ref().map(text),
+            when_not_to_use: s.when_not_to_use.as_ref().map(text),
+            paths: Cow::Borrowed(&s.paths),
             user_invocable: s.user_invocable,
             disable_model_invocation: s.disable_model_invocation,
-            requires: s.requires.clone(),
+            requires: Cow::Borrowed(&s.requires),
             max_turns: s.max_turns,
-            extra: s.extra.clone(),
-            headings: s.headings.clone(),
-            sections: (s.sections.when_to_use.clone(), s.sections.when_not_to_use.clone()),
-            id: entry.id.clone(),
+            extra: Cow::Borrowed(&s.extra),
+            headings: Cow::Borrowed(&s.headings),
+            sections: (text(&s.sections.when_to_use), text(&s.sections.when_not_to_use)),
+            id: text(&entry.id),
             source: entry.source,
-            origin: entry.origin.clone(),
-            missing: entry.missing.clone(),
-            kept_out: entry.kept_out.clone(),
-            findings: entry.findings.clone(),
+            origin: entry.origin.as_ref().map(text),
+            missing: Cow::Borrowed(&entry.missing),
+            kept_out: entry.kept_out.as_ref().map(text),
+            findings: Cow::Borrowed(&entry.findings),
         }
     }
 }
 
-impl From<WireEntry> for CatalogSkill {
-    fn from(w: WireEntry) -> Self {
+impl From<WireEntry<'_>> for CatalogSkill {
+    fn from(w: WireEntry<'_>) -> Self {
+        let owned = |t: Option<Cow<'_, str>>| t.map(Cow::into_owned);
         let mut sections = BodySections::default();
-        (sections.when_to_use, sections.when_not_to_use) = w.sections;
+        (sections.when_to_use, sections.when_not_to_use) = (w.sections.0.into_owned(), w.sections.1.into_owned());
         let skill = Skill {
-            name: w.name,
-            description: w.description,
-            location: w.location,
-            license: w.license,
-            compatibility: w.compatibility,
-            metadata: w.metadata,
-            allowed_tools: w.allowed_tools,
-            tags: w.tags,
-            when_to_use: w.when_to_use,
-            when_not_to_use: w.when_not_to_use,
-            paths: w.paths,
+            name: w.name.into_owned(),
+            description: w.description.into_owned(),
+            location: w.location.into_owned(),
+            license: owned(w.license),
+            compatibility: owned(w.compatibility),
+            metadata: w.metadata.into_owned(),
+            allowed_tools: w.allowed_tools.into_owned(),
+            tags: w.tags.into_owned(),
+            when_to_use: owned(w.when_to_use),
+            when_not_to_use: owned(w.when_not_to_use),
+            paths: w.paths.into_owned(),
             user_invocable: w.user_invocable,
             disable_model_invocation: w.disable_model_invocation,
-            requires: w.requires,
+            requires: w.requires.into_owned(),
             max_turns: w.max_turns,
-            extra: w.extra,
-            headings: w.headings,
+            extra: w.extra.into_owned(),
+            headings: w.headings.into_owned(),
             sections,
         };
         CatalogSkill {
             skill,
-            id: w.id,
+            id: w.id.into_owned(),
             source: w.source,
-            origin: w.origin,
-            missing: w.missing,
-            kept_out: w.kept_out,
-            findings: w.findings,
+            origin: owned(w.origin),
+            missing: w.missing.into_owned(),
+            kept_out: owned(w.kept_out),
+            findings: w.findings.into_owned(),
         }
     }
 }
