@@ -134,28 +134,27 @@ struct Header {
     checksum: u64,
 }
 
-/// A checksum of `bytes`: any change within one 8-byte word changes it (each step is a
-/// bijection of the running value), and other changes almost surely do. One multiply and
-/// one rotation per 8 bytes: cheap beside decoding, on every restore.
-/// Where postcard writes a snapshot: appended to a buffer, or only counted (to size the
-/// buffer first). One output for both, so that the serializer of every type a snapshot
-/// holds is compiled once (a second kind of output would compile it all again: kilobytes
-/// of WebAssembly).
+/// Where postcard writes a snapshot: appended to `bytes` (`write`), or only counted
+/// (`count`, to size the buffer first). One output for both, so that the serializer of
+/// every type a snapshot holds is compiled once (a second kind of output would compile it
+/// all again: kilobytes of WebAssembly).
 struct Output {
-    written: Option<Vec<u8>>,
+    bytes: Vec<u8>,
+    appending: bool,
     count: usize,
 }
 
 impl Output {
     /// How many bytes `value` takes.
     fn count<T: Serialize + ?Sized>(value: &T) -> postcard::Result<usize> {
-        Ok(postcard::serialize_with_flavor::<T, _, Output>(value, Output { written: None, count: 0 })?.count)
+        let counting = Output { bytes: Vec::new(), appending: false, count: 0 };
+        Ok(postcard::serialize_with_flavor::<T, _, Output>(value, counting)?.count)
     }
 
     /// `bytes` with `value` appended.
     fn write<T: Serialize + ?Sized>(value: &T, bytes: Vec<u8>) -> postcard::Result<Vec<u8>> {
-        let output = postcard::serialize_with_flavor::<T, _, Output>(value, Output { written: Some(bytes), count: 0 })?;
-        Ok(output.written.unwrap_or_default())
+        let appending = Output { bytes, appending: true, count: 0 };
+        Ok(postcard::serialize_with_flavor::<T, _, Output>(value, appending)?.bytes)
     }
 }
 
@@ -164,16 +163,16 @@ impl postcard::ser_flavors::Flavor for Output {
 
     fn try_push(&mut self, byte: u8) -> postcard::Result<()> {
         self.count += 1;
-        if let Some(bytes) = &mut self.written {
-            bytes.push(byte);
+        if self.appending {
+            self.bytes.push(byte);
         }
         Ok(())
     }
 
     fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
         self.count += data.len();
-        if let Some(bytes) = &mut self.written {
-            bytes.extend_from_slice(data);
+        if self.appending {
+            self.bytes.extend_from_slice(data);
         }
         Ok(())
     }
@@ -183,6 +182,9 @@ impl postcard::ser_flavors::Flavor for Output {
     }
 }
 
+/// A checksum of `bytes`: any change within one 8-byte word changes it (each step is a
+/// bijection of the running value), and other changes almost surely do. One multiply and
+/// one rotation per 8 bytes: cheap beside decoding, on every restore.
 fn checksum(bytes: &[u8]) -> u64 {
     const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut words = bytes.chunks_exact(8);
@@ -199,8 +201,8 @@ fn checksum(bytes: &[u8]) -> u64 {
 /// The catalogue itself, as written ([`Body`] reads the same fields).
 #[derive(Serialize)]
 struct BodyRef<'a> {
-    skills: Vec<WireEntry<'a>>,
-    shadowed: Vec<WireEntry<'a>>,
+    skills: Entries<'a>,
+    shadowed: Entries<'a>,
     report: WireReport,
     stamps: Vec<(usize, &'a str, &'a str)>,
     listing: &'a Option<Vec<Listed>>,
@@ -279,8 +281,8 @@ impl Catalog {
     pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, SnapshotError> {
         let unwritable = |e: postcard::Error| SnapshotError::Unwritable(e.to_string());
         let body = BodyRef {
-            skills: self.skills.iter().map(WireEntry::from).collect(),
-            shadowed: self.shadowed.iter().map(WireEntry::from).collect(),
+            skills: Entries(&self.skills),
+            shadowed: Entries(&self.shadowed),
             report: WireReport::from(&self.report),
             ranking: &self.ranking,
             listing: &self.listing,
@@ -305,9 +307,10 @@ impl Catalog {
         // The body is written once, into the snapshot's own buffer (sized first, so that
         // it never grows: growing holds the old buffer and the new at once), after room
         // for the header (as long as it is with the largest numbers: postcard writes them
-        // in as few bytes as they need); the header, known once the body is, then takes
-        // its room and the body moves up behind it, in place. (Not a body written apart
-        // and copied after the header: two copies of the largest part at once.)
+        // in as few bytes as they need, so the real one is at most 18 bytes shorter); the
+        // header, known once the body is, then takes its room and the body moves up behind
+        // it, in place. (Not a body written apart and copied after the header: two copies
+        // of the largest part at once.)
         let room = Output::count(&header(u64::MAX, u64::MAX)).map_err(unwritable)?;
         let body_at = MAGIC.len() + room;
         let mut bytes = Vec::with_capacity(body_at.saturating_add(Output::count(&body).map_err(unwritable)?));
@@ -403,7 +406,18 @@ fn checked_body<'a>(
 }
 
 // The wire forms: every field of the public types, in order (their serde forms are for
-// JSON, which leaves empty fields out).
+// JSON, which leaves empty fields out). Writing borrows the skills' fields (the report,
+// small, is copied); reading moves.
+
+/// Catalogue entries written as a sequence of [`WireEntry`], each made as it is written
+/// (no list of them is held: a snapshot is written twice, counted then appended).
+struct Entries<'a>(&'a [CatalogSkill]);
+
+impl Serialize for Entries<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(WireEntry::from))
+    }
+}
 
 /// A [`CatalogSkill`], its [`Skill`] whole (the body's sections and headings included).
 /// Written from the catalogue's own fields (borrowed: a snapshot of a large catalogue would
