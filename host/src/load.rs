@@ -98,9 +98,12 @@ pub(crate) fn backend_loaded(
                 Some(Snapshot { bytes, key, .. }) => {
                     let made =
                         WasmEngine::restore_or_build(runtime, sources, options, CallLimits::default(), bytes, key);
-                    made.map(|(engine, restored)| (engine, restored.err())).map_err(input)
+                    made.map(|(engine, restored)| (engine, restored.err())).map_err(InputError::from)
                 }
-                None => Ok((WasmEngine::new(runtime, sources, options, CallLimits::default()).map_err(input)?, None)),
+                None => {
+                    let engine = WasmEngine::new(runtime, sources, options, CallLimits::default());
+                    Ok((engine.map_err(InputError::from)?, None))
+                }
             })?;
             (Box::new(engine), restored)
         }

@@ -29,8 +29,15 @@ mod values;
 pub(crate) struct InputError(String);
 
 impl From<WasmError> for InputError {
+    /// The component's error, with what a command-line user can do when it is one of the
+    /// component's limits (which the CLI does not change).
     fn from(e: WasmError) -> Self {
-        InputError(e.to_string())
+        match e {
+            WasmError::OutOfFuel | WasmError::OutOfMemory => InputError(format!(
+                "{e}: the component's limit on a call; --engine native runs the same core without it"
+            )),
+            e => InputError(e.to_string()),
+        }
     }
 }
 
@@ -458,4 +465,20 @@ pub(crate) fn scan_policy(args: &[String]) -> Result<ScanPolicy, InputError> {
         }
     }
     Ok(policy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{InputError, WasmError};
+
+    /// A component limit says what a command-line user can do about it.
+    #[test]
+    fn a_component_limit_names_the_native_engine() {
+        for limit in [WasmError::OutOfFuel, WasmError::OutOfMemory] {
+            let InputError(message) = InputError::from(limit.clone());
+            assert!(message.starts_with(&limit.to_string()) && message.contains("--engine native"), "{message}");
+        }
+        let InputError(message) = InputError::from(WasmError::Trap("unreachable".to_owned()));
+        assert_eq!(message, "the component trapped: unreachable");
+    }
 }
