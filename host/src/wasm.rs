@@ -149,14 +149,9 @@ struct HostState {
     /// Fuel earned by what the sources handed over since the guest last got it (the
     /// store's call hook adds it before the guest runs again).
     earned: u64,
-    max_text_bytes: usize,
-    /// The options' `max_file_bytes`.
-    max_file_bytes: usize,
-    /// The options' `max_skills`, `max_skill_files` and `max_file_path_bytes`: how much
-    /// of a listing earns fuel (the guest skips the rest).
-    max_skills: usize,
-    max_skill_files: usize,
-    max_file_path_bytes: usize,
+    /// The catalogue's limits: what the host holds reads to, and how much of a listing
+    /// earns fuel (the guest skips the rest).
+    catalog_limits: skillwire::Limits,
 }
 
 /// The memory cap ([`StoreLimits`]), noting how large the guest's memory has grown.
@@ -212,7 +207,7 @@ impl HostState {
 
 impl bindings::skillwire::engine::skill_source::Host for HostState {
     fn list(&mut self, source: u32) -> Result<Vec<wit::SkillEntry>, String> {
-        let max = self.max_text_bytes;
+        let max = self.catalog_limits.max_skill_md_bytes;
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
         let entries = source.list().map_err(|e| e.message)?;
         // Oversized inline text is dropped; the guest then reads it, and the read is
@@ -221,7 +216,7 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
             entries.into_iter().map(|e| SkillEntry { text: e.text.filter(|t| t.len() <= max), ..e }).collect();
         let kept =
             |e: &SkillEntry| e.location.len().min(COUNTED_LOCATION_BYTES) + e.text.as_ref().map_or(0, String::len);
-        let bytes = entries.iter().take(self.max_skills.saturating_add(1)).map(|e| kept(e) as u64);
+        let bytes = entries.iter().take(self.catalog_limits.max_skills.saturating_add(1)).map(|e| kept(e) as u64);
         self.earn(bytes.fold(0, |sum, bytes| sum.saturating_add(ENTRY_INPUT_BYTES).saturating_add(bytes)));
         Ok(entries.into_iter().map(Cross::cross).collect())
     }
@@ -230,8 +225,9 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         let no_source = || SourceError::new(format!("no source {source}")).cross();
         let source = self.sources.get(source as usize).ok_or_else(no_source)?;
         let text = source.read(&location).map_err(Cross::cross)?;
-        if text.len() > self.max_text_bytes {
-            let too_large = format!("SKILL.md is {} bytes; the limit is {}", text.len(), self.max_text_bytes);
+        let max = self.catalog_limits.max_skill_md_bytes;
+        if text.len() > max {
+            let too_large = format!("SKILL.md is {} bytes; the limit is {max}", text.len());
             return Err(SourceError::refusal(too_large).cross());
         }
         self.earn(text.len() as u64);
@@ -243,9 +239,10 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
         // All of them, as every runtime hands them to the core (which keeps
         // `max_skill_files` and counts the rest); the guest's memory cap bounds the copy.
         let files = source.list_files(&location).map_err(|e| e.message)?;
-        let counted = files.iter().take(self.max_skill_files.saturating_add(1));
+        let limits = &self.catalog_limits;
+        let counted = files.iter().take(limits.max_skill_files.saturating_add(1));
         let path_bytes =
-            |f: &skillwire::ListedFile| f.path.len().min(self.max_file_path_bytes.saturating_add(1)) as u64;
+            |f: &skillwire::ListedFile| f.path.len().min(limits.max_file_path_bytes.saturating_add(1)) as u64;
         self.earn(counted.map(path_bytes).fold(0, u64::saturating_add));
         Ok(files.cross())
     }
@@ -253,7 +250,7 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
     fn read_file(&mut self, source: u32, location: String, path: String, max_bytes: u32) -> Result<Vec<u8>, String> {
         let source = self.sources.get(source as usize).ok_or_else(|| format!("no source {source}"))?;
         // The guest asks for at most its own limit; the host holds it to the options' too.
-        let max_bytes = usize::try_from(max_bytes).unwrap_or(usize::MAX).min(self.max_file_bytes);
+        let max_bytes = usize::try_from(max_bytes).unwrap_or(usize::MAX).min(self.catalog_limits.max_file_bytes);
         let mut bytes = source.read_file(&location, &path, max_bytes).map_err(|e| e.message)?;
         // One byte past the limit is enough for the guest to refuse the file.
         bytes.truncate(max_bytes.saturating_add(1));
@@ -319,11 +316,7 @@ impl Runtime {
             limits: GuestLimiter::new(limits),
             fuel_per_input_byte: limits.fuel_per_input_byte,
             earned: 0,
-            max_text_bytes: options.catalog.limits.max_skill_md_bytes,
-            max_file_bytes: options.catalog.limits.max_file_bytes,
-            max_skills: options.catalog.limits.max_skills,
-            max_skill_files: options.catalog.limits.max_skill_files,
-            max_file_path_bytes: options.catalog.limits.max_file_path_bytes,
+            catalog_limits: options.catalog.limits.clone(),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -514,10 +507,10 @@ impl WasmEngine {
         let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
         let mut store = self.runtime.store(sources, &self.options, self.limits);
         let result = (|| {
-            // A snapshot is input too: restoring one earns its fuel.
-            let snapshot_bytes = snapshot.map_or(0, |(bytes, _)| bytes.len() as u64);
-            let earned = snapshot_bytes.saturating_mul(self.limits.fuel_per_input_byte);
-            store.set_fuel(self.limits.fuel.saturating_add(earned)).map_err(setup)?;
+            // A snapshot is input too: restoring one earns its fuel (added as the guest is
+            // called, as what a source hands over is).
+            store.data_mut().earn(snapshot.map_or(0, |(bytes, _)| bytes.len() as u64));
+            store.set_fuel(self.limits.fuel).map_err(setup)?;
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
             let api = instance.skillwire_engine_api().engine();
             let options = self.options.clone().cross();

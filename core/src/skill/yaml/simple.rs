@@ -6,13 +6,14 @@
 //! below it, `tags: [a, b]`) or a boolean (`disable-model-invocation: true`). For those,
 //! the YAML parser (libyaml's scanner, then serde's tree and, when a value looks like a
 //! number, a second read) was about a quarter of a catalogue build, and a document it
-//! reads costs about 85,000 instructions against about 5,000 here. [`read`] reads exactly that subset, and
-//! block scalars (`|`, `>`, `|-`, `>-`) whose lines are indented alike with no empty line
-//! between them, and returns `None` for anything else — a comment, a mapping in a list, a
-//! nested list, a flow list over several lines, another block scalar, a plain value that wraps, an
-//! escape, an anchor, a tag, a tab, a carriage return, a duplicate key, a null spelled
-//! out, an integer too large for 64 bits (which the parser refuses), a character YAML
-//! treats specially — so the parser reads every document this does not.
+//! reads costs about 85,000 instructions against about 5,000 here. [`read`] reads exactly
+//! that subset, and block scalars (`|`, `>`, `|-`, `>-`) whose lines are indented alike
+//! with no empty line between them, and returns `None` for anything else — a comment, a
+//! mapping in a list, a nested list, a flow list over several lines, another block scalar,
+//! a plain value that wraps, an escape, an anchor, a tag, a tab, a carriage return, a
+//! duplicate key, a null spelled out, an integer too large for 64 bits (which the parser
+//! refuses), a character YAML treats specially — so the parser reads every document this
+//! does not.
 //! What it accepts, it reads to the very tree the parser gives (the tests compare both over
 //! every SKILL.md in `../shared` and over generated documents built from YAML's hard cases).
 
@@ -101,7 +102,7 @@ pub(super) fn read(text: &str) -> Option<Node> {
             }
             (value, None) => value_text(value)?,
         };
-        top.entries.push((key.to_owned(), Node::Scalar(Scalar { text, null: false })));
+        top.entries.push((key.to_owned(), string(text)));
     }
     settle_null(&mut open, &mut waiting)?;
     while open.len() > 1 {
@@ -109,6 +110,11 @@ pub(super) fn read(text: &str) -> Option<Node> {
     }
     let root = open.pop()?;
     Some(Node::Map(root.entries))
+}
+
+/// A scalar that is not null, with its text.
+fn string(text: String) -> Node {
+    Node::Scalar(Scalar { text, null: false })
 }
 
 /// A key left waiting with no deeper line after it is null.
@@ -206,9 +212,7 @@ fn sequence_items<'a>(
     first: &str,
     lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
 ) -> Option<Vec<Node>> {
-    let item = |rest: &str| {
-        Some(Node::Scalar(Scalar { text: value_text(rest.strip_prefix("- ")?.trim_matches(' '))?, null: false }))
-    };
+    let item = |rest: &str| Some(string(value_text(rest.strip_prefix("- ")?.trim_matches(' '))?));
     let mut items = vec![item(first)?];
     while let Some(&line) = lines.peek() {
         let rest = line.trim_start_matches(' ');
@@ -231,8 +235,9 @@ fn sequence_items<'a>(
 
 /// The items of a flow sequence on one line, `[a, "b c"]`: each plain (no character that
 /// means something in a flow or a quote: `,` `[` `]` `{` `}` `:` `#` `"`, nor one
-/// [`value_text`] leaves to the parser) or double-quoted without escapes; `[]` has none. A nested
-/// collection, an empty item, a trailing comma or anything after the `]` is the parser's.
+/// [`value_text`] leaves to the parser) or double-quoted without escapes; `[]` has none. A
+/// nested collection, an empty item, a trailing comma or anything after the `]` is the
+/// parser's.
 fn flow_items(value: &str) -> Option<Vec<Node>> {
     let inner = value.strip_prefix('[')?.strip_suffix(']')?;
     let mut items = Vec::new();
@@ -261,7 +266,7 @@ fn flow_items(value: &str) -> Option<Vec<Node>> {
                 (value_text(plain)?, after)
             }
         };
-        items.push(Node::Scalar(Scalar { text, null: false }));
+        items.push(string(text));
         match after.strip_prefix(',') {
             None if after.is_empty() => return Some(items),
             None => return None,
@@ -290,7 +295,7 @@ fn key_and_value(line: &str) -> Option<(&str, &str)> {
 /// Words the YAML core schema may read as null or a boolean (in any case, to be sure):
 /// left to the parser, which knows which are null (a key or value that is one is rare).
 fn null_or_boolean(word: &str) -> bool {
-    ["null", "true", "false"].iter().any(|w| word.eq_ignore_ascii_case(w)) || word == "~"
+    null(word) || ["true", "false"].iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Words the YAML core schema may read as null (in any case, to be sure): left to the
