@@ -290,8 +290,9 @@ pub(crate) enum Command {
     Mcp {
         #[command(flatten)]
         skills: SkillArgs,
-        /// Most bytes a loaded skill's instructions may take (load_skill and prompts).
-        #[arg(long, default_value_t = RenderOptions::default().budget, value_name = "BYTES")]
+        /// Most bytes a loaded skill's instructions may take (load_skill and prompts); a
+        /// skill cut to fit ends with where its whole SKILL.md is (read_skill_file).
+        #[arg(long, default_value_t = skillwire_host::mcp::LOAD_BUDGET, value_name = "BYTES")]
         budget: usize,
         /// Serve MCP's streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only; 0 picks
         /// a free port, printed on standard error) instead of standard input and output.

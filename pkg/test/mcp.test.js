@@ -132,6 +132,40 @@ for (const engine of ['native', 'wasm']) {
     }
   });
 
+  test(`MCP server (${engine}): a long skill loads whole; one cut by --budget says where the rest is`, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-long-'));
+    mkdirSync(join(folder, 'fuzzing'));
+    // About 30 KB, as the largest tenth of real skills are: more than a turn's 8 KiB.
+    const steps = Array.from({ length: 400 }, (_, i) => `Step ${i}: run the harness for stage ${i} and record what the fuzzer reports.`);
+    const skillMd = `---\nname: fuzzing\ndescription: Write and run fuzz harnesses.\n---\n${steps.join('\n')}\nEnd of the guide.\n`;
+    writeFileSync(join(folder, 'fuzzing', 'SKILL.md'), skillMd);
+    const whole = await connect(engine, folder);
+    try {
+      const loaded = text(await whole.callTool({ name: 'load_skill', arguments: { name: 'fuzzing' } }));
+      assert.ok(loaded.length > 30000, `${loaded.length}`);
+      assert.match(loaded, /End of the guide\.\n\[\/SKILL\]/);
+      assert.doesNotMatch(loaded, /truncated|budget/);
+    } finally {
+      await whole.close();
+    }
+    const cut = await connect(engine, folder, ['--budget', '2000']);
+    try {
+      const loaded = text(await cut.callTool({ name: 'load_skill', arguments: { name: 'fuzzing' } }));
+      const note = '(The server\'s budget cut these instructions short: read_skill_file with skill "fuzzing" and path "SKILL.md" gives the whole file.)';
+      assert.ok(loaded.startsWith('[SKILL:fuzzing]\nStep 0:'), loaded.slice(0, 40));
+      assert.ok(loaded.endsWith(`[/SKILL:truncated]\n\n${note}`), loaded.slice(-300));
+      assert.ok(loaded.length <= 2000 + 2 + note.length, `${loaded.length}`);
+      // The note's way to the rest works.
+      const rest = await cut.callTool({ name: 'read_skill_file', arguments: { skill: 'fuzzing', path: 'SKILL.md' } });
+      assert.equal(text(rest), skillMd);
+      // A prompt's request comes after the note.
+      const prompt = await cut.getPrompt({ name: 'fuzzing', arguments: { request: 'fuzz the parser' } });
+      assert.ok(prompt.messages[0].content.text.endsWith(`[/SKILL:truncated]\n\n${note}\n\nfuzz the parser`));
+    } finally {
+      await cut.close();
+    }
+  });
+
   test(`MCP server (${engine}): prompts and the skills extension with verified digests`, async () => {
     const client = await connect(engine);
     try {

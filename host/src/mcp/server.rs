@@ -185,6 +185,7 @@ impl SkillServer {
         if !self.snapshot().get(name).is_some_and(offered) {
             return Ok(Err(format!("no skill named \"{name}\" is offered here (find_skills lists them)")));
         }
+        let asked_for_more = !message.is_empty();
         let selected = vec![name.to_owned()];
         let turn = self
             .run(move |engine| {
@@ -194,7 +195,19 @@ impl SkillServer {
             .await?;
         let injection = turn.map_err(engine_error)?;
         match injection.decisions.iter().find(|d| d.skill == name) {
-            Some(decision) if decision.injected_bytes > 0 => Ok(Ok(injection.user_message)),
+            Some(decision) if decision.injected_bytes > 0 => {
+                // The blocks, then (when the budget cut the skill) where its whole text is,
+                // then the user's request, if there is one.
+                let note = match decision.truncated {
+                    true => format!("\n\n{}", whole_file_note(name)),
+                    false => String::new(),
+                };
+                let request = match asked_for_more {
+                    true => injection.user_message.get(injection.text.len()..).unwrap_or_default(),
+                    false => "",
+                };
+                Ok(Ok(format!("{}{note}{request}", injection.text)))
+            }
             Some(decision) => {
                 let why = decision.skipped.and_then(|s| serde_json::to_value(s).ok());
                 let why = why.as_ref().and_then(serde_json::Value::as_str).unwrap_or("not injected").to_owned();
@@ -204,6 +217,16 @@ impl SkillServer {
             None => Ok(Err(format!("skill \"{name}\" was not loaded"))),
         }
     }
+}
+
+/// Told after a skill's instructions the budget cut: where the whole text is.
+fn whole_file_note(name: &str) -> String {
+    let quoted = serde_json::Value::from(name);
+    format!(
+        "(The server's budget cut these instructions short: {} with skill {quoted} and path \"SKILL.md\" \
+         gives the whole file.)",
+        skillwire::READ_FILE_TOOL
+    )
 }
 
 impl ServerHandler for SkillServer {
