@@ -12,8 +12,10 @@
 //! the agent's context and is not injected again; the session's memory is a small file in
 //! the cache folder (named by the session id's SHA-256, removed after a week unused),
 //! forgotten when the agent sends `SessionStart` (Claude Code does on start, `/clear` and
-//! compaction). Every failure exits 1, which agents treat as a non-blocking error (exit 2
-//! would block the user's prompt); that includes a command line clap refuses (`main.rs`).
+//! compaction). A prompt over the message limit (a long paste) is routed on its start and
+//! its end, which is where a request around a paste usually is; the agent still has all of
+//! it. Every failure exits 1, which agents treat as a non-blocking error (exit 2 would block
+//! the user's prompt); that includes a command line clap refuses (`main.rs`).
 
 use crate::args::HookAgent;
 use crate::load::cache_dir;
@@ -21,6 +23,7 @@ use crate::InputError;
 use clap::ValueEnum;
 use skillwire::{Injection, Session};
 use skillwire_host::Backend;
+use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -62,6 +65,7 @@ impl HookAgent {
 pub(crate) fn run(
     agent: HookAgent,
     make_engine: impl FnOnce() -> Result<Box<dyn Backend>, InputError>,
+    max_message_bytes: usize,
     window: usize,
     log: Option<&Path>,
 ) -> Result<String, InputError> {
@@ -92,7 +96,7 @@ pub(crate) fn run(
     }
     let prompt = event.prompt.ok_or_else(|| InputError("the hook event has no prompt".to_owned()))?;
     let mut session = Session::from_turns(window, state.as_deref().map(read_session).unwrap_or_default());
-    let turn = make_engine()?.inject(&prompt, &session.context())?;
+    let turn = make_engine()?.inject(&start_and_end(&prompt, max_message_bytes), &session.context())?;
     // A log that cannot be written costs the log line, not the prompt's skills.
     if let Some(log) = log {
         if let Err(InputError(why)) = log_turn(log, agent, event.session_id.as_deref(), &prompt, &turn) {
@@ -110,6 +114,24 @@ pub(crate) fn run(
         "hookSpecificOutput": { "hookEventName": agent.prompt_event(), "additionalContext": turn.text },
     });
     Ok(answer.to_string())
+}
+
+/// `prompt`, or when it is over `max` bytes its first and last parts joined by a line
+/// break, `max` bytes at most, each cut on a character boundary.
+fn start_and_end(prompt: &str, max: usize) -> Cow<'_, str> {
+    if prompt.len() <= max {
+        return Cow::Borrowed(prompt);
+    }
+    let mut start = max / 2;
+    while !prompt.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = prompt.len() - max.saturating_sub(start + 1);
+    while !prompt.is_char_boundary(end) {
+        end += 1;
+    }
+    let (first, last) = (prompt.get(..start).unwrap_or_default(), prompt.get(end..).unwrap_or_default());
+    Cow::Owned(format!("{first}\n{last}"))
 }
 
 /// How long a session's memory is kept after its last prompt.
@@ -188,4 +210,23 @@ fn log_turn(
         .open(log)
         .map_err(|e| InputError(format!("--log {}: {e}", log.display())))?;
     writeln!(file, "{line}").map_err(|e| InputError(format!("--log {}: {e}", log.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::start_and_end;
+
+    #[test]
+    fn a_long_prompt_is_read_by_its_start_and_end() {
+        assert_eq!(start_and_end("short", 5), "short");
+        assert_eq!(start_and_end("0123456789", 5), "01\n89");
+        assert_eq!(start_and_end("0123456789", 6), "012\n89");
+        // Never more than the limit, cut on character boundaries (é is two bytes).
+        for max in 0..12 {
+            let read = start_and_end("éééééééé", max);
+            assert!(read.len() <= max.max(1), "{max}: {read:?}");
+            assert!(read.trim_matches('é') == "\n" || read.chars().all(|c| c == 'é'), "{max}: {read:?}");
+        }
+        assert_eq!(start_and_end("éééééééé", 9), "éé\néé");
+    }
 }

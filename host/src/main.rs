@@ -147,7 +147,11 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             // Every prompt loads the skills, and the catalogue reaches no model: each body is
             // scanned when a turn reads it, before it is injected, instead of all at load.
             skills.scan_bodies = skills.scan_bodies.or(Some(ScanBodiesArg::WhenRead));
-            match hook::run(agent, || backend(kind, &skills, render, true), window, log.as_deref()) {
+            let answer = limits(&skills.limit).and_then(|limits| {
+                let make = || backend(kind, &skills, render, true);
+                hook::run(agent, make, limits.max_message_bytes, window, log.as_deref())
+            });
+            match answer {
                 Ok(answer) => out = answer,
                 // Exit 2 would block the user's prompt: a hook that failed lets it through.
                 Err(InputError(message)) => {

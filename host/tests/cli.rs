@@ -1122,6 +1122,25 @@ fn hooks_answer_recorded_agent_events_byte_for_byte() {
     assert!(!line.to_string().contains("before I run it"), "the prompt's text is not logged");
 }
 
+/// A prompt over the message limit (256 KiB: a long paste) still gets its skills: the hook
+/// reads its start and its end, where the request around a paste is. Both engines.
+#[test]
+fn the_hook_routes_a_prompt_longer_than_the_message_limit() {
+    let paste = "2026-11-27 12:00:01 INFO worker 7 heartbeat ok\n".repeat(8_000);
+    assert!(paste.len() > 256 << 10);
+    for engine in ["native", "wasm"] {
+        for prompt in [
+            format!("Review this SQL migration before I run it:\n{paste}"),
+            format!("{paste}\nReview this SQL migration before I run it"),
+        ] {
+            let event = serde_json::json!({ "hook_event_name": "UserPromptSubmit", "prompt": prompt }).to_string();
+            let o = with_stdin(&["--engine", engine, "hook", "claude-code", "--skills", "examples/skills"], &event);
+            assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+            assert!(stdout(&o).contains("[SKILL:sql-review]"), "{engine}: {}", stdout(&o));
+        }
+    }
+}
+
 /// `--allow` and `--deny` give one agent only its skills: what they keep out is neither
 /// matched nor injected, and `--verbose` says which pattern kept it out. Both engines.
 #[test]
