@@ -143,7 +143,7 @@ for (const engine of ['native', 'wasm']) {
     try {
       const loaded = text(await whole.callTool({ name: 'load_skill', arguments: { name: 'fuzzing' } }));
       assert.ok(loaded.length > 30000, `${loaded.length}`);
-      assert.match(loaded, /End of the guide\.\n\[\/SKILL\]/);
+      assert.ok(loaded.endsWith('End of the guide.\n[/SKILL]'), loaded.slice(-60));
       assert.doesNotMatch(loaded, /truncated|budget/);
     } finally {
       await whole.close();
@@ -151,7 +151,7 @@ for (const engine of ['native', 'wasm']) {
     const cut = await connect(engine, folder, ['--budget', '2000']);
     try {
       const loaded = text(await cut.callTool({ name: 'load_skill', arguments: { name: 'fuzzing' } }));
-      const note = '(The server\'s budget cut these instructions short: read_skill_file with skill "fuzzing" and path "SKILL.md" gives the whole file.)';
+      const note = '(The server\'s budget cut the instructions of skill "fuzzing" short: read_skill_file with skill "fuzzing" and path "SKILL.md" gives the whole file.)';
       assert.ok(loaded.startsWith('[SKILL:fuzzing]\nStep 0:'), loaded.slice(0, 40));
       assert.ok(loaded.endsWith(`[/SKILL:truncated]\n\n${note}`), loaded.slice(-300));
       assert.ok(loaded.length <= 2000 + 2 + note.length, `${loaded.length}`);

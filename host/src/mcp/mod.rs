@@ -27,8 +27,9 @@ use std::time::Duration;
 /// prompts; `skillwire mcp --budget`): 64 KiB. The model or the user asked for that one
 /// skill, so it comes whole where it reasonably can — every SKILL.md of the 250 in the
 /// project's corpus but one (74 KB; the largest 10% are over 23 KB), where a turn's
-/// default of 8 KiB cut 179 of them — and stays under the 25,000 tokens Claude Code keeps
-/// of a tool's result by default. A skill cut to fit says where the whole file is.
+/// default of 8 KiB cut 179 of them — and, for most text, stays under the 25,000 tokens
+/// Claude Code keeps of a tool's result by default. A skill cut to fit says where the
+/// whole file is.
 pub const LOAD_BUDGET: usize = 64 * 1024;
 
 /// Polling the skills folders for changes (`--watch`).

@@ -174,7 +174,8 @@ impl SkillServer {
     }
 
     /// `load_skill` and prompts: skill `name`'s block as a turn on `message` injects it
-    /// (`message` after it), or why it was not injected. `offered` says whether the caller
+    /// (with any block `message` mentions), then, for a block the budget cut, where the
+    /// whole file is, then `message` if it is not empty; or why it was not injected. `offered` says whether the caller
     /// may load a skill: the model's (`load_skill`) or the user's (prompts).
     async fn inject(
         &self,
@@ -196,12 +197,11 @@ impl SkillServer {
         let injection = turn.map_err(engine_error)?;
         match injection.decisions.iter().find(|d| d.skill == name) {
             Some(decision) if decision.injected_bytes > 0 => {
-                // The blocks, then (when the budget cut the skill) where its whole text is,
-                // then the user's request, if there is one.
-                let note = match decision.truncated {
-                    true => format!("\n\n{}", whole_file_note(name)),
-                    false => String::new(),
-                };
+                // (At most one block is cut: the first that does not fit whole.)
+                let note: String = (injection.decisions.iter())
+                    .filter(|d| d.truncated && d.injected_bytes > 0)
+                    .map(|d| format!("\n\n{}", whole_file_note(&d.skill)))
+                    .collect();
                 let request = match asked_for_more {
                     true => injection.user_message.get(injection.text.len()..).unwrap_or_default(),
                     false => "",
@@ -223,8 +223,8 @@ impl SkillServer {
 fn whole_file_note(name: &str) -> String {
     let quoted = serde_json::Value::from(name);
     format!(
-        "(The server's budget cut these instructions short: {} with skill {quoted} and path \"SKILL.md\" \
-         gives the whole file.)",
+        "(The server's budget cut the instructions of skill {quoted} short: {} with skill {quoted} and \
+         path \"SKILL.md\" gives the whole file.)",
         skillwire::READ_FILE_TOOL
     )
 }
@@ -480,7 +480,8 @@ fn tools() -> Vec<Tool> {
         Tool::new(
             LOAD_SKILL,
             "Load an Agent Skill's instructions (its SKILL.md body, checked by the safety scan), with the list \
-             of the files in its folder that read_skill_file opens.",
+             of the files in its folder that read_skill_file opens; a skill too long for the server's budget \
+             is cut, and says where its whole SKILL.md is.",
             schema(serde_json::json!({
                 "type": "object",
                 "properties": {"name": {"type": "string", "description": "The skill's name, as find_skills gave it."}},
