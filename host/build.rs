@@ -3,8 +3,9 @@
 //! Every build of `skillwire-host` runs this (cargo reruns it whenever the core, the
 //! component glue or the WIT world change), so the embedded component is never stale:
 //! 1. make sure the `wasm32-unknown-unknown` target is installed (`rustup target add`);
-//! 2. build `wasm/component` for it as a `cdylib` with the `component` profile, in a target folder
-//!    of its own (sharing the outer build's would wait on its lock forever);
+//! 2. build `wasm/component` for it as a `cdylib` with the `component` profile and
+//!    WebAssembly SIMD, in a target folder of its own (sharing the outer build's would wait
+//!    on its lock forever);
 //! 3. wrap the core module into a component with `wit-component`: it then imports
 //!    only what the WIT world declares (a `wasm32-wasip2` build would drag in WASI);
 //! 4. write it to `$OUT_DIR/skillwire.component.wasm` for `include_bytes!`.
@@ -68,6 +69,11 @@ fn build() -> Result<(), String> {
     ] {
         build.env_remove(var);
     }
+    // SIMD, which every component host runs (wasmtime, wasmtime-py, jco's Node and current
+    // browsers): `memchr` and the compiler's vectorised loops use it, and the first load of
+    // 10,000 skills takes a seventh less (docs/performance.md). The npm modules, which
+    // older Safari must run, are built without it in a target folder of their own.
+    build.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-feature=+simd128");
     let status = build.status().map_err(|e| format!("cargo: {e}"))?;
     if !status.success() {
         return Err("cargo build of wasm/component failed (see above)".to_owned());

@@ -335,8 +335,7 @@ fn value_text(value: &str) -> Option<String> {
     );
     if indicator
         || value.ends_with(':')
-        || value.contains(": ")
-        || value.contains(" #")
+        || holds_mapping_or_comment(value)
         || null(value)
         || may_overflow_an_integer(value)
         || !all_printable(value)
@@ -344,6 +343,16 @@ fn value_text(value: &str) -> Option<String> {
         return None;
     }
     Some(value.to_owned())
+}
+
+/// Whether a plain `value` holds `": "` (a mapping) or `" #"` (a comment): one pass over
+/// its colons and hashes (two `str::contains` were two).
+fn holds_mapping_or_comment(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    memchr::memchr2_iter(b':', b'#', bytes).any(|at| match bytes.get(at) {
+        Some(b':') => bytes.get(at + 1) == Some(&b' '),
+        _ => at.checked_sub(1).and_then(|before| bytes.get(before)) == Some(&b' '),
+    })
 }
 
 /// Whether every character of `text` is [`printable`]. An ASCII text (most values) is

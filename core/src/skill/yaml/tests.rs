@@ -144,6 +144,19 @@ fn the_fast_reading_takes_plain_and_quoted_values_and_nested_mappings() {
     assert_eq!(get(&root, "version").as_str(), Some("1.10"));
     assert_eq!(get(get(get(&root, "metadata"), "tags"), "kind").as_str(), Some("docs"));
     assert!(get(get(&root, "metadata"), "empty").is_null());
+    // A colon or a hash inside a word is plain text; one before or after a space is not.
+    for (text, fast) in [
+        ("description: C# and F#: a:b c#d x:\n", false),
+        ("description: C# and a:b c#d\n", true),
+        ("description: a: b\n", false),
+        ("description: a:\tb\n", false),
+        ("description: a #b\n", false),
+        ("description: a\t#b\n", false),
+        ("description: #a\n", false),
+        ("description: a:b#c:d##\n", true),
+    ] {
+        assert_eq!(fast_agrees(text), fast, "{text:?}");
+    }
 }
 
 #[test]
