@@ -311,8 +311,8 @@ pub(crate) enum Command {
     /// the prompt calls for as additional context, in the agent's shape (nothing when none
     /// apply). Skills injected by the session's last --window prompts are not injected
     /// again; a SessionStart event forgets them. A prompt over the message limit is routed
-    /// on its start and end. Exits 1 on any failure (never 2, which would block the
-    /// prompt).
+    /// on its start and end; a --skills folder that does not exist is left out. Exits 1 on
+    /// any failure (never 2, which would block the prompt).
     Hook {
         /// The agent whose hook format to speak.
         #[arg(value_enum)]

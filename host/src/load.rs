@@ -20,10 +20,12 @@ pub(crate) const AUTO_CACHE_SKILLS: usize = 200;
 /// skillwire's cache folder: `$SKILLWIRE_CACHE_DIR`, else `$XDG_CACHE_HOME/skillwire`, else
 /// `~/.cache/skillwire`.
 pub(crate) fn cache_dir() -> Option<PathBuf> {
-    std::env::var_os("SKILLWIRE_CACHE_DIR")
+    // An empty variable counts as unset (else the cache would land in the working folder).
+    let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    var("SKILLWIRE_CACHE_DIR")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("skillwire")))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("skillwire")))
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("skillwire")))
+        .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".cache").join("skillwire")))
 }
 
 /// The component runtime, compiled once, or loaded from the cache folder ([`cache_dir`]).

@@ -147,6 +147,10 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             // Every prompt loads the skills, and the catalogue reaches no model: each body is
             // scanned when a turn reads it, before it is injected, instead of all at load.
             skills.scan_bodies = skills.scan_bodies.or(Some(ScanBodiesArg::WhenRead));
+            // A hook is set up once for every project it runs in: a --skills folder this one
+            // does not have ("$CLAUDE_PROJECT_DIR"/.claude/skills) is left out rather than
+            // failing every prompt.
+            skills.paths.retain(|path| path.exists());
             let answer = limits(&skills.limit).and_then(|limits| {
                 let make = || backend(kind, &skills, render, true);
                 hook::run(agent, make, limits.max_message_bytes, window, log.as_deref())

@@ -1122,6 +1122,42 @@ fn hooks_answer_recorded_agent_events_byte_for_byte() {
     assert!(!line.to_string().contains("before I run it"), "the prompt's text is not logged");
 }
 
+/// The README's hook command names the project's skills folder and the user's: in a project
+/// without one, the other's skills still come (and with neither, nothing, exit 0). Both engines.
+#[test]
+fn the_hook_leaves_out_a_skills_folder_the_project_does_not_have() {
+    let missing = temp_dir("hook-no-project").join(".claude/skills");
+    let event = r#"{"hook_event_name": "UserPromptSubmit", "prompt": "Review this SQL migration before I run it"}"#;
+    for engine in ["native", "wasm"] {
+        let hook = ["--engine", engine, "hook", "claude-code", "--skills", missing.to_str().unwrap()];
+        let o = with_stdin(&[&hook[..], &["--skills", "examples/skills"]].concat(), event);
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        assert!(stdout(&o).contains("[SKILL:sql-review]"), "{engine}: {}", stdout(&o));
+        let o = with_stdin(&hook, event);
+        assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()), "{engine}: {}", stderr(&o));
+    }
+}
+
+/// An empty `SKILLWIRE_CACHE_DIR` counts as unset: the compiled component goes to
+/// `$XDG_CACHE_HOME/skillwire`, not into the folder the command runs in.
+#[test]
+fn an_empty_cache_variable_leaves_the_working_folder_alone() {
+    let dir = temp_dir("empty-cache-var");
+    let o = command()
+        .current_dir(&dir)
+        .env("SKILLWIRE_CACHE_DIR", "")
+        .env("XDG_CACHE_HOME", dir.join("xdg"))
+        .args(["match", "--skills", repo().join("examples/skills").to_str().unwrap(), "write the commit message"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names = |d: &Path| fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let in_dir: Vec<String> = names(&dir);
+    assert_eq!(in_dir, ["xdg"], "only the XDG cache folder was made");
+    let cached: Vec<String> = names(&dir.join("xdg/skillwire"));
+    assert!(cached.iter().any(|n| n.ends_with(".cwasm")), "{cached:?}");
+}
+
 /// A prompt over the message limit (256 KiB: a long paste) still gets its skills: the hook
 /// reads its start and its end, where the request around a paste is. Both engines.
 #[test]

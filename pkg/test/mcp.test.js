@@ -176,6 +176,10 @@ for (const engine of ['native', 'wasm']) {
       assert.equal(prompt.messages[0].role, 'user');
       assert.match(said, /Fill forms as references\/forms\.md says/);
       assert.ok(said.endsWith('fill in form.pdf'), said);
+      assert.ok(!said.includes('@pdf'), 'the request comes back as the user wrote it');
+      // A skill only a user may invoke (disable-model-invocation) is theirs as a prompt.
+      const notes = await client.getPrompt({ name: 'release-notes', arguments: { request: 'for 2.0' } });
+      assert.equal(notes.messages[0].content.text, '[SKILL:release-notes]\nGroup changes by kind.\n[/SKILL]\n\nfor 2.0');
       await assert.rejects(client.getPrompt({ name: 'internal-audit' }), mcpError(-32602));
 
       const listed = await client.request({ method: 'skills/list', params: {} }, ListSkills);

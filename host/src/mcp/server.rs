@@ -175,18 +175,28 @@ impl SkillServer {
 
     /// `load_skill` and prompts: skill `name`'s block as a turn on `message` injects it
     /// (with any block `message` mentions), then, for a block the budget cut, where the
-    /// whole file is, then `message` if it is not empty; or why it was not injected. `offered` says whether the caller
-    /// may load a skill: the model's (`load_skill`) or the user's (prompts).
-    async fn inject(
-        &self,
-        name: &str,
-        message: String,
-        offered: fn(&Listed) -> bool,
-    ) -> Result<Result<String, String>, ErrorData> {
+    /// whole file is, then `message` if it is not empty; or why it was not injected.
+    /// `caller` says whose request it is: the model may load only what it may use
+    /// (`load_skill`), the user what they may invoke (prompts), a skill only a user may
+    /// invoke (`disable-model-invocation`) included, as an `@mention` of it would.
+    async fn inject(&self, name: &str, message: String, caller: Caller) -> Result<Result<String, String>, ErrorData> {
+        let offered = |skill: &Listed| match caller {
+            Caller::Model => skill.model,
+            Caller::User => skill.user,
+        };
         if !self.snapshot().get(name).is_some_and(offered) {
             return Ok(Err(format!("no skill named \"{name}\" is offered here (find_skills lists them)")));
         }
-        let asked_for_more = !message.is_empty();
+        let request = match message.is_empty() {
+            true => String::new(),
+            false => format!("\n\n{message}"),
+        };
+        // The user's choice of a prompt is their mention of its skill (the turn's message
+        // is not what the client gets back: the request is, after the blocks).
+        let message = match caller {
+            Caller::Model => message,
+            Caller::User => format!("@{name} {message}"),
+        };
         let selected = vec![name.to_owned()];
         let turn = self
             .run(move |engine| {
@@ -202,10 +212,6 @@ impl SkillServer {
                     .filter(|d| d.truncated && d.injected_bytes > 0)
                     .map(|d| format!("\n\n{}", whole_file_note(&d.skill)))
                     .collect();
-                let request = match asked_for_more {
-                    true => injection.user_message.get(injection.text.len()..).unwrap_or_default(),
-                    false => "",
-                };
                 Ok(Ok(format!("{}{note}{request}", injection.text)))
             }
             Some(decision) => {
@@ -217,6 +223,15 @@ impl SkillServer {
             None => Ok(Err(format!("skill \"{name}\" was not loaded"))),
         }
     }
+}
+
+/// Who asks the server for a skill's instructions.
+#[derive(Debug, Clone, Copy)]
+enum Caller {
+    /// The model, through `load_skill`.
+    Model,
+    /// The user, through a prompt.
+    User,
 }
 
 /// Told after a skill's instructions the budget cut: where the whole text is.
@@ -276,7 +291,7 @@ impl ServerHandler for SkillServer {
             FIND_SKILLS => self.find_skills(&arguments).await?,
             LOAD_SKILL => {
                 let name = string_argument(&arguments, "name")?;
-                match self.inject(&name, String::new(), |skill| skill.model).await? {
+                match self.inject(&name, String::new(), Caller::Model).await? {
                     Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
                     Err(why) => CallToolResult::error(vec![ContentBlock::text(why)]),
                 }
@@ -326,7 +341,7 @@ impl ServerHandler for SkillServer {
             Some(serde_json::Value::String(text)) => text.clone(),
             Some(_) => return Err(ErrorData::invalid_params("the argument \"request\" must be a string", None)),
         };
-        match self.inject(&skill.name, message, |skill| skill.user).await? {
+        match self.inject(&skill.name, message, Caller::User).await? {
             Ok(text) => Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
                 .with_description(skill.description.clone())
                 .into()),
