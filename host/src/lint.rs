@@ -71,7 +71,39 @@ pub(crate) fn run(
             lines.join("\n")
         }
     };
+    // After the failures it is about.
+    if failed && !extensions && matches!(format, LintFormatArg::Human) {
+        hint_extensions(paths, &options, &linter, &linted)?;
+    }
     Ok((if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }, out))
+}
+
+/// Says on standard error how many of the skills that failed pass with `--extensions`
+/// (the reference validator's check knows only the standard's fields; a skill written for
+/// skillwire, like the bundled examples, has `tags`).
+fn hint_extensions(
+    paths: &[PathBuf],
+    options: &LintOptions,
+    linter: &Linter,
+    linted: &[Linted],
+) -> Result<(), InputError> {
+    let with_extensions = LintOptions { extensions: true, ..options.clone() };
+    let mut again = Vec::new();
+    for path in paths {
+        again.extend(lint_path(path, &with_extensions, linter)?);
+    }
+    let passing = linted
+        .iter()
+        .zip(&again)
+        .filter(|(without, with)| !without.report.valid && with.report.valid && !with.report.blocked())
+        .count();
+    if passing > 0 {
+        eprintln!(
+            "{passing} of the skills that failed would pass with --extensions, which accepts the fields skillwire reads beyond \
+             the standard (`skillwire lint --help` lists them)"
+        );
+    }
+    Ok(())
 }
 
 /// One lint report, and the skill's folder (canonical) when it has one on disk.

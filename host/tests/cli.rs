@@ -150,8 +150,16 @@ fn lint_speaks_the_reference_language() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
-        "Validation failed for examples/skills/sql-review:\n  - Unexpected fields in frontmatter: tags. Only ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are allowed.\n"
+        "Validation failed for examples/skills/sql-review:\n  - Unexpected fields in frontmatter: tags. Only ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] are allowed.\n\
+         1 of the skills that failed would pass with --extensions, which accepts the fields skillwire reads beyond the \
+         standard (`skillwire lint --help` lists them)\n"
     );
+    // The hint counts only what --extensions mends: a skill with no frontmatter gets none.
+    let dir = temp_dir("lint-hint");
+    write(&dir.join("bare/SKILL.md"), b"no frontmatter\n");
+    let o = skillwire(&["lint", dir.join("bare").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stderr(&o).contains("--extensions"), "{}", stderr(&o));
     let o = skillwire(&["lint", "--extensions", "examples/skills/sql-review/SKILL.md"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "Valid skill: examples/skills/sql-review\n");
