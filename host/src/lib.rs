@@ -7,7 +7,8 @@
 //! - any other folder is a root searched for `SKILL.md`/`skill.md` up to
 //!   [`MAX_DEPTH`] folders deep, hidden folders included (packs keep skills under
 //!   `.curated/`, `.system/`), skipping `.git` and `node_modules`. Symbolic links are
-//!   followed only while they stay inside the root, and a folder is walked once (again
+//!   followed only while they stay inside the root (those left out are kept, with where
+//!   they lead, for `--verbose`: [`FsSource::links_outside`]), and a folder is walked once (again
 //!   only when a path reaches it at a lesser depth), so links cannot loop: a skill is
 //!   found when some path from the root, links included, reaches it within `MAX_DEPTH`
 //!   folders. Within a folder `SKILL.md` is preferred over `skill.md`.
@@ -93,6 +94,8 @@ pub struct FsSource {
     root: PathBuf,
     /// The SKILL.md files found, sorted: at discovery, then at each listing after the first.
     files: Mutex<Arc<[PathBuf]>>,
+    /// The links discovery left out because they lead outside the root, and where to.
+    links_outside: Arc<[(PathBuf, PathBuf)]>,
     /// Listed before, or restored in place of a listing: the next listing walks the folders
     /// again. Shared by clones: they are one source (the engine lists a clone, the host
     /// keeps the original).
@@ -110,6 +113,7 @@ impl Clone for FsSource {
         FsSource {
             root: self.root.clone(),
             files: Mutex::new(self.files()),
+            links_outside: Arc::clone(&self.links_outside),
             listed: Arc::clone(&self.listed),
             discovered: self.discovered,
             max_bytes: self.max_bytes,
@@ -123,10 +127,11 @@ impl FsSource {
     /// does not exist or cannot be read.
     pub fn discover(path: &Path) -> io::Result<FsSource> {
         let root = fs::canonicalize(path)?;
-        let files = find(&root)?;
+        let found = find(&root)?;
         Ok(FsSource {
             root,
-            files: Mutex::new(files.into()),
+            files: Mutex::new(found.files.into()),
+            links_outside: found.links_outside.into(),
             listed: Arc::new(std::sync::atomic::AtomicBool::new(false)),
             discovered: std::time::Instant::now(),
             max_bytes: skillwire::Limits::default().max_skill_md_bytes,
@@ -153,6 +158,12 @@ impl FsSource {
     /// The path discovered (canonical).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The symbolic links discovery left out because they lead outside the root, each
+    /// with where it leads (sorted).
+    pub fn links_outside(&self) -> &[(PathBuf, PathBuf)] {
+        &self.links_outside
     }
 
     /// The SKILL.md files found (at discovery, or at the last listing).
@@ -230,23 +241,33 @@ impl FsSource {
 }
 
 /// The SKILL.md files under the canonical path `root` (see the module docs), sorted.
-fn find(root: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
+fn find(root: &Path) -> io::Result<Found> {
+    let mut found = Found::default();
     if root.is_file() {
-        files.push(root.to_path_buf());
+        found.files.push(root.to_path_buf());
     } else if let Some(file) = skill_file_in(root) {
-        files.push(file);
+        found.files.push(file);
     } else {
-        walk(root, root, 0, &Visited::default(), &mut files)?;
+        walk(root, root, 0, &Visited::default(), &mut found)?;
     }
-    files.sort();
-    files.dedup();
-    Ok(files)
+    found.files.sort();
+    found.files.dedup();
+    found.links_outside.sort();
+    found.links_outside.dedup();
+    Ok(found)
 }
 
 /// The skill file in `dir`, if it has one.
 pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
     SKILL_FILE_NAMES.iter().map(|name| dir.join(name)).find(|p| p.is_file())
+}
+
+/// What a walk finds: the skill files, and the links it left out because they lead
+/// outside the root (each with where it leads), for `--verbose` to name.
+#[derive(Debug, Default)]
+struct Found {
+    files: Vec<PathBuf>,
+    links_outside: Vec<(PathBuf, PathBuf)>,
 }
 
 /// The folders a walk has been in, each with the least depth it was walked at: shared by
@@ -276,7 +297,7 @@ fn to_walk(visited: &Visited, dir: &Path, depth: usize) -> bool {
 /// read once (again only when reached at a lesser depth): entries that are not links are
 /// placed from their parent's canonical path and the type the listing reports, so only
 /// links cost a resolution.
-fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Vec<PathBuf>) -> io::Result<()> {
+fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Found) -> io::Result<()> {
     if !to_walk(visited, dir, depth) {
         return Ok(());
     }
@@ -292,6 +313,7 @@ fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Vec<
             let Ok(real) = fs::canonicalize(&path) else { continue };
             let Ok(meta) = fs::metadata(&real) else { continue };
             if !real.starts_with(root) {
+                out.links_outside.push((path, real));
                 continue;
             }
             (real, meta.is_file(), meta.is_dir())
@@ -311,11 +333,11 @@ fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Vec<
     // Within a folder `SKILL.md` is preferred over `skill.md`. On a filesystem that ignores
     // case, `Skill.md` answers to those names too, as it always did.
     match skill_files.into_iter().flatten().next() {
-        Some(file) => out.push(file),
+        Some(file) => out.files.push(file),
         None => {
             if let Some(file) = skill_file_in(dir).and_then(|f| fs::canonicalize(f).ok()) {
                 if file.starts_with(root) {
-                    out.push(file);
+                    out.files.push(file);
                 }
             }
         }
@@ -326,11 +348,14 @@ fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Vec<
     // subfolder is skipped, not fatal.
     if depth == 0 {
         let walked = parallel::map(&children, |child| {
-            let mut found = Vec::new();
+            let mut found = Found::default();
             let _ = walk(root, child, depth + 1, visited, &mut found);
             found
         });
-        out.extend(walked.into_iter().flatten());
+        for found in walked {
+            out.files.extend(found.files);
+            out.links_outside.extend(found.links_outside);
+        }
         return Ok(());
     }
     for child in children {
@@ -397,7 +422,7 @@ impl SkillSource for FsSource {
         let first = !self.listed.swap(true, std::sync::atomic::Ordering::Relaxed);
         if !(first && self.discovered.elapsed() < catalog_cache::SETTLE) {
             let found = find(&self.root).map_err(|e| SourceError::new(format!("{}: {e}", self.root.display())))?;
-            *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.into();
+            *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.files.into();
         }
         let now = std::time::SystemTime::now();
         let entry = |path: &PathBuf| {
@@ -482,7 +507,7 @@ mod tests {
         // Alone, the link cases are walked on one thread.
         let mut expected = skills_behind_links(&root);
         expected.sort();
-        assert_eq!(find(&root).unwrap(), expected);
+        assert_eq!(find(&root).unwrap().files, expected);
         let count = parallel::SHARE_FROM * 2 + 7;
         for i in 0..count {
             let dir = root.join(format!("s{i:04}"));
@@ -507,11 +532,30 @@ mod tests {
         // From the first folders into the last, and from the last back to the root.
         std::os::unix::fs::symlink(root.join(format!("s{:04}", count - 2)), root.join("s0003/alias")).unwrap();
         std::os::unix::fs::symlink(&root, root.join(format!("s{:04}/loop", count - 1))).unwrap();
+        // Links that lead outside the root (a folder, and a SKILL.md as GNU stow links
+        // one) are left out, and named with where they lead.
+        let outside = root.with_file_name(format!("skillwire-fs-outside-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&outside);
+        fs::create_dir_all(outside.join("skill")).unwrap();
+        fs::write(outside.join("skill/SKILL.md"), "---\nname: o\ndescription: d\n---\n").unwrap();
+        let outside = fs::canonicalize(&outside).unwrap();
+        std::os::unix::fs::symlink(outside.join("skill"), root.join("s0001/out")).unwrap();
+        fs::create_dir_all(root.join("stowed")).unwrap();
+        std::os::unix::fs::symlink(outside.join("skill/SKILL.md"), root.join("stowed/SKILL.md")).unwrap();
         expected.sort();
         let found = find(&root).unwrap();
-        assert_eq!(found.len(), count + 3);
-        assert_eq!(found, expected);
+        assert_eq!(found.files.len(), count + 3);
+        assert_eq!(found.files, expected);
+        assert_eq!(
+            found.links_outside,
+            [
+                (root.join("s0001/out"), outside.join("skill")),
+                (root.join("stowed/SKILL.md"), outside.join("skill/SKILL.md")),
+            ]
+        );
+        assert_eq!(FsSource::discover(&root).unwrap().links_outside(), &found.links_outside[..]);
         let _ = fs::remove_dir_all(&root);
+        let _ = fs::remove_dir_all(&outside);
     }
 
     #[test]

@@ -225,6 +225,12 @@ fn engine_inputs(
     let mut folders = Vec::new();
     for path in &args.paths {
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
+        if args.verbose {
+            for (link, to) in source.links_outside() {
+                let (link, to, root) = (link.display(), to.display(), source.root().display());
+                eprintln!("skipped {link}: a link to {to}, outside {root} (pass that path to --skills to use it)");
+            }
+        }
         folders.push(source.with_max_bytes(limits.max_skill_md_bytes));
     }
     let mut sources: Vec<Box<dyn SkillSource>> = Vec::new();

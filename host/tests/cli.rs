@@ -1146,6 +1146,30 @@ fn the_hook_leaves_out_a_skills_folder_the_project_does_not_have() {
     }
 }
 
+/// A skill folder linked from outside the --skills folder (a dotfiles layout) is not
+/// followed; `--verbose` names the link, where it leads, and what to pass instead.
+#[cfg(unix)]
+#[test]
+fn verbose_names_the_links_that_lead_outside_the_folder() {
+    let dir = temp_dir("links-outside");
+    write(&dir.join("dotfiles/pdf/SKILL.md"), b"---\nname: pdf\ndescription: Merge PDF files.\n---\nUse qpdf.\n");
+    fs::create_dir_all(dir.join("skills")).unwrap();
+    std::os::unix::fs::symlink(dir.join("dotfiles/pdf"), dir.join("skills/pdf")).unwrap();
+    let dir = fs::canonicalize(&dir).unwrap();
+    for engine in ["native", "wasm"] {
+        let o = skillwire(&["--engine", engine, "catalog", "--skills", dir.join("skills").to_str().unwrap(), "-v"]);
+        assert!(o.status.success(), "{engine}: {}", stderr(&o));
+        let said = format!(
+            "skipped {}: a link to {}, outside {} (pass that path to --skills to use it)\n",
+            dir.join("skills/pdf").display(),
+            dir.join("dotfiles/pdf").display(),
+            dir.join("skills").display()
+        );
+        assert!(stderr(&o).starts_with(&said), "{engine}: {}", stderr(&o));
+        assert!(stderr(&o).contains("0 skills loaded"), "{engine}: {}", stderr(&o));
+    }
+}
+
 /// An empty `SKILLWIRE_CACHE_DIR` counts as unset: the compiled component goes to
 /// `$XDG_CACHE_HOME/skillwire`, not into the folder the command runs in.
 #[test]
