@@ -297,6 +297,7 @@ impl Runtime {
             if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&tmp, bytes).is_ok() {
                 let _ = std::fs::rename(&tmp, &path);
             }
+            prune_unused(dir, &path);
         }
         Runtime::from_component(engine, &component)
     }
@@ -386,6 +387,30 @@ fn new_engine() -> Result<wasmtime::Engine, WasmError> {
     let mut config = Config::new();
     config.consume_fuel(true);
     wasmtime::Engine::new(&config).map_err(setup)
+}
+
+/// How long a compiled component no process loaded stays in the cache folder.
+pub const UNUSED_CACHE_DAYS: u64 = 30;
+
+/// Removes from `dir` the compiled components (`skillwire-*.cwasm`, each several megabytes)
+/// other versions or builds left there and no process loaded for [`UNUSED_CACHE_DAYS`],
+/// by the time the file was last read (or written, where reads are not kept): every
+/// upgrade leaves one. `keep` (the one just written) stays. Runs only after a compile.
+fn prune_unused(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let now = std::time::SystemTime::now();
+    let unused = std::time::Duration::from_secs(UNUSED_CACHE_DAYS * 24 * 60 * 60);
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let ours = (entry.file_name().to_str()).is_some_and(|n| n.starts_with("skillwire-") && n.ends_with(".cwasm"));
+        if !ours || path == keep {
+            continue;
+        }
+        let used = entry.metadata().and_then(|m| m.accessed().or_else(|_| m.modified()));
+        if used.is_ok_and(|at| now.duration_since(at).is_ok_and(|age| age > unused)) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 fn cache_path(engine: &wasmtime::Engine, dir: &Path) -> PathBuf {

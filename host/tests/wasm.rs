@@ -411,6 +411,36 @@ fn precompiled_cache_round_trip() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A compile (a new version's first run) removes the compiled components other versions
+/// left and nothing loaded for `UNUSED_CACHE_DAYS`; recent ones and other files stay.
+#[test]
+fn a_compile_prunes_compiled_components_left_unused() {
+    let dir = std::env::temp_dir().join(format!("skillwire-cache-prune-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let days = |n: u64| std::time::SystemTime::now() - std::time::Duration::from_secs(n * 24 * 60 * 60);
+    let write = |name: &str, age_days: u64| {
+        let file = std::fs::File::create(dir.join(name)).unwrap();
+        let at = days(age_days);
+        file.set_times(std::fs::FileTimes::new().set_accessed(at).set_modified(at)).unwrap();
+    };
+    let old = skillwire_host::wasm::UNUSED_CACHE_DAYS + 1;
+    write("skillwire-0.0.1-0000000000000001.cwasm", old);
+    write("skillwire-0.0.2-0000000000000002.cwasm", 2);
+    write("notes.cwasm", old);
+    write("skillwire-cache.json", old);
+    WasmRuntime::with_cache(&dir).unwrap();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert!(!names.contains(&"skillwire-0.0.1-0000000000000001.cwasm".to_owned()), "{names:?}");
+    for kept in ["notes.cwasm", "skillwire-0.0.2-0000000000000002.cwasm", "skillwire-cache.json"] {
+        assert!(names.contains(&kept.to_owned()), "{kept}: {names:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_component_imports_only_the_skill_sources() {
     assert_eq!(runtime().imports(), vec!["skillwire:engine/types@0.1.0", "skillwire:engine/skill-source@0.1.0"]);
