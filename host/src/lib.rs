@@ -27,12 +27,14 @@
 
 mod backend;
 pub mod catalog_cache;
+mod explain;
 pub mod files;
 pub mod mcp;
 mod parallel;
 pub mod wasm;
 
 pub use backend::Backend;
+pub use explain::not_injected;
 
 use skillwire::{ListedFile, SkillEntry, SkillSource, SourceError};
 use std::collections::HashMap;

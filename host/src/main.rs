@@ -80,6 +80,13 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             let mut engine = backend(kind, &skills, render, !no_rank)?;
             let recent = recent.into_iter().map(|r| r.trim().to_owned()).filter(|r| !r.is_empty()).collect();
             let turn = engine.inject(&message, &TurnContext { recent, ..TurnContext::default() })?;
+            if skills.verbose {
+                for decision in &turn.decisions {
+                    if let Some(why) = skillwire_host::not_injected(decision) {
+                        eprintln!("skillwire: {} ({}): {why}", decision.skill, decision.reason.as_str());
+                    }
+                }
+            }
             if json {
                 out = to_json(&turn)?;
             } else {

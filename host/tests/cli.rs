@@ -1146,6 +1146,28 @@ fn the_hook_leaves_out_a_skills_folder_the_project_does_not_have() {
     }
 }
 
+/// `inject --verbose` says why each candidate was not injected whole (here: mentioned, but
+/// the budget had no room, or cut to fit). Both engines.
+#[test]
+fn inject_verbose_says_why_a_candidate_was_not_injected() {
+    for engine in ["native", "wasm"] {
+        let args = ["--engine", engine, "inject", "-v", "--skills", "examples/skills", "--budget", "300"];
+        let o = skillwire(&[&args[..], &["@sql-review @commit-message review this and write the commit"]].concat());
+        assert!(o.status.success(), "{engine}: {}", stderr(&o));
+        let err = stderr(&o);
+        let said: Vec<&str> = err.lines().filter(|l| l.contains("(mention)")).collect();
+        assert_eq!(
+            said,
+            [
+                "skillwire: sql-review (mention): cut to fit the budget (300 bytes)",
+                "skillwire: commit-message (mention): budget-exhausted"
+            ],
+            "{engine}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 /// A skill folder linked from outside the --skills folder (a dotfiles layout) is not
 /// followed; `--verbose` names the link, where it leads, and what to pass instead.
 #[cfg(unix)]

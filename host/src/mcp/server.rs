@@ -215,10 +215,8 @@ impl SkillServer {
                 Ok(Ok(format!("{}{note}{request}", injection.text)))
             }
             Some(decision) => {
-                let why = decision.skipped.and_then(|s| serde_json::to_value(s).ok());
-                let why = why.as_ref().and_then(serde_json::Value::as_str).unwrap_or("not injected").to_owned();
-                let detail = decision.detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default();
-                Ok(Err(format!("skill \"{name}\" was not loaded ({why}){detail}")))
+                let why = crate::not_injected(decision).unwrap_or_else(|| "not injected".to_owned());
+                Ok(Err(format!("skill \"{name}\" was not loaded ({why})")))
             }
             None => Ok(Err(format!("skill \"{name}\" was not loaded"))),
         }
