@@ -36,6 +36,9 @@ impl From<WasmError> for InputError {
             WasmError::OutOfFuel | WasmError::OutOfMemory => InputError(format!(
                 "{e}: the component's limit on a call; --engine native runs the same core without it"
             )),
+            WasmError::Engine(skillwire::Error::MessageTooLarge { .. }) => {
+                InputError(format!("{e} (--limit max_message_bytes=N raises it)"))
+            }
             e => InputError(e.to_string()),
         }
     }
@@ -447,8 +450,11 @@ pub(crate) fn input(e: impl std::fmt::Display) -> InputError {
 pub(crate) fn limits(args: &[String]) -> Result<Limits, InputError> {
     let mut fields = serde_json::to_value(Limits::default()).map_err(input)?;
     for arg in args.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
-        let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
-        let value: u64 = value.trim().parse().map_err(|_| InputError(format!("--limit {arg}: expected NAME=N")))?;
+        let Some((name, value)) = arg.split_once('=') else {
+            return Err(InputError(format!("--limit {arg}: expected NAME=N")));
+        };
+        let value: u64 = (value.trim().parse())
+            .map_err(|_| InputError(format!("--limit {arg}: {value:?} is not a whole number of bytes or items")))?;
         match fields.get_mut(name.trim()) {
             Some(slot) => *slot = value.into(),
             None => {
@@ -495,5 +501,23 @@ mod tests {
         }
         let InputError(message) = InputError::from(WasmError::Trap("unreachable".to_owned()));
         assert_eq!(message, "the component trapped: unreachable");
+        let too_large = skillwire::Error::MessageTooLarge { bytes: 300_000, limit: 262_144 };
+        let InputError(message) = InputError::from(WasmError::Engine(too_large));
+        assert_eq!(message, "the message is 300000 bytes; the limit is 262144 (--limit max_message_bytes=N raises it)");
+    }
+
+    /// A --limit whose value is wrong says so, not that the form is.
+    #[test]
+    fn a_limit_with_a_bad_value_says_what_is_wrong() {
+        let refusal = |arg: &str| match super::limits(&[arg.to_owned()]) {
+            Err(InputError(message)) => message,
+            Ok(_) => panic!("{arg} was taken"),
+        };
+        assert_eq!(
+            refusal("max_message_bytes=abc"),
+            "--limit max_message_bytes=abc: \"abc\" is not a whole number of bytes or items"
+        );
+        assert_eq!(refusal("max_message_bytes"), "--limit max_message_bytes: expected NAME=N");
+        assert!(matches!(super::limits(&["max_skills=7".to_owned()]), Ok(limits) if limits.max_skills == 7));
     }
 }
