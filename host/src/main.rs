@@ -15,7 +15,7 @@ use skillwire::{
 use skillwire_host::wasm::WasmError;
 use std::io::{Read, Write};
 use std::process::ExitCode;
-use values::ScanBodiesArg;
+use values::{ProviderArg, ScanBodiesArg};
 
 mod args;
 mod file_commands;
@@ -27,6 +27,9 @@ mod values;
 
 /// A failure to report with exit code 2.
 pub(crate) struct InputError(String);
+
+/// Most tools OpenAI's Chat Completions take in one request.
+const OPENAI_MAX_TOOLS: usize = 128;
 
 impl From<WasmError> for InputError {
     /// The component's error, with what a command-line user can do when it is one of the
@@ -260,6 +263,13 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
                         engine.tool_definitions(provider.into(), &options)?.into_iter().map(Tool::Skill).collect();
                     if read_file {
                         tools.push(Tool::ReadFile(skillwire::read_file_tool(provider.into())));
+                    }
+                    if matches!(provider, ProviderArg::OpenAi) && tools.len() > OPENAI_MAX_TOOLS {
+                        eprintln!(
+                            "skillwire: {} tools; OpenAI takes at most {OPENAI_MAX_TOOLS} in one request \
+                             (offer a larger catalogue through select-prompt, or --exclude some)",
+                            tools.len()
+                        );
                     }
                     to_json(&tools)?
                 }

@@ -1146,6 +1146,27 @@ fn the_hook_leaves_out_a_skills_folder_the_project_does_not_have() {
     }
 }
 
+/// More skills than OpenAI takes tools in one request: `tools --provider openai` still
+/// prints them all, and says so on standard error (Anthropic's shape: no word).
+#[test]
+fn tools_for_openai_say_when_there_are_more_than_it_takes() {
+    let dir = temp_dir("many-tools");
+    for i in 0..129 {
+        let text = format!("---\nname: s{i:03}\ndescription: Skill number {i}.\n---\nDo it.\n");
+        write(&dir.join(format!("s{i:03}/SKILL.md")), text.as_bytes());
+    }
+    let skills = dir.to_str().unwrap();
+    let o = skillwire(&["--engine", "native", "tools", "--skills", skills, "--provider", "openai"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(serde_json::from_str::<Value>(&stdout(&o)).unwrap().as_array().unwrap().len(), 129);
+    assert!(stderr(&o).starts_with("skillwire: 129 tools; OpenAI takes at most 128 in one request"), "{}", stderr(&o));
+    let o = skillwire(&["--engine", "native", "tools", "--skills", skills, "--provider", "anthropic"]);
+    assert_eq!(stderr(&o), "");
+    fs::remove_dir_all(dir.join("s000")).unwrap();
+    let o = skillwire(&["--engine", "native", "tools", "--skills", skills, "--provider", "openai"]);
+    assert_eq!(stderr(&o), "", "128 is within the cap");
+}
+
 /// `inject --verbose` says why each candidate was not injected whole (here: mentioned, but
 /// the budget had no room, or cut to fit). Both engines.
 #[test]
