@@ -480,11 +480,11 @@ mod generated {
     const ITEM_MARKS: &[&str] = &["- ", "-  ", "-\t", "- \t", "-"];
     /// What stands just inside a flow sequence's brackets.
     const FLOW_PADDING: &[&str] = &["", " ", "  ", "\t"];
-    /// Values the fast reading must take as a flow sequence's items (a plain item has no
-    /// `,`, `[`, `]`, `{`, `}`, `:`, `#` nor `"`).
     /// Values the fast reading must take as a block sequence's items: every value it
     /// takes, and booleans in any case.
     const TAKEN_IN_LISTS: &[&str] = &["x", "1.10", "\"a: b # c\"", "é ü", "...", "true", "tRuE", "FALSE", "C#", "a:b"];
+    /// Values the fast reading must take as a flow sequence's items (a plain item has no
+    /// `,`, `[`, `]`, `{`, `}`, `:`, `#` nor `"`).
     const TAKEN_IN_FLOW: &[&str] = &[
         "x",
         "my-skill",
