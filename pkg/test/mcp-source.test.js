@@ -195,4 +195,16 @@ test('skillwire/mcp: what is not what was listed is refused, and a server withou
   } finally {
     await own.close();
   }
+  // Serving another server's skills beside its own, a name qualified by its origin is
+  // percent-encoded in its URIs (`@` would start a URI's user part), and read through them.
+  const relay = await connect(binary, ['--engine', 'native', 'mcp', '--skills', local, '--mcp', fixture()]);
+  try {
+    const uri = 'skill://pdf%40acme/SKILL.md';
+    const { resources } = await relay.listResources();
+    assert.ok(resources.some((r) => r.uri === uri), JSON.stringify(resources.map((r) => r.uri)));
+    const read = await relay.readResource({ uri });
+    assert.match(read.contents[0].text, /Use the remote pdf tools/);
+  } finally {
+    await relay.close();
+  }
 });

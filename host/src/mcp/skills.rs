@@ -69,26 +69,37 @@ impl Snapshot {
     }
 }
 
-/// The URI of file `path` of skill `name`: `skill://NAME/PATH`, the path percent-encoded
-/// where a URI needs it.
+/// The URI of file `path` of skill `name`: `skill://NAME/PATH`, each percent-encoded where a
+/// URI needs it (a name may be `NAME@ORIGIN`, and `@` there would start a URI's user part;
+/// a name or path may hold letters beyond ASCII).
 pub(crate) fn file_uri(name: &str, path: &str) -> String {
-    let mut uri = format!("{SCHEME}{name}/");
-    for byte in path.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+    let mut uri = String::with_capacity(SCHEME.len() + name.len() + 1 + path.len());
+    uri.push_str(SCHEME);
+    percent_encode(name, b"", &mut uri);
+    uri.push('/');
+    percent_encode(path, b"/", &mut uri);
+    uri
+}
+
+/// `text` appended to `uri` with every byte but RFC 3986's unreserved ones and `also`
+/// written as `%XX`.
+fn percent_encode(text: &str, also: &[u8], uri: &mut String) {
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) || also.contains(&byte) {
             uri.push(char::from(byte));
         } else {
             uri.push_str(&format!("%{byte:02X}"));
         }
     }
-    uri
 }
 
-/// The skill name and file path a `skill://NAME/PATH` URI names (the path decoded), or
-/// `None` when it is not such a URI. The path is checked by the core when it is read.
+/// The skill name and file path a `skill://NAME/PATH` URI names (both decoded, so a name
+/// written as it is and one percent-encoded are the same skill), or `None` when it is not
+/// such a URI. The path is checked by the core when it is read.
 pub(crate) fn parse_uri(uri: &str) -> Option<(String, String)> {
     let rest = uri.strip_prefix(SCHEME)?;
     let (name, path) = rest.split_once('/')?;
-    Some((name.to_owned(), percent_decode(path)?))
+    Some((percent_decode(name)?, percent_decode(path)?))
 }
 
 /// `%XX` sequences decoded; `None` for a malformed one or bytes that are not UTF-8.
@@ -177,5 +188,19 @@ mod tests {
         assert_eq!(parse_uri("skill://pdf/%e9"), None);
         assert_eq!(parse_uri("file:///etc/passwd"), None);
         assert_eq!(parse_uri("skill://pdf"), None);
+    }
+
+    /// A name beyond ASCII, or qualified by its origin, is percent-encoded in its URI, and
+    /// read back from that and from the name as written (a client may encode an IRI).
+    #[test]
+    fn names_are_encoded_where_a_uri_needs_it() {
+        assert_eq!(file_uri("pdf@team-2", "SKILL.md"), "skill://pdf%40team-2/SKILL.md");
+        assert_eq!(file_uri("café", "SKILL.md"), "skill://caf%C3%A9/SKILL.md");
+        let cafe = Some(("café".to_owned(), "SKILL.md".to_owned()));
+        assert_eq!(parse_uri("skill://caf%C3%A9/SKILL.md"), cafe);
+        assert_eq!(parse_uri("skill://café/SKILL.md"), cafe);
+        assert_eq!(parse_uri("skill://pdf%40team-2/SKILL.md"), Some(("pdf@team-2".to_owned(), "SKILL.md".to_owned())));
+        assert_eq!(parse_uri("skill://pdf@team-2/SKILL.md"), Some(("pdf@team-2".to_owned(), "SKILL.md".to_owned())));
+        assert_eq!(parse_uri("skill://caf%C3/SKILL.md"), None);
     }
 }
