@@ -125,7 +125,7 @@ enums! {
     Provider = Provider { OpenAi = Openai, Anthropic }
     Severity = Severity { Error, Warning }
     FileKind = FileKind { Skill, Reference, Script, Asset }
-    PathProblem = PathProblem { Empty, TooLong, TooDeep, Absolute, Parent, Backslash, ControlCharacter, Colon, Percent, DeviceName, TrailingDot }
+    PathProblem = PathProblem { Empty, TooLong, TooDeep, Absolute, Parent, Backslash, ControlCharacter, Colon, Percent, DeviceName, TrailingDot, Hidden }
 }
 
 records! {

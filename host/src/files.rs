@@ -4,7 +4,8 @@
 //! Only regular files are listed and read. A symbolic link counts for what it leads to,
 //! and only while that stays inside the skill's folder; devices, pipes and sockets are
 //! neither listed nor read. Listing goes [`MAX_DEPTH`](crate::MAX_DEPTH) folders deep,
-//! skips `.git` and `node_modules` and linked folders, and stops at [`MAX_LISTED_FILES`]
+//! skips hidden files and folders (`.env`, `.git`: the core refuses their paths),
+//! `node_modules` and linked folders, and stops at [`MAX_LISTED_FILES`]
 //! files or [`MAX_VISITED_ENTRIES`] entries; a read is refused for what the listing would
 //! not hold. That a path stays inside is checked when it is resolved and again once the
 //! file is open (the same file must be found there), so a folder swapped for a link in
@@ -54,8 +55,12 @@ fn walk(
         if out.len() >= MAX_LISTED_FILES || *visited > MAX_VISITED_ENTRIES {
             break;
         }
-        // A name that is not UTF-8 cannot be asked for: it is not listed.
+        // A name that is not UTF-8 cannot be asked for: it is not listed. Nor is a hidden
+        // file or folder (`.env`, `.git`): the core refuses such paths.
         let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
+        if name.starts_with('.') {
+            continue;
+        }
         let Ok(kind) = entry.file_type() else { continue };
         let meta = if kind.is_symlink() {
             match fs::canonicalize(entry.path()) {

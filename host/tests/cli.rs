@@ -895,6 +895,9 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
     write(&skill.join("scripts/fill.py"), b"import pypdf\n");
     write(&skill.join("assets/logo.png"), &[0x89, b'P', b'N', b'G', 0, 1, 2]);
     write(&skill.join(".git/config"), b"[core]\n");
+    write(&skill.join(".env"), b"API_KEY=sk-live-123\n");
+    write(&skill.join("references/.secret/creds.txt"), b"hunter2\n");
+    write(&skill.join("node_modules/pkg/index.js"), b"module.exports = 1;\n");
     write(&root.join("outside.md"), b"secret");
     let mut listed =
         vec!["SKILL.md", "assets/logo.png", "references/forms.md", "references/trap.md", "scripts/fill.py"];
@@ -941,6 +944,9 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
             ("references/none.md", 2, "file_unavailable"),
             ("references/CON.md", 2, "invalid_path"),
             ("references/forms.md.", 2, "invalid_path"),
+            (".env", 2, "names a hidden file or folder (a segment starts with `.`) (invalid_path)"),
+            ("references/.secret/creds.txt", 2, "invalid_path"),
+            (".git/config", 2, "invalid_path"),
             ("references/trap.md", 1, "block[instruction-override]"),
         ] {
             let o = run(&["read", "--skills", skills, "pdf", path]);
@@ -948,7 +954,7 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
             assert!(stderr(&o).contains(says), "{engine} {path}: {}", stderr(&o));
             assert!(o.stdout.is_empty(), "{engine} {path}");
         }
-        let o = run(&["read", "--skills", skills, "pdf", ".git/config"]);
+        let o = run(&["read", "--skills", skills, "pdf", "node_modules/pkg/index.js"]);
         assert!(stderr(&o).contains("not a file this source lists"), "{engine}: {}", stderr(&o));
         #[cfg(unix)]
         for (path, says) in [

@@ -635,7 +635,7 @@ test('a skill\'s files: listed and read through the source, sync and async, path
     const before = asked.length;
     for (const [path, problem] of [['../outside.md', 'parent'], ['/etc/passwd', 'absolute'],
       ['references\\forms.md', 'backslash'], ['a\0b', 'control-character'], ['', 'empty'],
-      ['references/nul.md', 'device-name'], ['forms.md.', 'trailing-dot']]) {
+      ['references/nul.md', 'device-name'], ['forms.md.', 'trailing-dot'], ['.env', 'hidden']]) {
       await assert.rejects(async () => read('pdf', path),
         (e) => e instanceof SkillwireError && e.code === 'invalid_path' && e.path === path && e.problem === problem, path);
     }

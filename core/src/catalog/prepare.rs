@@ -74,13 +74,14 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
         .collect();
     let missing = super::build::missing_requirements(&skill.requires, &options.available);
     let kept_out = super::names::kept_out(&skill.name, input.origin.as_deref(), &options.allow, &options.deny);
+    // The frontmatter: it ends where the body starts.
+    let frontmatter = text.get(..text.len() - body.len()).unwrap_or(text);
     let scanned = match options.scan_bodies {
         ScanBodies::AtBuild => text,
-        // The frontmatter alone: it ends where the body starts.
-        ScanBodies::WhenRead => text.get(..text.len() - body.len()).unwrap_or(text),
+        ScanBodies::WhenRead => frontmatter,
     };
     // A skill the scan cannot read is not listed: unscanned is not clean.
-    let scanned = match scan::scan(scanned, Some(&skill.name), &options.scan) {
+    let scanned = match scan::scan_loaded(scanned, frontmatter, &skill, &options.scan) {
         Ok(findings) => {
             let (source, origin) = (input.source, input.origin.clone());
             let id = super::names::skill_id(input.id.as_deref(), &skill.name, origin.as_deref());

@@ -37,6 +37,9 @@ pub enum PathProblem {
     /// A segment ends with `.` or a space, which Windows drops (`secret.md.` opens
     /// `secret.md`): two paths would name one file.
     TrailingDot,
+    /// A segment starts with `.`: a hidden file or folder (`.env`, `.git/config`), which
+    /// holds a machine's or a repository's secrets, not the skill's content.
+    Hidden,
 }
 
 impl PathProblem {
@@ -54,6 +57,7 @@ impl PathProblem {
             PathProblem::Percent => "percent",
             PathProblem::DeviceName => "device-name",
             PathProblem::TrailingDot => "trailing-dot",
+            PathProblem::Hidden => "hidden",
         }
     }
 
@@ -71,6 +75,7 @@ impl PathProblem {
             PathProblem::Percent => "the path may not hold `%` (percent-encoding)",
             PathProblem::DeviceName => "the path names a device (`CON`, `NUL`, `COM1`, …)",
             PathProblem::TrailingDot => "a segment of the path ends with `.` or a space",
+            PathProblem::Hidden => "the path names a hidden file or folder (a segment starts with `.`)",
         }
     }
 }
@@ -79,9 +84,10 @@ impl PathProblem {
 /// empty segments (`./references//a.md` → `references/a.md`). Refused: absolute paths
 /// and drives, `..` anywhere, `\`, `:`, `%`, control characters (NUL included), more than
 /// `max_bytes` bytes, more than [`MAX_PATH_SEGMENTS`] segments or one over
-/// [`MAX_SEGMENT_BYTES`], and what Windows reads as another file: device names and
-/// segments ending in `.` or a space. Symbolic links are the source's to refuse: only it
-/// can see them.
+/// [`MAX_SEGMENT_BYTES`], what Windows reads as another file (device names and segments
+/// ending in `.` or a space), and hidden files and folders (a segment starting with `.`:
+/// `.env`, `.git/`), so that no listing names them and no read hands them out. Symbolic
+/// links are the source's to refuse: only it can see them.
 pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathProblem> {
     if path.len() > max_bytes {
         return Err(PathProblem::TooLong);
@@ -111,6 +117,7 @@ pub fn normalise_file_path(path: &str, max_bytes: usize) -> Result<String, PathP
             _ if segment.len() > MAX_SEGMENT_BYTES => return Err(PathProblem::TooDeep),
             _ if segment.ends_with(['.', ' ']) => return Err(PathProblem::TrailingDot),
             _ if is_device_name(segment) => return Err(PathProblem::DeviceName),
+            _ if segment.starts_with('.') => return Err(PathProblem::Hidden),
             _ => segments.push(segment),
         }
     }
@@ -152,7 +159,7 @@ mod tests {
             ("a/./b/c.txt", "a/b/c.txt"),
             ("~/notes.md", "~/notes.md"),
             ("données/été.md", "données/été.md"),
-            ("..a/.b", "..a/.b"),
+            ("a.b/c.d.md", "a.b/c.d.md"),
             ("console.md", "console.md"),
             ("references/com10.md", "references/com10.md"),
             ("nullable/aux-notes.md", "nullable/aux-notes.md"),
@@ -190,6 +197,10 @@ mod tests {
             ("references/forms.md.", PathProblem::TrailingDot),
             ("references /forms.md", PathProblem::TrailingDot),
             ("...", PathProblem::TrailingDot),
+            (".env", PathProblem::Hidden),
+            ("references/.secret/creds.txt", PathProblem::Hidden),
+            ("./.git/config", PathProblem::Hidden),
+            ("..a/b", PathProblem::Hidden),
             ("CON", PathProblem::DeviceName),
             ("references/nul.txt", PathProblem::DeviceName),
             ("Com1.md", PathProblem::DeviceName),

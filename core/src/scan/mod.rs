@@ -36,6 +36,7 @@
 mod cache;
 mod commands;
 mod comments;
+mod decoded;
 mod hidden;
 
 pub(crate) use hidden::unseen_in_text;
@@ -43,6 +44,7 @@ mod phrases;
 
 pub(crate) use cache::ScanCache;
 use comments::hidden_comments;
+pub(crate) use decoded::scan_loaded;
 use hidden::{homoglyph_name, invisible_characters, invisible_kind, is_bidi_control, is_tag};
 use phrases::phrases;
 

@@ -76,8 +76,12 @@ pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintRepor
     // skillwire's own findings: the lenient loader's warnings that the standard's
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
-    let name = loaded.skill.as_ref().map(|s| s.name.as_str());
-    let findings = scan::scan(text, name, &options.scan).unwrap_or_else(|e| {
+    let frontmatter = text.get(..text.len() - skill::frontmatter::body(text).unwrap_or_default().len());
+    let findings = match &loaded.skill {
+        Some(loaded) => scan::scan_loaded(text, frontmatter.unwrap_or(text), loaded, &options.scan),
+        None => scan::scan(text, None, &options.scan),
+    };
+    let findings = findings.unwrap_or_else(|e| {
         errors.push(format!("The safety scan could not run: {e}"));
         Vec::new()
     });
