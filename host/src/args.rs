@@ -57,7 +57,8 @@ pub(crate) enum Command {
         /// How injected skills are delimited.
         #[arg(long, value_enum, default_value_t = InjectFormatArg::from(InjectFormat::default()))]
         format: InjectFormatArg,
-        /// Replace {baseDir} in skill bodies with the skill's folder.
+        /// Replace {baseDir} in skill bodies with the skill's folder, and start each body
+        /// with the line "Base directory for this skill: FOLDER".
         #[arg(long)]
         base_dir: bool,
         /// End each injected block with the skill's other files, for a model given the

@@ -91,7 +91,7 @@ fn walk(
 /// (through a link), and anything but a regular file.
 pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<Vec<u8>, String> {
     let normal = skillwire::normalise_file_path(path, skillwire::Limits::default().max_file_path_bytes)
-        .map_err(|problem| format!("{path}: {}", problem.describe()))?;
+        .map_err(|problem| problem.describe().to_owned())?;
     // Only what the listing would hold: not below a skipped folder, not deeper than the
     // walk goes, not through a linked folder (the walk does not follow those).
     let folders: Vec<&str> = normal.split('/').collect();
@@ -100,40 +100,40 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
     // dots and spaces) would name them.
     let skipped = |f: &str| crate::SKIPPED_DIRS.iter().any(|s| f.trim_end_matches(['.', ' ']).eq_ignore_ascii_case(s));
     if folders.len() > crate::MAX_DEPTH || folders.iter().any(|f| skipped(f)) {
-        return Err(format!("{normal}: not a file this source lists"));
+        return Err("not a file this source lists".to_owned());
     }
     let mut below = dir.to_path_buf();
     for folder in folders {
         below.push(folder);
         if fs::symlink_metadata(&below).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!("{normal}: through a linked folder, which this source does not list"));
+            return Err("through a linked folder, which this source does not list".to_owned());
         }
     }
     let joined = dir.join(&normal);
     // Belt and braces: the joined path has only plain segments below `dir`.
     if joined.strip_prefix(dir).map_or(true, |rest| rest.components().any(|c| !matches!(c, Component::Normal(_)))) {
-        return Err(format!("{path}: outside the skill's folder"));
+        return Err("outside the skill's folder".to_owned());
     }
-    let real = fs::canonicalize(&joined).map_err(|e| format!("{normal}: {e}"))?;
+    let real = fs::canonicalize(&joined).map_err(|e| e.to_string())?;
     if !real.starts_with(dir) {
-        return Err(format!("{normal}: leads outside the skill's folder"));
+        return Err("leads outside the skill's folder".to_owned());
     }
     // Checked before opening: opening a named pipe would wait for a writer.
     if !fs::metadata(&real).is_ok_and(|m| m.is_file()) {
-        return Err(format!("{normal}: not a regular file"));
+        return Err("not a regular file".to_owned());
     }
-    let file = open_without_waiting(&real).map_err(|e| format!("{normal}: {e}"))?;
-    let meta = file.metadata().map_err(|e| format!("{normal}: {e}"))?;
+    let file = open_without_waiting(&real).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {
-        return Err(format!("{normal}: not a regular file"));
+        return Err("not a regular file".to_owned());
     }
     // A folder swapped for a link between the check and the open would have opened another
     // file: resolve the path again now that the file is open, and require the same file.
-    let again = fs::canonicalize(&joined).map_err(|e| format!("{normal}: {e}"))?;
+    let again = fs::canonicalize(&joined).map_err(|e| e.to_string())?;
     if !again.starts_with(dir) || !same_file(&meta, &again) {
-        return Err(format!("{normal}: changed while it was opened"));
+        return Err("changed while it was opened".to_owned());
     }
-    crate::read_at_most(file, meta.len(), max_bytes).map_err(|e| format!("{normal}: {e}"))
+    crate::read_at_most(file, meta.len(), max_bytes).map_err(|e| e.to_string())
 }
 
 /// Opens `path` for reading. On unix with `O_NONBLOCK`: a named pipe opens at once (and is

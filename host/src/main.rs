@@ -156,7 +156,9 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             ExitCode::SUCCESS
         }
         Command::Hook { agent, mut skills, budget, window, log } => {
-            let render = RenderOptions { budget, ..RenderOptions::default() };
+            // The agent opens a skill's scripts and references itself: each body says where
+            // its folder is, and `{baseDir}` becomes it.
+            let render = RenderOptions { budget, base_dir: true, ..RenderOptions::default() };
             // Every prompt loads the skills, and the catalogue reaches no model: each body is
             // scanned when a turn reads it, before it is injected, instead of all at load.
             skills.scan_bodies = skills.scan_bodies.or(Some(ScanBodiesArg::WhenRead));

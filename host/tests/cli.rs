@@ -1076,7 +1076,8 @@ fn lint_warns_about_links_that_lead_nowhere() {
 }
 
 /// `skillwire hook AGENT` answers each agent's recorded prompt event with the exact bytes in
-/// `tests/hooks/*.out`, in both engines; the same session's next prompt does not inject the
+/// `tests/hooks/*.out` (`{repo}` there standing for the clone's path: each body says its
+/// skill's folder), in both engines; the same session's next prompt does not inject the
 /// skill again, a `SessionStart` event forgets it, and a failure exits 1 (2 would block the
 /// user's prompt).
 #[test]
@@ -1085,6 +1086,9 @@ fn hooks_answer_recorded_agent_events_byte_for_byte() {
         with_stdin(&["--engine", engine, "hook", agent, "--skills", "examples/skills"], event)
     };
     let dir = repo().join("tests/hooks");
+    let clone = repo().canonicalize().unwrap();
+    let clone = serde_json::to_string(clone.to_str().unwrap()).unwrap();
+    let clone = clone.trim_matches('"');
     for engine in ["native", "wasm"] {
         for (agent, file, nothing) in [
             ("claude-code", "claude-code-user-prompt-submit", ""),
@@ -1092,7 +1096,8 @@ fn hooks_answer_recorded_agent_events_byte_for_byte() {
             ("gemini-cli", "gemini-cli-before-agent", "{}"),
         ] {
             let recorded = fs::read_to_string(dir.join(format!("{file}.json"))).unwrap();
-            let expected = fs::read(dir.join(format!("{file}.out"))).unwrap();
+            let expected = fs::read_to_string(dir.join(format!("{file}.out"))).unwrap();
+            let expected = expected.replace("{repo}", clone).into_bytes();
             // A session of this run only: the sessions' memory lives in the shared cache.
             let id = serde_json::from_str::<Value>(&recorded).unwrap()["session_id"].as_str().unwrap().to_owned();
             let event = recorded.replace(&id, &format!("test-{}-{engine}-{agent}", std::process::id()));

@@ -252,7 +252,8 @@ export interface Options<S extends SkillSource = SkillSource> {
   budget?: number;
   /** Block format (default `bracket`). */
   format?: InjectFormat;
-  /** Replace `{baseDir}` in bodies with the skill's folder. */
+  /** Replace `{baseDir}` in bodies with the skill's folder, and start each body with the
+   * line `Base directory for this skill: FOLDER`. */
   baseDir?: boolean;
   /**
    * End each injected block with the skill's other files (from the source's `listFiles`),

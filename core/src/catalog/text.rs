@@ -15,7 +15,8 @@
 //! follows its description ([`Skill::listing_description`](crate::Skill::listing_description)),
 //! but in the `skills-ref` format, which is the reference's.
 //!
-//! Gated and blocked skills are left out. With no skills the text is empty (but for `skills-ref`).
+//! Gated and blocked skills are left out. With no skills the text is empty, but for
+//! `skills-ref` (its empty element) and `json` (`[]`: a program parses what it prints).
 //!
 //! **A catalogue for one turn** ([`render_catalog_for`], [`Catalog::catalog_for`]): the
 //! skills most relevant to the message are listed first, most relevant first, with their
@@ -292,7 +293,7 @@ fn write_refs(format: CatalogFormat, entries: &[&Entry<'_>], cap: Option<usize>)
                 out.push('`');
             }
         }
-        CatalogFormat::Json if !entries.is_empty() => {
+        CatalogFormat::Json => {
             #[derive(Serialize)]
             struct JsonEntry<'a> {
                 name: &'a str,

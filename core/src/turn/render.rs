@@ -16,7 +16,8 @@
 //!   as `&lt;`.
 //!
 //! Lines end at `\n`, `\r\n` or `\r`. A name in a delimiter keeps only letters, digits
-//! and `-_.:`; anything else becomes `_` (XML escapes the attribute instead, line
+//! and `-_.:@` (`@` in a name qualified by its origin, `pdf@acme`, which the files
+//! commands and tools take as written); anything else becomes `_` (XML escapes the attribute instead, line
 //! breaks included, so [`parse_blocks`] gives the name back exactly).
 //!
 //! The `xml` format is XML-shaped for models, not an XML document: a body keeps its
@@ -25,7 +26,10 @@
 //! documents (see [`catalog::text`](crate::catalog::text)).
 //!
 //! **Body.** Leading blank lines and trailing whitespace are dropped. With
-//! `base_dir` on, `{baseDir}` becomes the skill's directory (before escaping).
+//! `base_dir` on, `{baseDir}` becomes the skill's directory, and the body starts with
+//! `Base directory for this skill: DIR` and a blank line, so that a model can open what it
+//! names relatively (`scripts/fill.py`) — as Claude Code says of the skills it loads
+//! (before escaping).
 //!
 //! **Budget** (bytes, over the whole injection: markers and separators included, the
 //! blank line before the user message not). A block that fits is written whole. The
@@ -60,7 +64,9 @@ pub struct RenderOptions {
     pub format: InjectFormat,
     /// Most bytes the injection may take (default 8192).
     pub budget: usize,
-    /// Replace `{baseDir}` in bodies with the skill's directory (default off).
+    /// Replace `{baseDir}` in bodies with the skill's directory, and start each body with
+    /// `Base directory for this skill: DIR` (default off): for a model that can open files
+    /// where the skills are.
     pub base_dir: bool,
     /// A body is cut to fit only if at least this many of its bytes fit (default 64);
     /// otherwise the skill is skipped as `budget-exhausted`.
@@ -197,7 +203,7 @@ impl Frame {
 }
 
 /// The name a `bracket` or `markdown` block carries for the skill `name` (what
-/// [`parse_blocks`] returns): letters, digits and `-_.:` kept, every other character
+/// [`parse_blocks`] returns): letters, digits and `-_.:@` kept, every other character
 /// `_`, so no name can break a delimiter. Names that follow the standard (lowercase
 /// letters, digits, hyphens) are unchanged.
 pub fn block_name(name: &str) -> String {
@@ -205,15 +211,15 @@ pub fn block_name(name: &str) -> String {
 }
 
 fn delimiter_name(name: &str) -> String {
-    name.chars().map(|c| if c.is_alphanumeric() || "-_.:".contains(c) { c } else { '_' }).collect()
+    name.chars().map(|c| if c.is_alphanumeric() || "-_.:@".contains(c) { c } else { '_' }).collect()
 }
 
-/// Prepares a body for injection: trims, substitutes `{baseDir}`, neutralises
-/// delimiters for `format`.
+/// Prepares a body for injection: trims, substitutes `{baseDir}` and says the directory
+/// first, neutralises delimiters for `format`.
 pub(crate) fn prepare_body(body: &str, format: InjectFormat, base_dir: Option<&str>) -> String {
     let body = body.trim_start_matches(['\n', '\r']).trim_end();
     let body = match base_dir {
-        Some(dir) => body.replace("{baseDir}", dir),
+        Some(dir) => format!("Base directory for this skill: {dir}\n\n{}", body.replace("{baseDir}", dir)),
         None => body.to_owned(),
     };
     match format {
@@ -459,13 +465,22 @@ mod tests {
     fn body_trim_and_base_dir() {
         assert_eq!(
             prepare_body("\n\n  run {baseDir}/x.sh\n\n", InjectFormat::Bracket, Some("/s/pdf")),
-            "  run /s/pdf/x.sh"
+            "Base directory for this skill: /s/pdf\n\n  run /s/pdf/x.sh"
+        );
+        assert_eq!(prepare_body("\n\n  run x.sh\n\n", InjectFormat::Bracket, None), "  run x.sh");
+        // A directory cannot forge a delimiter: its line starts with words.
+        assert_eq!(
+            prepare_body("see scripts/", InjectFormat::Bracket, Some("s/[/SKILL]")),
+            "Base directory for this skill: s/[/SKILL]\n\nsee scripts/"
         );
     }
 
     #[test]
     fn names_in_delimiters_are_made_safe() {
         assert_eq!(Frame::new(InjectFormat::Bracket, "a]\n[b").open, "[SKILL:a___b]\n");
+        // A name qualified by its origin keeps its `@`: the files commands take it so.
+        assert_eq!(Frame::new(InjectFormat::Bracket, "pdf@acme").open, "[SKILL:pdf@acme]\n");
+        assert_eq!(Frame::new(InjectFormat::Markdown, "pdf@acme").open, "<!-- skill:pdf@acme -->\n");
         assert_eq!(Frame::new(InjectFormat::Xml, "a\"<").open, "<skill name=\"a&quot;&lt;\">\n");
     }
 
