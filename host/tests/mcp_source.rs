@@ -120,6 +120,70 @@ fn a_server_that_does_not_start_or_answer_is_an_error() {
     assert!(https.contains("only http://"), "{https}");
 }
 
+/// Whether process `pid` runs (a zombie does not: it has ended, and waits to be reaped).
+#[cfg(target_os = "linux")]
+fn running(pid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The state follows the command name, which is in parentheses.
+    stat.rsplit_once(") ").is_some_and(|(_, rest)| !rest.starts_with('Z'))
+}
+
+/// The process id a server command wrote to `file`, once it has.
+#[cfg(target_os = "linux")]
+fn written_pid(file: &Path) -> String {
+    for _ in 0..100 {
+        if let Ok(pid) = std::fs::read_to_string(file) {
+            if pid.ends_with('\n') {
+                return pid.trim().to_owned();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{} was not written", file.display());
+}
+
+/// Whether process `pid` stops running within two seconds.
+#[cfg(target_os = "linux")]
+fn stops(pid: &str) -> bool {
+    (0..40).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        !running(pid)
+    })
+}
+
+/// What a server command started is killed with it: a process the shell left behind when
+/// the connection failed, and one still running when skillwire is told to stop (SIGTERM).
+#[cfg(target_os = "linux")]
+#[test]
+fn what_a_server_command_started_is_killed_with_it() {
+    let dir = std::env::temp_dir().join(format!("skillwire-mcp-group-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let left = dir.join("left.pid");
+    let line = format!("sleep 30 >/dev/null & echo $! > '{}'", left.display());
+    // The shell ends at once: the handshake fails (a closed connection or pipe).
+    let failed = McpSource::connect(&McpServer::Command(line.clone())).unwrap_err();
+    assert!(failed.starts_with(&format!("`{line}`: ")), "{failed}");
+    let pid = written_pid(&left);
+    assert!(stops(&pid), "the shell's child {pid} still runs");
+
+    let waiting = dir.join("waiting.pid");
+    let line = format!("sleep 30 & echo $! > '{}'; wait", waiting.display());
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_skillwire"))
+        .args(["--engine", "native", "catalog", "--mcp", &line])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = written_pid(&waiting);
+    assert!(running(&pid));
+    let term = Command::new("kill").args(["-TERM", &cli.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let status = cli.wait().unwrap();
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(15), "{status:?}");
+    assert!(stops(&pid), "the server command's child {pid} still runs after skillwire was stopped");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn called_from_an_async_task_the_source_answers_with_an_error_not_a_panic() {
     let (served, _) = folders("async");

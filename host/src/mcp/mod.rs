@@ -10,6 +10,7 @@
 //! 2026-07-28; clients on older revisions get the same methods without the caching fields.
 
 mod engine;
+mod group;
 mod http;
 mod server;
 mod skills;

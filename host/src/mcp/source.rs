@@ -23,6 +23,7 @@
 //! A skill whose files the server lists as `"dynamic"` has no digests to check: its
 //! SKILL.md's frontmatter is still checked, and its other files are not handed out.
 
+use super::group::Group;
 use rmcp::model::{
     ReadResourceRequestParams, ResourceContents, Skill, SkillFrontmatter, SkillResource, SkillResources,
 };
@@ -80,6 +81,9 @@ pub struct McpSource {
     limits: Limits,
     /// The last listing, by SKILL.md URI.
     listed: std::sync::Mutex<HashMap<String, Listed>>,
+    /// A server started as a command: its process group, killed after the session closes
+    /// (a field drops after `Drop::drop` has run).
+    _group: Option<Group>,
 }
 
 impl std::fmt::Debug for McpSource {
@@ -107,6 +111,8 @@ impl McpSource {
             .enable_all()
             .build()
             .map_err(|e| format!("could not start the async runtime: {e}"))?;
+        // Killed when dropped: on any failure below, and with the source.
+        let mut group = None;
         let client = runtime.block_on(async {
             let started = async {
                 match server {
@@ -116,6 +122,7 @@ impl McpSource {
                             .spawn()
                             .map(|(transport, _)| transport)
                             .map_err(|e| format!("could not start `{line}`: {e}"))?;
+                        group = transport.id().and_then(Group::started);
                         ().serve(transport).await.map_err(|e| format!("`{line}`: {e}"))
                     }
                     McpServer::Url(url) if !url.to_ascii_lowercase().starts_with("http://") => {
@@ -145,6 +152,7 @@ impl McpSource {
             timeout,
             limits: Limits::default(),
             listed: std::sync::Mutex::new(HashMap::new()),
+            _group: group,
         })
     }
 
@@ -408,11 +416,13 @@ fn relative_path(skill_uri: &str, file_uri: &str) -> Option<String> {
     (!decoded.is_empty() && file_uri.starts_with(SCHEME)).then_some(decoded)
 }
 
-/// `line` run by the platform's shell.
+/// `line` run by the platform's shell (on unix in a process group of its own: [`Group`]).
 fn shell(line: &str) -> tokio::process::Command {
     let (program, flag) = if cfg!(windows) { ("cmd", "/C") } else { ("sh", "-c") };
     let mut command = tokio::process::Command::new(program);
     command.arg(flag).arg(line).kill_on_drop(true);
+    #[cfg(unix)]
+    command.process_group(0);
     command
 }
 
