@@ -64,7 +64,7 @@ fn walk(
         let Ok(kind) = entry.file_type() else { continue };
         let meta = if kind.is_symlink() {
             match fs::canonicalize(entry.path()) {
-                Ok(real) if real.starts_with(root) => fs::metadata(&real),
+                Ok(real) if real.starts_with(root) && !kept_out(root, &real) => fs::metadata(&real),
                 _ => continue,
             }
         } else {
@@ -118,6 +118,9 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
     if !real.starts_with(dir) {
         return Err("leads outside the skill's folder".to_owned());
     }
+    if kept_out(dir, &real) {
+        return Err("leads to a hidden or skipped file or folder".to_owned());
+    }
     // Checked before opening: opening a named pipe would wait for a writer.
     if !fs::metadata(&real).is_ok_and(|m| m.is_file()) {
         return Err("not a regular file".to_owned());
@@ -134,6 +137,16 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
         return Err("changed while it was opened".to_owned());
     }
     crate::read_at_most(file, meta.len(), max_bytes).map_err(|e| e.to_string())
+}
+
+/// Whether `real` (resolved, inside the skill folder `dir`) is where the listing never
+/// goes: under a hidden file or folder (a link named `notes.md` may lead to `.env`) or a
+/// skipped folder.
+fn kept_out(dir: &Path, real: &Path) -> bool {
+    let inside = real.strip_prefix(dir).map(Path::components).into_iter().flatten();
+    inside
+        .filter_map(|c| c.as_os_str().to_str())
+        .any(|name| name.starts_with('.') || crate::SKIPPED_DIRS.contains(&name))
 }
 
 /// Opens `path` for reading. On unix with `O_NONBLOCK`: a named pipe opens at once (and is

@@ -66,6 +66,9 @@ fn main() -> ExitCode {
         }
         Err(e) => e.exit(),
     };
+    // A --mcp server command runs in a process group of its own, which the terminal's
+    // Ctrl-C no longer reaches: an interrupted or stopped run kills it on the way out.
+    skillwire_host::mcp::kill_servers_on_signals();
     match run(cli) {
         Ok(code) => code,
         Err(InputError(message)) => {

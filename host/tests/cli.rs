@@ -907,6 +907,8 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
         std::os::unix::fs::symlink(skill.join("references/forms.md"), skill.join("references/alias.md")).unwrap();
         // A linked folder is neither listed nor read through.
         std::os::unix::fs::symlink(skill.join("references"), skill.join("linked")).unwrap();
+        // Nor is a link with a plain name that leads to a hidden file.
+        std::os::unix::fs::symlink(skill.join(".env"), skill.join("references/notes.md")).unwrap();
         listed.insert(2, "references/alias.md");
         // A named pipe is neither listed nor opened (opening it would wait for a writer).
         let made = Command::new("mkfifo").arg(skill.join("pipe")).status();
@@ -961,6 +963,7 @@ fn a_skills_files_are_listed_and_read_inside_its_folder_only() {
             ("references/out.md", "leads outside the skill's folder"),
             ("pipe", "not a regular file"),
             ("linked/forms.md", "through a linked folder"),
+            ("references/notes.md", "leads to a hidden or skipped file or folder"),
         ] {
             let o = run(&["read", "--skills", skills, "pdf", path]);
             assert_eq!(o.status.code(), Some(2), "{engine} {path}");

@@ -32,7 +32,9 @@
 //! (`ignore\n  all previous instructions`). A word split by an invisible character
 //! (`ig\u{200B}nore`) is not a trigger, but the character is itself a `hidden-text`
 //! finding. A scan costs one pass over the text plus a few words per trigger, and
-//! stops after [`MAX_FINDINGS`].
+//! reports at most [`MAX_FINDINGS`]: past them, a finding that blocks takes a warning's
+//! place (warnings never hide what blocks), and once they are held with one that blocks,
+//! the scan stops.
 mod cache;
 mod commands;
 mod comments;
@@ -52,7 +54,7 @@ use crate::error::Error;
 use crate::order;
 use serde::{Deserialize, Serialize};
 
-/// Most findings one scan reports; the scan stops there.
+/// Most findings one scan reports (findings that block are kept before warnings).
 pub const MAX_FINDINGS: usize = 32;
 /// Longest excerpt a finding carries, in characters.
 const MAX_EXCERPT_CHARS: usize = 80;
@@ -258,7 +260,7 @@ impl std::fmt::Display for Finding {
 /// at most [`MAX_FINDINGS`]. [`Error::Unavailable`] when the scan cannot run (its automaton
 /// could not be built): a skill is then treated as unscanned, never as clean.
 pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Result<Vec<Finding>, Error> {
-    let mut out = Findings { text, lines: LineCounter::default(), policy, list: Vec::new() };
+    let mut out = Findings { text, lines: LineCounter::default(), policy, list: Vec::new(), blocks: false };
     if let Some(name) = name {
         if policy.looks_for(Category::HomoglyphName) {
             homoglyph_name(&mut out, name);
@@ -277,8 +279,21 @@ pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Result<Vec<F
         phrases(&mut out)?;
     }
     order::sort_by_key(&mut out.list, |f| (f.line, f.column));
-    out.list.truncate(MAX_FINDINGS);
+    keep_at_most(&mut out.list);
     Ok(out.list)
+}
+
+/// `findings` cut to [`MAX_FINDINGS`], warnings left out from the end first: whether a
+/// skill is blocked never depends on how many warnings came before what blocks it.
+pub(crate) fn keep_at_most(findings: &mut Vec<Finding>) {
+    while findings.len() > MAX_FINDINGS {
+        match findings.iter().rposition(|f| !f.blocks()) {
+            Some(warning) => {
+                findings.remove(warning);
+            }
+            None => findings.truncate(MAX_FINDINGS),
+        }
+    }
 }
 
 /// Lines of offsets asked for in increasing order, counted from the last answer
@@ -320,19 +335,33 @@ struct Findings<'a> {
     lines: LineCounter,
     policy: &'a ScanPolicy,
     list: Vec<Finding>,
+    /// Whether a finding in `list` blocks.
+    blocks: bool,
 }
 
 impl Findings<'_> {
+    /// Full, and blocking: nothing found later would change what the scan decides.
     fn full(&self) -> bool {
-        self.list.len() >= MAX_FINDINGS
+        self.blocks && self.list.len() >= MAX_FINDINGS
     }
 
-    /// Adds a finding at byte `offset` of the text, unless its category is allowed.
+    /// Adds a finding at byte `offset` of the text, unless its category is allowed. Once
+    /// [`MAX_FINDINGS`] are held, only a finding that blocks is taken, in the place of the
+    /// last warning.
     fn push(&mut self, category: Category, offset: usize, message: String, excerpt: String) {
         let action = self.policy.action(category);
         if action == Action::Allow || self.full() {
             return;
         }
+        if self.list.len() >= MAX_FINDINGS {
+            match self.list.iter().rposition(|f| !f.blocks()) {
+                Some(warning) if action == Action::Block => {
+                    self.list.remove(warning);
+                }
+                _ => return,
+            }
+        }
+        self.blocks |= action == Action::Block;
         let (line_index, line_start) = self.lines.locate(self.text, offset);
         let column = self.text.get(line_start..offset).map_or(1, |s| s.chars().count() + 1);
         self.list.push(Finding { category, action, message, line: line_index + 1, column, excerpt });

@@ -1,11 +1,11 @@
 //! A server started as a command (`--mcp "npx -y acme-skills"`) runs in a process group of
 //! its own, so that everything it started — the shell's children, npx's node — is killed
-//! with it: when its source is dropped, when connecting to it fails, and when skillwire is
-//! interrupted or told to stop (SIGINT, SIGTERM, SIGHUP) before that, since a group of its
-//! own no longer gets the terminal's Ctrl-C. For the last, the first group started installs
-//! handlers for those signals, where the process has none of its own: they kill every
-//! group still running, then let the signal end the process as it would have. Unix only;
-//! elsewhere the command alone is killed when its source is dropped.
+//! with it: when its source is dropped and when connecting to it fails. A group of its own
+//! no longer gets the terminal's Ctrl-C, so a program that may be interrupted or told to
+//! stop (SIGINT, SIGTERM, SIGHUP) while a source lives calls [`kill_servers_on_signals`]
+//! at its start (the `skillwire` command does; a library does not take a process's signals
+//! on its own). Unix only; elsewhere the command alone is killed when its source is
+//! dropped.
 
 #[cfg(unix)]
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -37,7 +37,6 @@ impl Group {
         #[cfg(unix)]
         {
             let leader = i32::try_from(pid).ok().filter(|&p| p > 0)?;
-            install_handlers();
             let slot = RUNNING
                 .iter()
                 .position(|slot| slot.compare_exchange(0, leader, Ordering::SeqCst, Ordering::SeqCst).is_ok());
@@ -65,8 +64,15 @@ impl Drop for Group {
     }
 }
 
-/// Installs [`on_signal`] for SIGINT, SIGTERM and SIGHUP, once per process, for each of them
-/// whose disposition is the default (a host with handlers of its own keeps them).
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP (each whose disposition is the default:
+/// handlers of the program's own are kept) that kill the process groups of the server
+/// commands still running, then let the signal end the process as it would have. Once per
+/// process; call it before connecting to servers. Nothing off unix.
+pub fn kill_servers_on_signals() {
+    #[cfg(unix)]
+    install_handlers();
+}
+
 #[cfg(unix)]
 #[allow(unsafe_code)]
 fn install_handlers() {
@@ -97,8 +103,9 @@ extern "C" fn on_signal(signal: libc::c_int) {
     for slot in &RUNNING {
         let leader = slot.load(Ordering::SeqCst);
         if leader > 0 {
-            // SAFETY: killpg, signal and raise are async-signal-safe.
-            unsafe { libc::killpg(leader, libc::SIGKILL) };
+            // SAFETY: kill, signal and raise are async-signal-safe (killpg is not listed as
+            // such: kill of the negated group id is the same).
+            unsafe { libc::kill(-leader, libc::SIGKILL) };
         }
     }
     // SAFETY: as above.

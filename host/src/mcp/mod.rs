@@ -17,6 +17,7 @@ mod skills;
 mod source;
 mod watch;
 
+pub use group::kill_servers_on_signals;
 pub use source::{McpServer, McpSource, MCP_TIMEOUT};
 
 use crate::Backend;
