@@ -313,10 +313,14 @@ impl Catalog {
         let size = bytes.len() as u64;
         let (body, findings) = match String::from_utf8(bytes) {
             Ok(text) if !text.contains('\0') => {
-                // The scan reads the text as a model would; `Unavailable` means unscanned,
-                // which is not clean.
-                let findings = scan::scan(&text, None, self.scan_policy())
-                    .map_err(|e| FileError::Unavailable { path: path.clone(), problem: e.to_string() })?;
+                // The scan reads the text as a model would (a SKILL.md's fields as YAML reads
+                // them: a client may be handed them, in a manifest); `Unavailable` means
+                // unscanned, which is not clean.
+                let findings = match file_kind(&path) {
+                    FileKind::Skill => scan::scan_skill_md(&text, self.limits(), self.scan_policy()),
+                    _ => scan::scan(&text, None, self.scan_policy()),
+                }
+                .map_err(|e| FileError::Unavailable { path: path.clone(), problem: e.to_string() })?;
                 if scan::blocked(&findings) {
                     return Err(FileError::Blocked { path, findings });
                 }

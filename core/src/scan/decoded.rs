@@ -15,6 +15,18 @@ use crate::error::Error;
 use crate::order;
 use crate::skill::Skill;
 
+/// [`scan`] of SKILL.md `text` read again (a skill's file, which may have changed since its
+/// catalogue was built): with its field values as [`scan_loaded`] scans them when it loads
+/// within `limits`, else as text.
+pub(crate) fn scan_skill_md(text: &str, limits: &crate::Limits, policy: &ScanPolicy) -> Result<Vec<Finding>, Error> {
+    let Some(skill) = crate::skill::load("SKILL.md", text, limits).skill else {
+        return scan(text, None, policy);
+    };
+    let body = crate::skill::frontmatter::body(text).unwrap_or_default();
+    let frontmatter = text.get(..text.len() - body.len()).unwrap_or(text);
+    scan_loaded(text, frontmatter, &skill, policy)
+}
+
 /// [`scan`] of `text` (a SKILL.md, or the part of it to scan) for `skill`, loaded from it,
 /// and of the values of `skill`'s fields; `frontmatter` is the text up to the body. A
 /// value's finding that the frontmatter's text already gave (the same category and

@@ -46,7 +46,7 @@ mod phrases;
 
 pub(crate) use cache::ScanCache;
 use comments::hidden_comments;
-pub(crate) use decoded::scan_loaded;
+pub(crate) use decoded::{scan_loaded, scan_skill_md};
 use hidden::{homoglyph_name, invisible_characters, invisible_kind, is_bidi_control, is_tag};
 use phrases::phrases;
 
