@@ -159,7 +159,7 @@ pub fn parse(text: &str, limits: YamlLimits) -> Result<Node, YamlError> {
 
 /// Parses `text` (its structure already checked) with the YAML parser.
 fn parse_with_parser(text: &str) -> Result<Node, YamlError> {
-    let value: Value = serde_norway::from_str(text).map_err(convert_error)?;
+    let value = resolved(text)?;
     if !has_resolved_scalars(&value) {
         return Ok(from_value(&value));
     }
@@ -188,8 +188,7 @@ pub fn parse_lenient(text: &str, limits: YamlLimits) -> Result<Lenient, YamlErro
 pub fn to_json_lenient(text: &str, limits: YamlLimits) -> Result<serde_json::Value, YamlError> {
     let to_json = |text: &str, limits| {
         check_structure(text, limits)?;
-        let value: Value = serde_norway::from_str(text).map_err(convert_error)?;
-        Ok(json_of(&value))
+        Ok(json_of(&resolved(text)?))
     };
     repairing(text, limits, to_json).map(|(json, _)| json)
 }
@@ -221,6 +220,21 @@ fn repairing<T>(
                 }
             }
         }
+    }
+}
+
+/// `text` read with every scalar resolved (numbers, booleans, null): as `serde_norway::Value`
+/// reads it, or, for a document that refuses only for an integer past 64 bits, with such
+/// integers kept as text ([`shape::Wide`]).
+fn resolved(text: &str) -> Result<Value, YamlError> {
+    match serde_norway::from_str::<Value>(text) {
+        Ok(value) => Ok(value),
+        Err(e) if e.to_string().contains(" as u128") || e.to_string().contains(" as i128") => {
+            let mut de = serde_norway::Deserializer::from_str(text);
+            let Some(document) = de.next() else { return Err(convert_error(e)) };
+            serde::de::DeserializeSeed::deserialize(shape::Wide, document).map_err(convert_error)
+        }
+        Err(e) => Err(convert_error(e)),
     }
 }
 

@@ -88,3 +88,100 @@ impl<'de> Visitor<'de> for MapShape<'_> {
         Ok(Node::Map(out))
     }
 }
+
+/// A first read for a document `serde_norway::Value` refuses for an integer past 64 bits
+/// (`invalid type: integer … as u128`; PyYAML reads it): such an integer is kept as its
+/// decimal text (neither a YAML number here nor JSON holds it), every other value as
+/// `Value` reads it.
+pub(super) struct Wide;
+
+impl<'de> DeserializeSeed<'de> for Wide {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(WideVisitor)
+    }
+}
+
+struct WideVisitor;
+
+impl<'de> Visitor<'de> for WideVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        Wide.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Wide)? {
+            items.push(item);
+        }
+        Ok(Value::Sequence(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = serde_norway::Mapping::new();
+        while let Some(key) = access.next_key_seed(Wide)? {
+            if map.contains_key(&key) {
+                return Err(de::Error::custom("duplicate entry in a mapping"));
+            }
+            let value = access.next_value_seed(Wide)?;
+            map.insert(key, value);
+        }
+        Ok(Value::Mapping(map))
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let (tag, contents): (String, _) = data.variant()?;
+        if tag.is_empty() {
+            return Err(de::Error::custom("empty YAML tag is not allowed"));
+        }
+        let value = de::VariantAccess::newtype_variant_seed(contents, Wide)?;
+        Ok(Value::Tagged(Box::new(serde_norway::value::TaggedValue { tag: serde_norway::value::Tag::new(tag), value })))
+    }
+}

@@ -590,3 +590,26 @@ mod generated {
         }
     }
 }
+
+/// An integer past 64 bits is valid YAML (PyYAML reads it): kept as its source text, and in
+/// JSON as a string (no JSON number holds it), where the YAML parser's own value refused
+/// the whole document.
+#[test]
+fn integers_past_64_bits_are_read_as_text() {
+    for text in [
+        "metadata: {build: 12345678901234567890123, n: 7}\n",
+        "metadata:\n  build: 12345678901234567890123\n  n: 7\n",
+        "metadata:\n  build: -9223372036854775809\n  n: !!str 7\n",
+        "metadata:\n  build: 18446744073709551616\n",
+    ] {
+        let n = parse(text, BOUNDS).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let build = get(get(&n, "metadata"), "build").as_str().unwrap();
+        assert!(build.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) && build.len() >= 19, "{build}");
+        let json = to_json_lenient(text, BOUNDS).unwrap();
+        assert_eq!(json["metadata"]["build"], serde_json::Value::String(build.to_owned()), "{text:?}");
+    }
+    let json = to_json_lenient("metadata: {build: 12345678901234567890123, n: 7}\n", BOUNDS).unwrap();
+    assert_eq!(json["metadata"]["n"], 7);
+    // Two equal keys are still refused.
+    assert!(parse("metadata: {a: 12345678901234567890123, a: 1}\n", BOUNDS).is_err());
+}
