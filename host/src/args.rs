@@ -423,6 +423,10 @@ pub(crate) struct SkillArgs {
     /// Report skipped, shadowed and gated skills and warnings on standard error.
     #[arg(long, short)]
     pub(crate) verbose: bool,
+    /// Say nothing of a --skills folder that holds no skill (the hook: a project's skills
+    /// folder may be empty).
+    #[arg(skip)]
+    pub(crate) quiet_when_empty: bool,
     /// Most skills relevance ranking adds to a turn.
     #[arg(long, value_name = "N", default_value_t = RankOptions::default().max_ranked)]
     pub(crate) rank_max: usize,

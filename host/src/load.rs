@@ -231,6 +231,10 @@ fn engine_inputs(
                 eprintln!("skipped {link}: a link to {to}, outside {root} (pass that path to --skills to use it)");
             }
         }
+        // A path that holds no skill is most often a wrong path: said, not an error.
+        if source.files().is_empty() && !args.quiet_when_empty {
+            eprintln!("skillwire: no SKILL.md found at {} (a skill is a folder holding a SKILL.md)", path.display());
+        }
         folders.push(source.with_max_bytes(limits.max_skill_md_bytes));
     }
     let mut sources: Vec<Box<dyn SkillSource>> = Vec::new();

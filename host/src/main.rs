@@ -169,6 +169,7 @@ fn run(cli: Cli) -> Result<ExitCode, InputError> {
             // does not have ("$CLAUDE_PROJECT_DIR"/.claude/skills) is left out rather than
             // failing every prompt.
             skills.paths.retain(|path| path.exists());
+            skills.quiet_when_empty = true;
             let answer = limits(&skills.limit).and_then(|limits| {
                 let make = || backend(kind, &skills, render, true);
                 hook::run(agent, make, limits.max_message_bytes, window, log.as_deref())

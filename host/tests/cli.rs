@@ -142,6 +142,13 @@ fn catalog_formats_and_budget() {
     assert!(stdout(&o).len() <= 401);
     assert!(list.as_array().unwrap().len() < 4);
     assert!(stderr(&o).contains("left out to fit the budget"), "{}", stderr(&o));
+    // A folder without skills: an empty JSON list, and standard error says why.
+    let empty = temp_dir("catalog-empty");
+    let o = skillwire(&["catalog", "--skills", empty.to_str().unwrap(), "--format", "json"]);
+    assert_eq!((o.status.code(), stdout(&o).trim()), (Some(0), "[]"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no SKILL.md found at"), "{}", stderr(&o));
+    let o = skillwire(&["catalog", "--skills", "examples/skills", "--format", "json"]);
+    assert!(!stderr(&o).contains("no SKILL.md"), "{}", stderr(&o));
 }
 
 #[test]
