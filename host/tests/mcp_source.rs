@@ -118,6 +118,9 @@ fn a_server_that_does_not_start_or_answer_is_an_error() {
     assert_eq!(silent.unwrap_err(), "the MCP server did not answer within 300 ms");
     let https = McpSource::connect(&McpServer::Url("https://example.com/mcp".into())).unwrap_err();
     assert!(https.contains("only http://"), "{https}");
+    // Nothing listens on port 1: said by what failed, not by the transport's Rust type.
+    let refused = McpSource::connect(&McpServer::Url("http://127.0.0.1:1/mcp".into())).unwrap_err();
+    assert!(refused.contains("error sending request") && !refused.contains("rmcp::"), "{refused}");
 }
 
 /// Whether process `pid` runs (a zombie does not: it has ended, and waits to be reaped).

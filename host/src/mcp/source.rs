@@ -123,7 +123,7 @@ impl McpSource {
                             .map(|(transport, _)| transport)
                             .map_err(|e| format!("could not start `{line}`: {e}"))?;
                         group = transport.id().and_then(Group::started);
-                        ().serve(transport).await.map_err(|e| format!("`{line}`: {e}"))
+                        ().serve(transport).await.map_err(|e| format!("`{line}`: {}", handshake_failure(&e)))
                     }
                     McpServer::Url(url) if !url.to_ascii_lowercase().starts_with("http://") => {
                         Err(format!("{url}: only http:// URLs (this build has no TLS; run the server as a command)"))
@@ -132,7 +132,7 @@ impl McpSource {
                         let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(
                             std::sync::Arc::<str>::from(url.as_str()),
                         );
-                        ().serve(transport).await.map_err(|e| format!("{url}: {e}"))
+                        ().serve(transport).await.map_err(|e| format!("{url}: {}", handshake_failure(&e)))
                     }
                 }
             };
@@ -414,6 +414,25 @@ fn relative_path(skill_uri: &str, file_uri: &str) -> Option<String> {
     let encoded = file_uri.strip_prefix(folder)?;
     let decoded = super::skills::percent_decode(encoded)?;
     (!decoded.is_empty() && file_uri.starts_with(SCHEME)).then_some(decoded)
+}
+
+/// Why the MCP handshake failed, in words: a transport's failure by its causes (rmcp names
+/// the transport by its Rust type), any other as rmcp says it.
+fn handshake_failure(e: &rmcp::service::ClientInitializeError) -> String {
+    let rmcp::service::ClientInitializeError::TransportError { error, context } = e else {
+        return e.to_string();
+    };
+    // Each cause once: a source whose words its error already holds adds nothing.
+    let mut said = error.error.to_string();
+    let mut source = error.error.source();
+    while let Some(cause) = source {
+        let words = cause.to_string();
+        if !said.contains(&words) {
+            said = format!("{said}: {words}");
+        }
+        source = cause.source();
+    }
+    format!("{said} ({context})")
 }
 
 /// `line` run by the platform's shell (on unix in a process group of its own: [`Group`]).
