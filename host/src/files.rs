@@ -96,10 +96,7 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
     // walk goes, not through a linked folder (the walk does not follow those).
     let folders: Vec<&str> = normal.split('/').collect();
     let folders = folders.get(..folders.len().saturating_sub(1)).unwrap_or_default();
-    // Skipped folders compared as a filesystem that ignores case (and, on Windows, trailing
-    // dots and spaces) would name them.
-    let skipped = |f: &str| crate::SKIPPED_DIRS.iter().any(|s| f.trim_end_matches(['.', ' ']).eq_ignore_ascii_case(s));
-    if folders.len() > crate::MAX_DEPTH || folders.iter().any(|f| skipped(f)) {
+    if folders.len() > crate::MAX_DEPTH || folders.iter().any(|f| skipped_folder(f)) {
         return Err("not a file this source lists".to_owned());
     }
     let mut below = dir.to_path_buf();
@@ -145,8 +142,14 @@ pub fn read_skill_resource(dir: &Path, path: &str, max_bytes: usize) -> Result<V
 fn kept_out(dir: &Path, real: &Path) -> bool {
     let inside = real.strip_prefix(dir).map(Path::components).into_iter().flatten();
     inside
-        .filter_map(|c| c.as_os_str().to_str())
-        .any(|name| name.starts_with('.') || crate::SKIPPED_DIRS.contains(&name))
+        .map(|c| c.as_os_str())
+        .any(|name| name.as_encoded_bytes().starts_with(b".") || name.to_str().is_some_and(skipped_folder))
+}
+
+/// Whether a folder named `name` is one the listing skips, compared as a filesystem that
+/// ignores case (and, on Windows, trailing dots and spaces) would name it.
+fn skipped_folder(name: &str) -> bool {
+    crate::SKIPPED_DIRS.iter().any(|s| name.trim_end_matches(['.', ' ']).eq_ignore_ascii_case(s))
 }
 
 /// Opens `path` for reading. On unix with `O_NONBLOCK`: a named pipe opens at once (and is

@@ -317,7 +317,7 @@ impl Catalog {
                 // them: a client may be handed them, in a manifest); `Unavailable` means
                 // unscanned, which is not clean.
                 let findings = match file_kind(&path) {
-                    FileKind::Skill => scan::scan_skill_md(&text, self.limits(), self.scan_policy()),
+                    FileKind::Skill => scan::scan_skill_md(&request.location, &text, self.limits(), self.scan_policy()),
                     _ => scan::scan(&text, None, self.scan_policy()),
                 }
                 .map_err(|e| FileError::Unavailable { path: path.clone(), problem: e.to_string() })?;

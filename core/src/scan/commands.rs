@@ -18,8 +18,18 @@ pub(super) fn command_at(text: &str, from: usize) -> String {
 /// From byte `from` to the end of its line.
 pub(super) fn rest_of_line(text: &str, from: usize) -> &str {
     let rest = text.get(from..).unwrap_or_default();
-    rest.get(..rest.find('\n').unwrap_or(rest.len())).unwrap_or_default().trim_end_matches('\r')
+    // At most `REST_OF_LINE` bytes (a command is read from its first words; a trigger's cost
+    // does not grow with its line).
+    let window = rest.as_bytes().get(..REST_OF_LINE.min(rest.len())).unwrap_or_default();
+    let mut end = memchr::memchr(b'\n', window).unwrap_or(window.len());
+    while end > 0 && !rest.is_char_boundary(end) {
+        end -= 1;
+    }
+    rest.get(..end).unwrap_or_default().trim_end_matches('\r')
 }
+
+/// Most bytes of a line read after a command's trigger.
+const REST_OF_LINE: usize = 1024;
 
 /// The target of an `rm` command that wipes a machine (`/`, `~`, `$HOME`, a system
 /// folder, everything in the working directory or its parent), when the command

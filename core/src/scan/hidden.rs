@@ -87,8 +87,10 @@ pub(super) fn invisible_characters(out: &mut Findings<'_>) {
             continue;
         }
         if is_bidi_control(c) {
-            let message = format!("bidirectional control U+{:04X} reorders how the text displays", u32::from(c));
-            out.push(Category::BidiControl, offset, message, visible(line_around(text, offset)));
+            if out.takes(Category::BidiControl) {
+                let message = format!("bidirectional control U+{:04X} reorders how the text displays", u32::from(c));
+                out.push(Category::BidiControl, offset, message, visible(line_around(text, offset)));
+            }
             continue;
         }
         // A byte-order mark opening the file is ordinary.
@@ -97,7 +99,7 @@ pub(super) fn invisible_characters(out: &mut Findings<'_>) {
         }
         let before = text.get(..offset).and_then(|s| s.chars().next_back());
         let after = text.get(i..).and_then(|s| s.chars().next());
-        if let Some(kind) = invisible_kind(c, before, after) {
+        if let Some(kind) = invisible_kind(c, before, after).filter(|_| out.takes(Category::HiddenText)) {
             let message = format!("{kind} U+{:04X}", u32::from(c));
             out.push(Category::HiddenText, offset, message, visible(line_around(text, offset)));
         }
@@ -124,9 +126,25 @@ fn push_tag(decoded: &mut String, c: char) {
 
 /// The line holding byte `offset`, for an excerpt.
 pub(super) fn line_around(text: &str, offset: usize) -> &str {
-    let start = text.get(..offset).and_then(|s| s.rfind('\n')).map_or(0, |i| i + 1);
-    let end = text.get(offset..).and_then(|s| s.find('\n')).map_or(text.len(), |i| offset + i);
+    // At most `AROUND` bytes each side: a finding's cost does not grow with its line (one
+    // line of a million findings would otherwise cost a million lines).
+    let from = floor_boundary(text, offset.saturating_sub(AROUND));
+    let to = floor_boundary(text, offset.saturating_add(AROUND).min(text.len()));
+    let bytes = text.as_bytes();
+    let start = memchr::memrchr(b'\n', bytes.get(from..offset).unwrap_or_default()).map_or(from, |i| from + i + 1);
+    let end = memchr::memchr(b'\n', bytes.get(offset..to).unwrap_or_default()).map_or(to, |i| offset + i);
     text.get(start..end).unwrap_or_default().trim_end_matches('\r')
+}
+
+/// Bytes of a finding's line read on each side of it for its excerpt.
+const AROUND: usize = 1024;
+
+/// The largest character boundary of `text` at or before `at`.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while at > 0 && !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 // ---------------------------------------------------------------- homoglyph names

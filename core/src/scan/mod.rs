@@ -345,6 +345,14 @@ impl Findings<'_> {
         self.blocks && self.list.len() >= MAX_FINDINGS
     }
 
+    /// Whether a finding of `category` would be kept: its category is looked for, and there
+    /// is room, or it blocks (it then takes a warning's place). Asked before a finding's
+    /// words are written, where findings may come by the thousand.
+    fn takes(&self, category: Category) -> bool {
+        let action = self.policy.action(category);
+        action != Action::Allow && (self.list.len() < MAX_FINDINGS || action == Action::Block)
+    }
+
     /// Adds a finding at byte `offset` of the text, unless its category is allowed. Once
     /// [`MAX_FINDINGS`] are held, only a finding that blocks is taken, in the place of the
     /// last warning.

@@ -159,8 +159,8 @@ pub fn parse(text: &str, limits: YamlLimits) -> Result<Node, YamlError> {
 
 /// Parses `text` (its structure already checked) with the YAML parser.
 fn parse_with_parser(text: &str) -> Result<Node, YamlError> {
-    let value = resolved(text)?;
-    if !has_resolved_scalars(&value) {
+    let (value, wide) = resolved(text)?;
+    if !wide && !has_resolved_scalars(&value) {
         return Ok(from_value(&value));
     }
     let mut de = serde_norway::Deserializer::from_str(text);
@@ -188,7 +188,7 @@ pub fn parse_lenient(text: &str, limits: YamlLimits) -> Result<Lenient, YamlErro
 pub fn to_json_lenient(text: &str, limits: YamlLimits) -> Result<serde_json::Value, YamlError> {
     let to_json = |text: &str, limits| {
         check_structure(text, limits)?;
-        Ok(json_of(&resolved(text)?))
+        Ok(json_of(&resolved(text)?.0))
     };
     repairing(text, limits, to_json).map(|(json, _)| json)
 }
@@ -225,14 +225,21 @@ fn repairing<T>(
 
 /// `text` read with every scalar resolved (numbers, booleans, null): as `serde_norway::Value`
 /// reads it, or, for a document that refuses only for an integer past 64 bits, with such
-/// integers kept as text ([`shape::Wide`]).
-fn resolved(text: &str) -> Result<Value, YamlError> {
+/// integers kept as text ([`shape::Wide`]; then `true`, so that the caller reads the source
+/// text of every scalar, as it does of numbers).
+fn resolved(text: &str) -> Result<(Value, bool), YamlError> {
     match serde_norway::from_str::<Value>(text) {
-        Ok(value) => Ok(value),
+        Ok(value) => Ok((value, false)),
         Err(e) if e.to_string().contains(" as u128") || e.to_string().contains(" as i128") => {
             let mut de = serde_norway::Deserializer::from_str(text);
             let Some(document) = de.next() else { return Err(convert_error(e)) };
-            serde::de::DeserializeSeed::deserialize(shape::Wide, document).map_err(convert_error)
+            let value = serde::de::DeserializeSeed::deserialize(shape::Wide, document).map_err(convert_error)?;
+            // As `from_str` refuses them.
+            if de.next().is_some() {
+                let message = "deserializing from YAML containing more than one document is not supported";
+                return Err(YamlError { message: message.to_owned(), line: None, column: None, limit: false });
+            }
+            Ok((value, true))
         }
         Err(e) => Err(convert_error(e)),
     }

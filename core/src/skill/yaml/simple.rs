@@ -12,7 +12,7 @@
 //! mapping in a list, a nested list, a flow list over several lines, another block scalar,
 //! a plain value that wraps, an escape, an anchor, a tag, a tab, a carriage return, a
 //! duplicate key, a null spelled out, an integer too large for 64 bits (which the parser
-//! refuses), a character YAML treats specially — so the parser reads every document this
+//! reads with a reader of its own: `shape::Wide`), a character YAML treats specially — so the parser reads every document this
 //! does not.
 //! What it accepts, it reads to the very tree the parser gives (the tests compare both over
 //! every SKILL.md in `../shared` and over generated documents built from YAML's hard cases).
@@ -365,7 +365,7 @@ fn all_printable(text: &str) -> bool {
     text.chars().all(printable)
 }
 
-/// A value the parser may read as an integer past 64 bits, which it refuses: a word
+/// A value the parser may read as an integer past 64 bits (left to it: see `shape::Wide`): a word
 /// that starts with a digit (after a `+`), made of letters, digits and `_` (decimal,
 /// `0x`, `0o`, `0b`), 19 characters or more. Anything shorter fits: 10¹⁹ − 1 < 2⁶⁴.
 fn may_overflow_an_integer(value: &str) -> bool {

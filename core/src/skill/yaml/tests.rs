@@ -613,3 +613,14 @@ fn integers_past_64_bits_are_read_as_text() {
     // Two equal keys are still refused.
     assert!(parse("metadata: {a: 12345678901234567890123, a: 1}\n", BOUNDS).is_err());
 }
+
+/// An integer past 64 bits keeps its source text, whatever else the document holds; a
+/// second document is refused as the parser refuses it.
+#[test]
+fn integers_past_64_bits_keep_their_source_text() {
+    for text in ["metadata:\n  build: +18446744073709551616\n", "metadata:\n  build: +18446744073709551616\n  n: 7\n"] {
+        let n = parse(text, BOUNDS).unwrap();
+        assert_eq!(get(get(&n, "metadata"), "build").as_str(), Some("+18446744073709551616"), "{text:?}");
+    }
+    assert!(parse("metadata:\n  build: 18446744073709551616\n---\nname: other\n", BOUNDS).is_err());
+}
