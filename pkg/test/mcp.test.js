@@ -109,6 +109,10 @@ for (const engine of ['native', 'wasm']) {
       // A skill only a user may invoke (disable-model-invocation) is not the model's to load.
       const userOnly = await client.callTool({ name: 'load_skill', arguments: { name: 'release-notes' } });
       assert.ok(userOnly.isError, text(userOnly));
+      assert.match(text(userOnly), /only the user invokes \(disable-model-invocation\): the prompt "release-notes" runs it/);
+      // Nor is it suggested to the model as related unless the request mentions it.
+      const related = JSON.parse(text(await client.callTool({ name: 'find_skills', arguments: { request: 'write the release notes' } })));
+      assert.ok(![...related.skills, ...related.also_related].some((s) => s.name === 'release-notes'), JSON.stringify(related));
 
       const forms = await client.callTool({ name: 'read_skill_file', arguments: { skill: 'pdf', path: 'references/forms.md' } });
       assert.equal(text(forms), '# Form fields\nUse the AcroForm field names.\n');

@@ -152,6 +152,9 @@ impl SkillServer {
         let (matches, related) = found.map_err(engine_error)?;
         let snapshot = self.snapshot();
         let describe = |name: &str| snapshot.get(name).map(|l| l.description.clone());
+        // Related skills the model may load (a skill a user alone invokes is named only when
+        // the request mentions it).
+        let offered = |name: &str| snapshot.get(name).is_some_and(|l| l.model);
         let skills: Vec<serde_json::Value> = (matches.iter())
             .map(|m| {
                 let mut found = serde_json::json!({
@@ -166,7 +169,7 @@ impl SkillServer {
             })
             .collect();
         let also: Vec<serde_json::Value> = (related.iter())
-            .filter(|name| !matches.iter().any(|m| &m.skill == *name))
+            .filter(|name| offered(name) && !matches.iter().any(|m| &m.skill == *name))
             .map(|name| serde_json::json!({ "name": name, "description": describe(name).unwrap_or_default() }))
             .collect();
         let answer = serde_json::json!({ "skills": skills, "also_related": also });
@@ -184,8 +187,16 @@ impl SkillServer {
             Caller::Model => skill.model,
             Caller::User => skill.user,
         };
-        if !self.snapshot().get(name).is_some_and(offered) {
-            return Ok(Err(format!("no skill named \"{name}\" is offered here (find_skills lists them)")));
+        match self.snapshot().get(name) {
+            Some(skill) if offered(skill) => {}
+            // A skill only the user invokes (`disable-model-invocation`): its prompt runs it.
+            Some(skill) if skill.user => {
+                return Ok(Err(format!(
+                    "skill \"{name}\" is one only the user invokes (disable-model-invocation): the prompt \
+                     \"{name}\" runs it"
+                )));
+            }
+            _ => return Ok(Err(format!("no skill named \"{name}\" is offered here (find_skills lists them)"))),
         }
         let request = match message.is_empty() {
             true => String::new(),

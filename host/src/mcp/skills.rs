@@ -44,11 +44,15 @@ impl Snapshot {
         let served: Vec<Listed> =
             serde_json::from_str(&catalog.text).map_err(|e| format!("the catalogue's JSON: {e}"))?;
         let mut snapshot = Snapshot { served, by_name: HashMap::new() };
+        let report = engine.report().map_err(failed)?;
+        let mention_only: std::collections::HashSet<&str> = report.mention_only.iter().map(String::as_str).collect();
         for (i, skill) in snapshot.served.iter_mut().enumerate() {
-            skill.model = true;
+            // A skill that fires only when @mentioned (`disable-model-invocation`) is the
+            // user's to invoke (a prompt), not the model's to find or load.
+            skill.model = !mention_only.contains(skill.name.as_str());
             snapshot.by_name.insert(skill.name.clone(), i);
         }
-        let limit = engine.report().map_err(failed)?.loaded;
+        let limit = report.loaded;
         for completion in engine.complete("", limit.max(1)).map_err(failed)? {
             match snapshot.by_name.get(&completion.name) {
                 // The full description is the catalogue's (completions shorten it).
