@@ -67,15 +67,13 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
         let location = input.location.clone();
         return Prepared::NotLoaded(SkippedSkill { location, reason, diagnostics: loaded.diagnostics });
     };
-    let body = skill::frontmatter::body(text).unwrap_or_default();
+    let (frontmatter, body) = skill::frontmatter::head_and_body(text);
     (skill.sections, skill.headings) = skill::read_body(body, options.rank.headings);
     let warnings = (loaded.diagnostics.into_iter())
         .map(|diagnostic| LocatedWarning { location: skill.location.clone(), diagnostic })
         .collect();
     let missing = super::build::missing_requirements(&skill.requires, &options.available);
     let kept_out = super::names::kept_out(&skill.name, input.origin.as_deref(), &options.allow, &options.deny);
-    // The frontmatter: it ends where the body starts.
-    let frontmatter = text.get(..text.len() - body.len()).unwrap_or(text);
     let scanned = match options.scan_bodies {
         ScanBodies::AtBuild => text,
         ScanBodies::WhenRead => frontmatter,

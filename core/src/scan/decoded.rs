@@ -27,9 +27,7 @@ pub(crate) fn scan_skill_md(
     let Some(skill) = crate::skill::load(location, text, limits).skill else {
         return scan(text, None, policy);
     };
-    let body = crate::skill::frontmatter::body(text).unwrap_or_default();
-    let frontmatter = text.get(..text.len() - body.len()).unwrap_or(text);
-    scan_loaded(text, frontmatter, &skill, policy)
+    scan_loaded(text, crate::skill::frontmatter::head_and_body(text).0, &skill, policy)
 }
 
 /// [`scan`] of `text` (a SKILL.md, or the part of it to scan) for `skill`, loaded from it,
@@ -57,7 +55,8 @@ pub(crate) fn scan_loaded(
         }
         // The field whose lines hold the finding: the last one starting at or before it.
         let Some((keys, first)) = fields.iter().rev().find(|(_, first)| *first <= finding.line) else { continue };
-        let line = keys.iter().find_map(|key| key_line(frontmatter, key)).unwrap_or(1);
+        // The frontmatter's lines from its `---` line: the line of a key in the SKILL.md.
+        let line = keys.iter().find_map(|key| crate::skill::load::key_line(frontmatter, key)).unwrap_or(1);
         finding.line = line.saturating_add(finding.line - first);
         let field = keys.first().copied().unwrap_or_default();
         finding.message = format!("{} (in `{field}`, as YAML reads it)", finding.message);
@@ -160,14 +159,6 @@ fn held(text: &str, part: &str) -> bool {
         .any(|at| text.get(at + 1..).is_some_and(|after| after.starts_with(rest)) && apart(at))
 }
 
-/// The 1-based line of `frontmatter` (a SKILL.md from its start) that starts the field
-/// `key`, if one does.
-fn key_line(frontmatter: &str, key: &str) -> Option<usize> {
-    let starts =
-        |line: &str| line.strip_prefix(key).is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'));
-    frontmatter.split('\n').position(starts).map(|i| i + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,8 +167,7 @@ mod tests {
     /// The findings of a SKILL.md's text and decoded values, as a build scans them.
     fn findings(text: &str) -> Vec<Finding> {
         let skill = crate::skill::load("s/SKILL.md", text, &Limits::default()).skill.unwrap();
-        let body = crate::skill::frontmatter::body(text).unwrap_or_default();
-        let frontmatter = &text[..text.len() - body.len()];
+        let frontmatter = crate::skill::frontmatter::head_and_body(text).0;
         scan_loaded(text, frontmatter, &skill, &ScanPolicy::uniform(Action::Warn)).unwrap()
     }
 

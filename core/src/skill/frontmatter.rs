@@ -112,6 +112,13 @@ pub fn body(text: &str) -> Result<&str, SplitError> {
     split(text).map(|doc| doc.body)
 }
 
+/// A SKILL.md cut where its body starts: the frontmatter with its `---` lines, and the body
+/// (the whole text and no body when it does not split).
+pub(crate) fn head_and_body(text: &str) -> (&str, &str) {
+    let body = body(text).unwrap_or_default();
+    (text.get(..text.len() - body.len()).unwrap_or(text), body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

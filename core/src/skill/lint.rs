@@ -76,9 +76,8 @@ pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintRepor
     // skillwire's own findings: the lenient loader's warnings that the standard's
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
-    let frontmatter = text.get(..text.len() - skill::frontmatter::body(text).unwrap_or_default().len());
     let findings = match &loaded.skill {
-        Some(loaded) => scan::scan_loaded(text, frontmatter.unwrap_or(text), loaded, &options.scan),
+        Some(loaded) => scan::scan_loaded(text, skill::frontmatter::head_and_body(text).0, loaded, &options.scan),
         None => scan::scan(text, None, &options.scan),
     };
     let findings = findings.unwrap_or_else(|e| {

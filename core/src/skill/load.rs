@@ -133,8 +133,9 @@ pub fn frontmatter_json(text: &str, limits: &Limits) -> Result<serde_json::Map<S
     }
 }
 
-/// 1-based YAML line of a top-level `key:`.
-fn key_line(yaml: &str, key: &str) -> Option<usize> {
+/// 1-based line of a top-level `key:` in `yaml` (or in a whole frontmatter, `---` line
+/// included: its line in the SKILL.md).
+pub(crate) fn key_line(yaml: &str, key: &str) -> Option<usize> {
     yaml.split('\n')
         .position(|line| {
             line.strip_prefix(key).is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'))

@@ -215,25 +215,22 @@ fn delimiter_name(name: &str) -> String {
     name.chars().map(|c| if c.is_alphanumeric() || "-_.:@".contains(c) { c } else { '_' }).collect()
 }
 
-/// Whether `dir` is said to the model as the skill's folder: not a URL (`skill://…` of a
-/// skill another MCP server serves, which a model cannot open as a folder), and nothing in
-/// it a reader cannot see (a control, invisible or bidirectional character: a folder's name
-/// is the repository's, not a place for words aimed at the model).
-fn names_a_folder(dir: &str) -> bool {
-    !dir.contains("://") && !dir.chars().any(crate::scan::unseen_in_text)
-}
-
 /// Prepares a body for injection: trims, substitutes `{baseDir}` and says the directory
-/// first (when it [names a folder](names_a_folder)), neutralises delimiters for `format`.
+/// first, neutralises delimiters for `format`. A directory holding a character a reader
+/// cannot see (a control, invisible or bidirectional one: a folder's name is the
+/// repository's, not a place for words aimed at the model) is neither said nor substituted;
+/// a URL (`skill://…` of a skill another MCP server serves, which a model cannot open as a
+/// folder) is substituted but not said.
 pub(crate) fn prepare_body(body: &str, format: InjectFormat, base_dir: Option<&str>) -> String {
     let body = body.trim_start_matches(['\n', '\r']).trim_end();
-    let body = match base_dir {
-        Some(dir) if names_a_folder(dir) => {
+    // A name with what a reader cannot see stands for nothing; a URL stands for `{baseDir}`
+    // but is not said as a folder.
+    let body = match base_dir.filter(|dir| !dir.chars().any(crate::scan::unseen_in_text)) {
+        Some(dir) if !dir.contains("://") => {
             format!("Base directory for this skill: {dir}\n\n{}", body.replace("{baseDir}", dir))
         }
-        // A URL still stands for `{baseDir}`; a name with what a reader cannot see does not.
-        Some(dir) if !dir.chars().any(crate::scan::unseen_in_text) => body.replace("{baseDir}", dir),
-        Some(_) | None => body.to_owned(),
+        Some(dir) => body.replace("{baseDir}", dir),
+        None => body.to_owned(),
     };
     match format {
         InjectFormat::Xml => neutralise_xml(&body),
