@@ -1,6 +1,7 @@
 //! Catalogue snapshots: a restored catalogue answers every query as the one it was taken
 //! from, and a snapshot that is stale, foreign or damaged is refused, never trusted (nor
-//! a panic).
+//! a panic). Prepared parts (the entries one instance prepares for another's build) too:
+//! a catalogue built from them is the one built in one place.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::disallowed_methods)] // test code reads the shared corpus
 
 use skillwire::{
@@ -343,4 +344,125 @@ fn a_snapshot_under_another_key_is_refreshed_reading_only_the_entries_whose_stam
         assert_eq!(format!("{:?}", zebra(&refreshed)), format!("{:?}", zebra(&built)), "{what}");
         bytes = refreshed.snapshot(key).unwrap();
     }
+}
+
+/// A host's entries: `(source, entry, text)` rows.
+type Table = std::rc::Rc<Vec<(usize, skillwire::SkillEntry, String)>>;
+
+/// Entries listed from a shared [`Table`], each source listing the rows of its index
+/// within `rows`; reads counted.
+struct Rows {
+    table: Table,
+    index: usize,
+    rows: std::ops::Range<usize>,
+    reads: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+impl skillwire::SkillSource for Rows {
+    fn list(&self) -> Result<Vec<skillwire::SkillEntry>, skillwire::SourceError> {
+        let rows = self.table.get(self.rows.clone()).unwrap_or_default();
+        Ok(rows.iter().filter(|(source, ..)| *source == self.index).map(|(_, entry, _)| entry.clone()).collect())
+    }
+    fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
+        self.reads.set(self.reads.get() + 1);
+        let row = self.table.iter().find(|(source, entry, _)| *source == self.index && entry.location == location);
+        row.map(|(_, _, text)| text.clone()).ok_or_else(|| skillwire::SourceError::new("gone"))
+    }
+}
+
+/// `inputs()` as two sources' rows, stamped with their text's length, except every
+/// seventh (a host's entry it cannot stamp).
+fn rows() -> Table {
+    let rows = inputs().into_iter().enumerate().map(|(n, input)| {
+        let text = input.text.unwrap();
+        let mut entry = skillwire::SkillEntry::new(input.location);
+        entry.origin = input.origin;
+        if n % 7 != 3 {
+            entry = entry.with_stamp(text.len().to_string());
+        }
+        (input.source, entry, text)
+    });
+    std::rc::Rc::new(rows.collect())
+}
+
+/// The table's two sources, listing `rows` of it.
+fn sources_of(table: &Table, rows: std::ops::Range<usize>, reads: &std::rc::Rc<std::cell::Cell<usize>>) -> Vec<Rows> {
+    let source = |index| Rows { table: table.clone(), index, rows: rows.clone(), reads: reads.clone() };
+    vec![source(0), source(1)]
+}
+
+#[test]
+fn a_catalogue_built_from_prepared_parts_is_the_one_built_in_one_place() {
+    let at_build = Options { catalog: options(), ..Options::default() };
+    let when_read =
+        Options { catalog: CatalogOptions { scan_bodies: ScanBodies::WhenRead, ..options() }, ..at_build.clone() };
+    for options in [at_build, when_read] {
+        let table = rows();
+        let reads = std::rc::Rc::default();
+        let whole = Engine::new(sources_of(&table, 0..table.len(), &reads), options.clone());
+        let expected = answers(whole.catalog());
+        // Three parts, the second across the two sources (the extra skills are source 1).
+        let cuts = [0, 90, table.len() - 2, table.len()];
+        let parts: Vec<Vec<u8>> = (cuts.windows(2))
+            .map(|cut| Catalog::prepare_part(&sources_of(&table, cut[0]..cut[1], &reads), &options.catalog).unwrap())
+            .collect();
+        let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let reads = std::rc::Rc::default();
+        let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), &parts);
+        assert_eq!(taken, Ok(()));
+        assert!(answers(built.catalog()) == expected, "a build from parts answers otherwise");
+        // Only the entries without a stamp were read.
+        let unstamped = table.iter().filter(|(_, entry, _)| entry.stamp.is_none()).count();
+        assert_eq!(reads.get(), unstamped);
+        // A refresh of it reads nothing it prepared again (its stamps are the build's).
+        let mut refreshed = built;
+        refreshed.refresh();
+        assert_eq!(reads.get(), 2 * unstamped);
+        assert!(answers(refreshed.catalog()) == expected);
+    }
+}
+
+#[test]
+fn a_part_that_does_not_fit_is_not_taken_and_its_entries_are_read() {
+    let options = Options { catalog: options(), ..Options::default() };
+    let table = rows();
+    let reads = std::rc::Rc::default();
+    let expected = answers(Engine::new(sources_of(&table, 0..table.len(), &reads), options.clone()).catalog());
+    let part = Catalog::prepare_part(&sources_of(&table, 0..table.len(), &reads), &options.catalog).unwrap();
+    let other = CatalogOptions { available: vec!["jira".to_owned()], ..options.catalog.clone() };
+    let foreign = Catalog::prepare_part(&sources_of(&table, 0..table.len(), &reads), &other).unwrap();
+    let mut cut = part.clone();
+    cut.truncate(part.len() / 2);
+    let version = env!("CARGO_PKG_VERSION").as_bytes();
+    let mut older = part.clone();
+    let at = older.windows(version.len()).position(|w| w == version).unwrap();
+    older[at] = if older[at] == b'0' { b'1' } else { b'0' };
+    type Expected = fn(&SnapshotError) -> bool;
+    let cases: [(&[u8], Expected); 4] = [
+        (&foreign, |e| *e == SnapshotError::OtherOptions),
+        (&cut, |e| matches!(e, SnapshotError::Unreadable(_))),
+        (b"skillwire prepared entries\n\xff\xff", |e| matches!(e, SnapshotError::Unreadable(_))),
+        (&older, |e| matches!(e, SnapshotError::OtherVersion { .. })),
+    ];
+    for (bytes, expected_error) in cases {
+        let reads = std::rc::Rc::default();
+        let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), &[bytes]);
+        assert!(taken.as_ref().is_err_and(expected_error), "{taken:?}");
+        assert_eq!(reads.get(), table.len(), "every entry is read");
+        assert!(answers(built.catalog()) == expected);
+    }
+    // An entry whose stamp changed since it was prepared is read: its new text counts.
+    let mut edited: Vec<_> = table.iter().cloned().collect();
+    let (_, entry, text) = &mut edited[5];
+    *text = text.replace("description:", "description: Zebra wrangling.");
+    *entry = entry.clone().with_stamp("edited");
+    let edited = std::rc::Rc::new(edited);
+    let reads = std::rc::Rc::default();
+    let (built, taken) = Engine::from_parts(sources_of(&edited, 0..edited.len(), &reads), options.clone(), &[&part]);
+    assert_eq!(taken, Ok(()));
+    let unstamped = table.iter().filter(|(_, entry, _)| entry.stamp.is_none()).count();
+    assert_eq!(reads.get(), unstamped + 1);
+    let whole = Engine::new(sources_of(&edited, 0..edited.len(), &std::rc::Rc::default()), options);
+    assert!(answers(built.catalog()) == answers(whole.catalog()));
+    assert!(answers(built.catalog()) != expected);
 }

@@ -50,7 +50,7 @@ fn main() {
     let mut engine = match engine_kind.as_str() {
         "native" => Under::Native(Box::new(Engine::new(vec![skills], Options::default()))),
         _ => {
-            let sources: Vec<Box<dyn SkillSource>> = vec![Box::new(skills)];
+            let sources: Vec<Box<dyn SkillSource + Send + Sync>> = vec![Box::new(skills)];
             let runtime = Arc::new(Runtime::new().unwrap());
             Under::Wasm(Box::new(WasmEngine::new(runtime, sources, Options::default(), CallLimits::default()).unwrap()))
         }

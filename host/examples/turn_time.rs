@@ -43,7 +43,7 @@ fn main() {
     let runtime = Arc::new(Runtime::new().unwrap());
     let compile = t.elapsed();
     let t = Instant::now();
-    let sources: Vec<Box<dyn SkillSource>> = vec![Box::new(FsSource::discover(&skills).unwrap())];
+    let sources: Vec<Box<dyn SkillSource + Send + Sync>> = vec![Box::new(FsSource::discover(&skills).unwrap())];
     let mut wasm = WasmEngine::new(runtime, sources, Options::default(), CallLimits::default()).unwrap();
     let wasm_build = t.elapsed();
 

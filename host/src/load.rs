@@ -43,7 +43,7 @@ pub(crate) fn native_engine(
     args: &SkillArgs,
     render: RenderOptions,
     rank: bool,
-) -> Result<Engine<Box<dyn SkillSource>>, InputError> {
+) -> Result<Engine<Box<dyn SkillSource + Send + Sync>>, InputError> {
     native_engine_loaded(args, render, rank).map(|(engine, _)| engine)
 }
 
@@ -52,7 +52,7 @@ fn native_engine_loaded(
     args: &SkillArgs,
     render: RenderOptions,
     rank: bool,
-) -> Result<(Engine<Box<dyn SkillSource>>, bool), InputError> {
+) -> Result<(Engine<Box<dyn SkillSource + Send + Sync>>, bool), InputError> {
     let EngineInputs { sources, options, cache, folders } = engine_inputs(args, render, rank, EngineArg::Native)?;
     let (engine, restored) = cached(args, cache, &folders, |snapshot| {
         Ok(match snapshot {
@@ -201,7 +201,7 @@ fn catalog_cache(
 /// What an engine is made from.
 struct EngineInputs {
     /// The folders, then the MCP servers.
-    sources: Vec<Box<dyn SkillSource>>,
+    sources: Vec<Box<dyn SkillSource + Send + Sync>>,
     /// The folders (the engine's sources are clones of them).
     folders: Vec<FsSource>,
     options: Options,
@@ -237,8 +237,8 @@ fn engine_inputs(
         }
         folders.push(source.with_max_bytes(limits.max_skill_md_bytes));
     }
-    let mut sources: Vec<Box<dyn SkillSource>> = Vec::new();
-    sources.extend(folders.iter().map(|f| Box::new(f.clone()) as Box<dyn SkillSource>));
+    let mut sources: Vec<Box<dyn SkillSource + Send + Sync>> = Vec::new();
+    sources.extend(folders.iter().map(|f| Box::new(f.clone()) as Box<dyn SkillSource + Send + Sync>));
     // Two servers with one name are two origins: a later one is labelled NAME-N, N its place
     // among the --mcp flags.
     let mut labels: Vec<String> = Vec::new();

@@ -20,6 +20,11 @@
 //! [`Limits::max_skill_md_bytes`](skillwire::Limits) is refused on the host side,
 //! before it reaches the guest: the skill is skipped with a reason.
 //!
+//! **Threads.** The guest has one; a build of many stamped entries is split between
+//! instances, one per thread, each preparing part of the entries under its own limits,
+//! and the engine's instance builds from what they prepared (`wasm/split.rs`,
+//! [`Runtime::with_build_instances`]). So sources are `Send + Sync`.
+//!
 //! ```
 //! use skillwire_host::{wasm::{CallLimits, Runtime, WasmEngine}, Backend, FsSource};
 //! use std::sync::Arc;
@@ -58,6 +63,10 @@ use skillwire as core;
 #[path = "../../wasm/convert.rs"]
 mod convert;
 use convert::Cross;
+
+mod split;
+use split::Shared;
+pub use split::SPLIT_FROM_ENTRIES;
 
 /// The component, as built from this source tree.
 pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/skillwire.component.wasm"));
@@ -142,7 +151,7 @@ const COUNTED_LOCATION_BYTES: usize = 4096;
 /// What the store holds: the host's sources, the memory limiter and the fuel the call's
 /// input has earned.
 struct HostState {
-    sources: Vec<Box<dyn SkillSource>>,
+    sources: Vec<Shared>,
     limits: GuestLimiter,
     /// `CallLimits::fuel_per_input_byte`.
     fuel_per_input_byte: u64,
@@ -259,10 +268,13 @@ impl bindings::skillwire::engine::skill_source::Host for HostState {
     }
 }
 
-/// The compiled component, shared by every engine of a process.
+/// The compiled component, shared by every engine of a process (a clone shares it too).
+#[derive(Clone)]
 pub struct Runtime {
     engine: wasmtime::Engine,
     pre: bindings::SkillwireComponentPre<HostState>,
+    /// Instances a large build is split between (see [`Runtime::with_build_instances`]).
+    build_instances: usize,
 }
 
 impl Runtime {
@@ -308,10 +320,21 @@ impl Runtime {
             .map_err(setup)?;
         let pre = linker.instantiate_pre(component).map_err(setup)?;
         let pre = bindings::SkillwireComponentPre::new(pre).map_err(setup)?;
-        Ok(Runtime { engine, pre })
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        Ok(Runtime { engine, pre, build_instances: threads.min(MAX_BUILD_INSTANCES) })
     }
 
-    fn store(&self, sources: Vec<Box<dyn SkillSource>>, options: &Options, limits: CallLimits) -> Store<HostState> {
+    /// The same runtime, splitting a build of at least [`SPLIT_FROM_ENTRIES`] stamped
+    /// entries between `instances` instances of the component, each preparing part of them
+    /// on a thread of its own (the guest has one), under its own [`CallLimits`]: 1 builds
+    /// in the engine's instance alone. The default: the machine's threads, at most
+    /// [`MAX_BUILD_INSTANCES`]. The catalogue is the same either way.
+    pub fn with_build_instances(mut self, instances: usize) -> Runtime {
+        self.build_instances = instances.clamp(1, MAX_BUILD_INSTANCES);
+        self
+    }
+
+    fn store(&self, sources: Vec<Shared>, options: &Options, limits: CallLimits) -> Store<HostState> {
         let state = HostState {
             sources,
             limits: GuestLimiter::new(limits),
@@ -389,6 +412,9 @@ fn new_engine() -> Result<wasmtime::Engine, WasmError> {
     wasmtime::Engine::new(&config).map_err(setup)
 }
 
+/// Most instances a build is split between ([`Runtime::with_build_instances`]).
+pub const MAX_BUILD_INSTANCES: usize = 8;
+
 /// How long a compiled component no process loaded stays in the cache folder.
 pub const UNUSED_CACHE_DAYS: u64 = 30;
 
@@ -445,8 +471,8 @@ pub struct WasmEngine {
     options: Options,
     limits: CallLimits,
     live: Option<Live>,
-    /// Kept here while no instance is live (between a trap and the rebuild).
-    idle_sources: Vec<Box<dyn SkillSource>>,
+    /// The host's sources (each instance holds them too).
+    sources: Vec<Shared>,
     /// The skills' embeddings, set again on a new instance after a trap.
     embeddings: Option<Vec<(String, Vec<f32>)>>,
     /// Why the skills lost their embeddings when an instance was rebuilt, if they did.
@@ -469,10 +495,11 @@ impl WasmEngine {
         wit.cross()
     }
 
-    /// Builds the catalogue from `sources` inside a new instance.
+    /// Builds the catalogue from `sources` inside a new instance (a large build split
+    /// between several: [`Runtime::with_build_instances`]).
     pub fn new(
         runtime: Arc<Runtime>,
-        sources: Vec<Box<dyn SkillSource>>,
+        sources: Vec<Box<dyn SkillSource + Send + Sync>>,
         options: Options,
         limits: CallLimits,
     ) -> Result<WasmEngine, WasmError> {
@@ -484,7 +511,7 @@ impl WasmEngine {
     /// An engine with no instance yet.
     fn idle(
         runtime: Arc<Runtime>,
-        sources: Vec<Box<dyn SkillSource>>,
+        sources: Vec<Box<dyn SkillSource + Send + Sync>>,
         options: Options,
         limits: CallLimits,
     ) -> WasmEngine {
@@ -493,7 +520,7 @@ impl WasmEngine {
             options,
             limits,
             live: None,
-            idle_sources: sources,
+            sources: sources.into_iter().map(Shared::from).collect(),
             embeddings: None,
             embedding_error: None,
         }
@@ -506,7 +533,7 @@ impl WasmEngine {
     /// trap builds from the sources.)
     pub fn restore_or_build(
         runtime: Arc<Runtime>,
-        sources: Vec<Box<dyn SkillSource>>,
+        sources: Vec<Box<dyn SkillSource + Send + Sync>>,
         options: Options,
         limits: CallLimits,
         snapshot: &[u8],
@@ -526,15 +553,23 @@ impl WasmEngine {
     }
 
     /// A fresh instance: the guest restores `snapshot` if it can, or lists the sources and
-    /// builds its catalogue. Returns why a snapshot given was not used.
+    /// builds its catalogue (taking what other instances prepared of it, when it is large:
+    /// `wasm/split.rs`). Returns why a snapshot given was not used.
     fn start(&mut self, snapshot: Option<(&[u8], &str)>) -> Result<Option<String>, WasmError> {
-        let sources = std::mem::take(&mut self.idle_sources);
-        let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
+        let count = u32::try_from(self.sources.len()).unwrap_or(u32::MAX);
+        let (sources, parts) = match snapshot {
+            Some(_) => (self.sources.clone(), Vec::new()),
+            None => {
+                let instances = self.runtime.build_instances;
+                split::prepare_in_parts(&self.runtime, &self.sources, &self.options, self.limits, instances)
+            }
+        };
         let mut store = self.runtime.store(sources, &self.options, self.limits);
         let result = (|| {
             // A snapshot is input too: restoring one earns its fuel (added as the guest is
-            // called, as what a source hands over is).
-            store.data_mut().earn(snapshot.map_or(0, |(bytes, _)| bytes.len() as u64));
+            // called, as what a source hands over is); so are prepared parts.
+            let input = snapshot.map_or(0, |(bytes, _)| bytes.len()) + parts.iter().map(Vec::len).sum::<usize>();
+            store.data_mut().earn(input as u64);
             store.set_fuel(self.limits.fuel).map_err(setup)?;
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
             let api = instance.skillwire_engine_api().engine();
@@ -542,6 +577,11 @@ impl WasmEngine {
             let (engine, restored) = match snapshot {
                 Some((bytes, key)) => {
                     api.call_restore_or_build(&mut store, count, &options, bytes, key).map_err(trap)?
+                }
+                // A part not taken (not expected: this process's component wrote it) leaves
+                // its entries to the build, which reads them.
+                None if !parts.is_empty() => {
+                    (api.call_from_parts(&mut store, count, &options, &parts).map_err(trap)?.0, None)
                 }
                 None => (api.call_constructor(&mut store, count, &options).map_err(trap)?, None),
             };
@@ -563,10 +603,7 @@ impl WasmEngine {
                 }
                 Ok(restored)
             }
-            Err(e) => {
-                self.idle_sources = store.into_data().sources;
-                Err(e)
-            }
+            Err(e) => Err(e),
         }
     }
 
@@ -586,9 +623,7 @@ impl WasmEngine {
             Ok(value) => Ok(value),
             Err(e) => {
                 let error = trap(e);
-                if let Some(dead) = self.live.take() {
-                    self.idle_sources = dead.store.into_data().sources;
-                }
+                self.live = None;
                 // Rebuild now so the catalogue is ready for the next call; if that
                 // fails too, the next call tries again.
                 let _ = self.start(None);

@@ -93,7 +93,8 @@ fn a_server_command_beside_a_folder_keeps_both_skills_apart() {
     let command = format!("'{}' --engine native mcp --skills '{}'", env!("CARGO_BIN_EXE_skillwire"), served.display());
     let remote = McpSource::connect(&McpServer::Command(command)).unwrap().with_origin("team skills");
     assert_eq!(remote.origin(), "team-skills");
-    let sources: Vec<Box<dyn SkillSource>> = vec![Box::new(FsSource::discover(&local).unwrap()), Box::new(remote)];
+    let sources: Vec<Box<dyn SkillSource + Send + Sync>> =
+        vec![Box::new(FsSource::discover(&local).unwrap()), Box::new(remote)];
     let engine = Engine::new(sources, Options::default());
     let report = engine.catalog().report();
     assert_eq!(report.loaded, 2);

@@ -25,8 +25,8 @@ fn runtime() -> Arc<WasmRuntime> {
     RUNTIME.get_or_init(|| Arc::new(WasmRuntime::new().unwrap())).clone()
 }
 
-fn boxed<S: SkillSource + 'static>(sources: Vec<S>) -> Vec<Box<dyn SkillSource>> {
-    sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource>).collect()
+fn boxed<S: SkillSource + Send + Sync + 'static>(sources: Vec<S>) -> Vec<Box<dyn SkillSource + Send + Sync>> {
+    sources.into_iter().map(|s| Box::new(s) as Box<dyn SkillSource + Send + Sync>).collect()
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn corpus_dir() -> Option<std::path::PathBuf> {
     shared_data::shared().map(|s| s.join("corpus"))
 }
 
-fn corpus(dir: &Path) -> Vec<Box<dyn SkillSource>> {
+fn corpus(dir: &Path) -> Vec<Box<dyn SkillSource + Send + Sync>> {
     boxed(vec![FsSource::discover(dir).unwrap()])
 }
 
@@ -135,7 +135,11 @@ fn fuel_and_memory_limits_stop_a_call_and_the_engine_recovers() {
 }
 
 /// `WasmEngine::restore_or_build` with the default options and limits.
-fn restore(sources: Vec<Box<dyn SkillSource>>, snapshot: &[u8], key: &str) -> (WasmEngine, Result<(), String>) {
+fn restore(
+    sources: Vec<Box<dyn SkillSource + Send + Sync>>,
+    snapshot: &[u8],
+    key: &str,
+) -> (WasmEngine, Result<(), String>) {
     WasmEngine::restore_or_build(runtime(), sources, Options::default(), CallLimits::default(), snapshot, key).unwrap()
 }
 
@@ -566,4 +570,55 @@ fn native_and_component_agree_on_skill_files() {
     assert!(!n.is_error && n.content.len() > 1000, "{n:?}");
     let escape = r#"{"skill": "mcp-builder", "path": "../skill-creator/SKILL.md"}"#;
     assert!(wasm.answer_read_file(escape).unwrap().content.ends_with("(invalid_path)"));
+}
+
+/// A build of many stamped entries is split between instances of the component, each
+/// preparing part of the entries on a thread of its own; the engine's instance takes what
+/// they prepared. The catalogue is the one a build in one instance (and the native core)
+/// makes, and each entry is read once.
+#[test]
+fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
+    let Some(dir) = corpus_dir() else { return };
+    /// Skills stamped with their text's length but the last, which has no stamp; reads
+    /// counted, with the threads they came from.
+    struct Counted(Vec<(String, String)>, Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>);
+    impl SkillSource for Counted {
+        fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
+            let entry = |(l, t): &(String, String)| SkillEntry::new(l).with_stamp(t.len().to_string());
+            let mut entries: Vec<SkillEntry> = self.0.iter().map(entry).collect();
+            if let Some(last) = entries.last_mut() {
+                last.stamp = None;
+            }
+            Ok(entries)
+        }
+        fn read(&self, location: &str) -> Result<String, SourceError> {
+            self.1.lock().unwrap().push(std::thread::current().id());
+            let found = self.0.iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
+            found.ok_or_else(|| SourceError::new("gone".to_owned()))
+        }
+    }
+    // The corpus twice over, under two roots: every name is shared, so the second half
+    // is shadowed by the first, across the parts.
+    let read =
+        |file: &std::path::PathBuf| (file.to_string_lossy().into_owned(), std::fs::read_to_string(file).unwrap());
+    let files: Vec<(String, String)> = FsSource::discover(&dir).unwrap().files().iter().map(read).collect();
+    let skills: Vec<(String, String)> =
+        ["a", "b"].iter().flat_map(|root| files.iter().map(move |(l, t)| (format!("{root}{l}"), t.clone()))).collect();
+    assert!(skills.len() > skillwire_host::wasm::SPLIT_FROM_ENTRIES, "{}", skills.len());
+    let messages = dev_messages();
+    let source = |reads: &Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>| {
+        boxed(vec![Counted(skills.clone(), Arc::clone(reads))])
+    };
+    let mut expected = answers(&mut Engine::new(source(&Arc::default()), Options::default()), &messages);
+    for instances in [1, 3] {
+        let runtime = Arc::new((*runtime()).clone().with_build_instances(instances));
+        let reads = Arc::default();
+        let mut wasm = WasmEngine::new(runtime, source(&reads), Options::default(), CallLimits::default()).unwrap();
+        let threads: std::collections::HashSet<_> = reads.lock().unwrap().iter().copied().collect();
+        assert_eq!(reads.lock().unwrap().len(), skills.len(), "{instances}: each entry read once");
+        assert_eq!(threads.len(), instances, "{instances}: read on as many threads");
+        let got = answers(&mut wasm, &messages);
+        assert!(got == expected, "{instances} instances: the catalogue differs from the native one");
+        expected = got;
+    }
 }

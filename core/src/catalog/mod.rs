@@ -34,7 +34,11 @@ mod update;
 pub use update::EntryUpdate;
 pub(crate) use update::{changed_input, locations_unique, Listed, ReportIndex, MAX_IN_PLACE};
 #[cfg(feature = "snapshot")]
+mod parts;
+#[cfg(feature = "snapshot")]
 mod snapshot;
+#[cfg(feature = "snapshot")]
+pub(crate) use parts::reuse_of;
 pub(crate) use report::gate_reason;
 pub(crate) mod text;
 pub(crate) mod tools;

@@ -187,6 +187,24 @@ impl Reuse {
         Reuse { options: Some(options), entries, indexes: None }
     }
 
+    /// Takes what `other` holds too (what another part of a build prepared, with the same
+    /// options; with other options, nothing). An entry both hold is taken from neither:
+    /// the build reads it.
+    #[cfg(feature = "snapshot")]
+    pub(crate) fn absorb(&mut self, other: Reuse) {
+        let Some(options) = other.options else { return };
+        match &self.options {
+            None => self.options = Some(options),
+            Some(mine) if super::same_options(mine, &options) => {}
+            Some(_) => return,
+        }
+        for (key, prepared) in other.entries {
+            if self.entries.remove(&key).is_none() {
+                self.entries.insert(key, prepared);
+            }
+        }
+    }
+
     /// Keeps nothing unless the next build has the same `options` (preparing depends on
     /// them: limits, the scan policy, gates).
     pub(crate) fn for_options(self, options: &CatalogOptions) -> Reuse {

@@ -115,7 +115,7 @@ impl SnapshotError {
 impl std::error::Error for SnapshotError {}
 
 /// This build as snapshots record it ([`Catalog::snapshot_version`]).
-fn version() -> String {
+pub(super) fn version() -> String {
     format!("{} (snapshot format {FORMAT}, source {})", env!("CARGO_PKG_VERSION"), env!("SKILLWIRE_SOURCE_DIGEST"))
 }
 
@@ -138,7 +138,7 @@ struct Header {
 /// (`count`, to size the buffer first). One output for both, so that the serializer of
 /// every type a snapshot holds is compiled once (a second kind of output would compile it
 /// all again: kilobytes of WebAssembly).
-struct Output {
+pub(super) struct Output {
     bytes: Vec<u8>,
     appending: bool,
     count: usize,
@@ -152,7 +152,7 @@ impl Output {
     }
 
     /// `bytes` with `value` appended.
-    fn write<T: Serialize + ?Sized>(value: &T, bytes: Vec<u8>) -> postcard::Result<Vec<u8>> {
+    pub(super) fn write<T: Serialize + ?Sized>(value: &T, bytes: Vec<u8>) -> postcard::Result<Vec<u8>> {
         let appending = Output { bytes, appending: true, count: 0 };
         Ok(postcard::serialize_with_flavor::<T, _, Output>(value, appending)?.bytes)
     }
@@ -411,7 +411,7 @@ fn checked_body<'a>(
 
 /// Catalogue entries written as a sequence of [`WireEntry`], each made as it is written
 /// (no list of them is held: a snapshot is written twice, counted then appended).
-struct Entries<'a>(&'a [CatalogSkill]);
+pub(super) struct Entries<'a>(pub(super) &'a [CatalogSkill]);
 
 impl Serialize for Entries<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -423,7 +423,7 @@ impl Serialize for Entries<'_> {
 /// Written from the catalogue's own fields (borrowed: a snapshot of a large catalogue would
 /// otherwise hold a second copy of every skill while it is written), read into owned ones.
 #[derive(Serialize, Deserialize)]
-struct WireEntry<'a> {
+pub(super) struct WireEntry<'a> {
     name: Cow<'a, str>,
     description: Cow<'a, str>,
     location: Cow<'a, str>,
@@ -533,7 +533,7 @@ fn diagnostic((severity, code, message, line, column): WireDiagnostic) -> Diagno
 
 /// A [`CatalogReport`].
 #[derive(Serialize, Deserialize)]
-struct WireReport {
+pub(super) struct WireReport {
     loaded: usize,
     /// Location, reason, diagnostics.
     skipped: Vec<(String, String, Vec<WireDiagnostic>)>,

@@ -210,6 +210,18 @@ impl CatalogBuild {
         same_options && self.next_source == 0 && previous.listing_for_update().is_some()
     }
 
+    /// The same build, taking the entries `parts` prepared
+    /// ([`Catalog::prepare_part`](crate::Catalog::prepare_part), over these sources with
+    /// these options): an entry listed with the stamp it was prepared under is not read.
+    /// The second value is the first reason a part was not taken (another version of
+    /// skillwire wrote it, other options, not a part); the build reads its entries.
+    #[cfg(feature = "snapshot")]
+    pub fn with_parts(self, parts: &[&[u8]]) -> (Self, Result<(), crate::SnapshotError>) {
+        let Some(options) = self.builder.as_ref().map(Builder::options) else { return (self, Ok(())) };
+        let (reuse, refused) = crate::catalog::reuse_of(parts, options);
+        (self.with_reuse(reuse), refused)
+    }
+
     /// The same build, reusing what `reuse` holds (see [`CatalogBuild::reusing`]).
     pub(crate) fn with_reuse(mut self, reuse: Reuse) -> Self {
         if let Some(builder) = &self.builder {

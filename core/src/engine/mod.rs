@@ -112,6 +112,18 @@ impl<S: SkillSource> Engine<S> {
         }
     }
 
+    /// The engine over `sources`, built taking the entries `parts` prepared
+    /// ([`Catalog::prepare_part`], each over sources listing part of these sources' entries,
+    /// with `options.catalog`): such an entry, listed with the stamp it was prepared under,
+    /// is not read, and the catalogue is the one [`Engine::new`] builds. The second value is
+    /// the first reason a part was not taken (its entries are then read).
+    #[cfg(feature = "snapshot")]
+    pub fn from_parts(sources: Vec<S>, options: Options, parts: &[&[u8]]) -> (Self, Result<(), crate::SnapshotError>) {
+        let (build, taken) = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_parts(parts);
+        let catalog = build.run(&sources).0;
+        (Engine::with_catalog(sources, options, catalog), taken)
+    }
+
     /// The engine's catalogue as bytes for [`Engine::restore_or_build`] under `key`.
     #[cfg(feature = "snapshot")]
     pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, crate::SnapshotError> {

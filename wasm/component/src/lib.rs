@@ -65,6 +65,12 @@ impl api::Guest for Component {
         core::Options::default().cross()
     }
 
+    fn prepare_part(sources: u32, options: wit::Options) -> Result<Vec<u8>, String> {
+        let sources: Vec<HostSource> = (0..sources).map(HostSource).collect();
+        let options: core::Options = options.cross();
+        core::Catalog::prepare_part(&sources, &options.catalog).map_err(|e| e.to_string())
+    }
+
     fn lint(
         location: String,
         text: String,
@@ -97,6 +103,13 @@ impl GuestEngine for Engine {
         let sources = (0..sources).map(HostSource).collect();
         let (engine, restored) = core::Engine::restore_or_build(sources, options.cross(), &snapshot, &key);
         (api::Engine::new(Engine(RefCell::new(engine))), restored.err().map(|why| why.to_string()))
+    }
+
+    fn from_parts(sources: u32, options: wit::Options, parts: Vec<Vec<u8>>) -> (api::Engine, Option<String>) {
+        let sources = (0..sources).map(HostSource).collect();
+        let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let (engine, taken) = core::Engine::from_parts(sources, options.cross(), &parts);
+        (api::Engine::new(Engine(RefCell::new(engine))), taken.err().map(|why| why.to_string()))
     }
 
     fn snapshot(&self, key: String) -> Result<Vec<u8>, String> {

@@ -1,0 +1,155 @@
+//! Preparing a catalogue's entries in several places at once. Where the core runs on one
+//! thread (the WebAssembly component) but its host has several, the host can split a
+//! build: a few instances each prepare part of the sources' entries
+//! ([`Catalog::prepare_part`]) — loading, reading the body's sections and scanning each
+//! SKILL.md, the work that depends on one entry alone — and hand the prepared entries back
+//! as bytes; one instance then builds the catalogue taking them
+//! ([`Engine::from_parts`](crate::Engine::from_parts)) as a refresh takes what the last
+//! build prepared: an entry listed with the stamp it was prepared under is not read again,
+//! the others are read and prepared as in any build, and everything after preparing (who
+//! keeps a shared name, gates, ids, the indexes) is done there, over all entries in order.
+//! So the catalogue is the one a build in one place gives.
+//!
+//! Only entries with a [stamp](crate::SkillEntry::stamp) are prepared in a part: the stamp
+//! is how the build knows an entry is the one that was prepared. Kept, as a refresh keeps
+//! them: skills that loaded and were scanned, and entries that did not load (with the
+//! loader's diagnostics) or that their source refused. Left to the build: reads that
+//! failed (they may pass), scans that could not run. Parts are bytes for the build of
+//! skillwire that wrote them (its version is checked), passed within one host, with no
+//! checksum; a part that does not fit is not taken, and the build reads its entries.
+
+use super::prepare::{prepare_batch, Prepared, BATCH};
+use super::snapshot::{version, Entries, Output, WireEntry, WireReport};
+use super::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, Reuse, SnapshotError};
+use crate::engine::source::SkillSource;
+use serde::{Deserialize, Serialize};
+
+/// What every part starts with.
+const MAGIC: &[u8] = b"skillwire prepared entries\n";
+
+/// A part as written.
+#[derive(Serialize)]
+struct PartRef<'a> {
+    version: String,
+    options: &'a CatalogOptions,
+    skills: Entries<'a>,
+    /// The warnings of the skills, and the entries that did not load.
+    report: WireReport,
+    /// Source, location and stamp of each entry kept.
+    stamps: &'a [(usize, String, String)],
+}
+
+/// A part as read (the fields [`PartRef`] writes).
+#[derive(Deserialize)]
+struct Part {
+    version: String,
+    options: CatalogOptions,
+    skills: Vec<WireEntry<'static>>,
+    report: WireReport,
+    stamps: Vec<(usize, String, String)>,
+}
+
+/// The entries of a part prepared so far: what a build may take of them.
+#[derive(Default)]
+struct Kept {
+    skills: Vec<CatalogSkill>,
+    report: CatalogReport,
+    stamps: Vec<(usize, String, String)>,
+}
+
+impl Kept {
+    /// Prepares `waiting` (each entry with its stamp), keeping what a build may take.
+    fn prepare(&mut self, waiting: &mut Vec<(CatalogInput, String)>, options: &CatalogOptions) {
+        let (inputs, stamps): (Vec<CatalogInput>, Vec<String>) = waiting.drain(..).unzip();
+        for ((input, stamp), prepared) in inputs.iter().zip(stamps).zip(prepare_batch(&inputs, options)) {
+            match prepared {
+                Prepared::Loaded { warnings, scanned: Ok(entry) } => {
+                    self.report.warnings.extend(warnings);
+                    self.skills.push(*entry);
+                }
+                // It did not load, or its source refused it: the diagnostics say why.
+                Prepared::NotLoaded(skipped) if !skipped.diagnostics.is_empty() => self.report.skipped.push(skipped),
+                // A read that failed, a scan that could not run: the build tries again.
+                _ => continue,
+            }
+            self.stamps.push((input.source, input.location.clone(), stamp));
+        }
+    }
+}
+
+impl Catalog {
+    /// Prepares every entry with a [stamp](crate::SkillEntry::stamp) that `sources` list
+    /// (read, loaded, scanned as a build with `options` would), as bytes for
+    /// [`Engine::from_parts`](crate::Engine::from_parts) over the same sources (the same
+    /// indices) and options. A host splits a build by handing each of a few instances
+    /// sources that list part of the entries (see the module docs of `parts.rs`); at most
+    /// `options.limits.max_skills` entries are prepared. A source whose listing fails is
+    /// left to the build, which reports it.
+    pub fn prepare_part<S: SkillSource>(sources: &[S], options: &CatalogOptions) -> Result<Vec<u8>, SnapshotError> {
+        let mut kept = Kept::default();
+        let mut waiting: Vec<(CatalogInput, String)> = Vec::new();
+        let mut room = options.limits.max_skills;
+        'sources: for (index, source) in sources.iter().enumerate() {
+            let Ok(entries) = source.list() else { continue };
+            for entry in entries {
+                let Some(stamp) = entry.stamp else { continue };
+                if room == 0 {
+                    break 'sources;
+                }
+                room -= 1;
+                let text = match entry.text {
+                    Some(text) => Ok(text),
+                    None => source.read(&entry.location),
+                };
+                let input =
+                    CatalogInput { source: index, location: entry.location, origin: entry.origin, id: entry.id, text };
+                waiting.push((input, stamp));
+                if waiting.len() >= BATCH {
+                    kept.prepare(&mut waiting, options);
+                }
+            }
+        }
+        kept.prepare(&mut waiting, options);
+        let part = PartRef {
+            version: version(),
+            options,
+            skills: Entries(&kept.skills),
+            report: WireReport::from(&kept.report),
+            stamps: &kept.stamps,
+        };
+        Output::write(&part, MAGIC.to_vec()).map_err(|e| SnapshotError::Unwritable(e.to_string()))
+    }
+}
+
+/// What `parts` prepared, for a build with `options` to take: each part that fits (this
+/// build of skillwire wrote it, with these options); the first reason one did not.
+pub(crate) fn reuse_of(parts: &[&[u8]], options: &CatalogOptions) -> (Reuse, Result<(), SnapshotError>) {
+    let mut reuse = Reuse::default();
+    let mut refused = Ok(());
+    for bytes in parts {
+        match read_part(bytes, options) {
+            Ok(part) => reuse.absorb(part),
+            Err(why) => refused = refused.and(Err(why)),
+        }
+    }
+    (reuse, refused)
+}
+
+/// One part's prepared entries, if it fits.
+fn read_part(bytes: &[u8], options: &CatalogOptions) -> Result<Reuse, SnapshotError> {
+    let unreadable = |why: &str| SnapshotError::Unreadable(format!("prepared entries: {why}"));
+    let body = bytes.strip_prefix(MAGIC).ok_or_else(|| unreadable("not written by prepare_part"))?;
+    let part: Part = postcard::from_bytes(body).map_err(|e| unreadable(&e.to_string()))?;
+    if part.version != version() {
+        return Err(SnapshotError::OtherVersion { found: part.version });
+    }
+    if !super::same_options(&part.options, options) {
+        return Err(SnapshotError::OtherOptions);
+    }
+    if part.skills.len() > options.limits.max_skills {
+        return Err(unreadable("more skills than the limit"));
+    }
+    let skills = part.skills.into_iter().map(CatalogSkill::from).collect();
+    let stamps = part.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect();
+    Ok(Reuse::new(skills, Vec::new(), part.report.into(), part.options, stamps))
+}
