@@ -396,7 +396,10 @@ fn a_catalogue_built_from_prepared_parts_is_the_one_built_in_one_place() {
     let at_build = Options { catalog: options(), ..Options::default() };
     let when_read =
         Options { catalog: CatalogOptions { scan_bodies: ScanBodies::WhenRead, ..options() }, ..at_build.clone() };
-    for options in [at_build, when_read] {
+    // Fewer skills allowed than listed: the build decides what the limit leaves out.
+    let mut limited = at_build.clone();
+    limited.catalog.limits.max_skills = 100;
+    for (n, options) in [at_build, when_read, limited].into_iter().enumerate() {
         let table = rows();
         let reads = std::rc::Rc::default();
         let whole = Engine::new(sources_of(&table, 0..table.len(), &reads), options.clone());
@@ -406,11 +409,14 @@ fn a_catalogue_built_from_prepared_parts_is_the_one_built_in_one_place() {
         let parts: Vec<Vec<u8>> = (cuts.windows(2))
             .map(|cut| Catalog::prepare_part(&sources_of(&table, cut[0]..cut[1], &reads), &options.catalog).unwrap())
             .collect();
-        let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
         let reads = std::rc::Rc::default();
-        let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), &parts);
+        let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), parts);
         assert_eq!(taken, Ok(()));
         assert!(answers(built.catalog()) == expected, "a build from parts answers otherwise");
+        if n == 2 {
+            assert!(built.catalog().report().skipped.iter().any(|s| s.reason.contains("the limit")));
+            continue;
+        }
         // Only the entries without a stamp were read.
         let unstamped = table.iter().filter(|(_, entry, _)| entry.stamp.is_none()).count();
         assert_eq!(reads.get(), unstamped);
@@ -446,11 +452,19 @@ fn a_part_that_does_not_fit_is_not_taken_and_its_entries_are_read() {
     ];
     for (bytes, expected_error) in cases {
         let reads = std::rc::Rc::default();
-        let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), &[bytes]);
+        let parts = vec![bytes.to_vec()];
+        let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), parts);
         assert!(taken.as_ref().is_err_and(expected_error), "{taken:?}");
         assert_eq!(reads.get(), table.len(), "every entry is read");
         assert!(answers(built.catalog()) == expected);
     }
+    // An entry two parts prepared is taken from neither (here three: one part thrice).
+    let reads = std::rc::Rc::default();
+    let thrice = vec![part.clone(), part.clone(), part.clone()];
+    let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), thrice);
+    assert_eq!(taken, Ok(()));
+    assert_eq!(reads.get(), table.len(), "every entry is read");
+    assert!(answers(built.catalog()) == expected);
     // An entry whose stamp changed since it was prepared is read: its new text counts.
     let mut edited: Vec<_> = table.iter().cloned().collect();
     let (_, entry, text) = &mut edited[5];
@@ -458,7 +472,8 @@ fn a_part_that_does_not_fit_is_not_taken_and_its_entries_are_read() {
     *entry = entry.clone().with_stamp("edited");
     let edited = std::rc::Rc::new(edited);
     let reads = std::rc::Rc::default();
-    let (built, taken) = Engine::from_parts(sources_of(&edited, 0..edited.len(), &reads), options.clone(), &[&part]);
+    let parts = vec![part.clone()];
+    let (built, taken) = Engine::from_parts(sources_of(&edited, 0..edited.len(), &reads), options.clone(), parts);
     assert_eq!(taken, Ok(()));
     let unstamped = table.iter().filter(|(_, entry, _)| entry.stamp.is_none()).count();
     assert_eq!(reads.get(), unstamped + 1);

@@ -71,7 +71,9 @@ pub use split::SPLIT_FROM_ENTRIES;
 /// The component, as built from this source tree.
 pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/skillwire.component.wasm"));
 
-/// Resources one call may use.
+/// Resources one call may use. A build split between instances
+/// ([`Runtime::with_build_instances`]) gives each of them these limits: its memory is then
+/// up to that many times `memory_bytes` at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallLimits {
     /// WebAssembly fuel (about one unit per instruction) per call, before what its input
@@ -556,7 +558,6 @@ impl WasmEngine {
     /// builds its catalogue (taking what other instances prepared of it, when it is large:
     /// `wasm/split.rs`). Returns why a snapshot given was not used.
     fn start(&mut self, snapshot: Option<(&[u8], &str)>) -> Result<Option<String>, WasmError> {
-        let count = u32::try_from(self.sources.len()).unwrap_or(u32::MAX);
         let (sources, parts) = match snapshot {
             Some(_) => (self.sources.clone(), Vec::new()),
             None => {
@@ -564,6 +565,25 @@ impl WasmEngine {
                 split::prepare_in_parts(&self.runtime, &self.sources, &self.options, self.limits, instances)
             }
         };
+        let split = !parts.is_empty();
+        match self.start_with(sources, snapshot, parts) {
+            // Stopped while taking the parts (say by its memory cap, which the parts' bytes
+            // count against until they are read): built again in one instance.
+            Err(e) if split && !matches!(e, WasmError::Setup(_)) => {
+                self.start_with(self.sources.clone(), None, Vec::new())
+            }
+            result => result,
+        }
+    }
+
+    /// [`WasmEngine::start`] over `sources`, taking `parts` when there are any.
+    fn start_with(
+        &mut self,
+        sources: Vec<Shared>,
+        snapshot: Option<(&[u8], &str)>,
+        mut parts: Vec<Vec<u8>>,
+    ) -> Result<Option<String>, WasmError> {
+        let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
         let mut store = self.runtime.store(sources, &self.options, self.limits);
         let result = (|| {
             // A snapshot is input too: restoring one earns its fuel (added as the guest is
@@ -581,6 +601,7 @@ impl WasmEngine {
                 // A part not taken (not expected: this process's component wrote it) leaves
                 // its entries to the build, which reads them.
                 None if !parts.is_empty() => {
+                    let parts = std::mem::take(&mut parts);
                     (api.call_from_parts(&mut store, count, &options, &parts).map_err(trap)?.0, None)
                 }
                 None => (api.call_constructor(&mut store, count, &options).map_err(trap)?, None),

@@ -581,11 +581,12 @@ fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
     let Some(dir) = corpus_dir() else { return };
     /// Skills stamped with their text's length but the last, which has no stamp; reads
     /// counted, with the threads they came from.
-    struct Counted(Vec<(String, String)>, Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>);
+    #[derive(Clone)]
+    struct Counted(Arc<std::sync::Mutex<Vec<(String, String)>>>, Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>);
     impl SkillSource for Counted {
         fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
             let entry = |(l, t): &(String, String)| SkillEntry::new(l).with_stamp(t.len().to_string());
-            let mut entries: Vec<SkillEntry> = self.0.iter().map(entry).collect();
+            let mut entries: Vec<SkillEntry> = self.0.lock().unwrap().iter().map(entry).collect();
             if let Some(last) = entries.last_mut() {
                 last.stamp = None;
             }
@@ -593,7 +594,7 @@ fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
         }
         fn read(&self, location: &str) -> Result<String, SourceError> {
             self.1.lock().unwrap().push(std::thread::current().id());
-            let found = self.0.iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
+            let found = self.0.lock().unwrap().iter().find(|(l, _)| l == location).map(|(_, t)| t.clone());
             found.ok_or_else(|| SourceError::new("gone".to_owned()))
         }
     }
@@ -607,18 +608,33 @@ fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
     assert!(skills.len() > skillwire_host::wasm::SPLIT_FROM_ENTRIES, "{}", skills.len());
     let messages = dev_messages();
     let source = |reads: &Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>| {
-        boxed(vec![Counted(skills.clone(), Arc::clone(reads))])
+        Counted(Arc::new(std::sync::Mutex::new(skills.clone())), Arc::clone(reads))
     };
-    let mut expected = answers(&mut Engine::new(source(&Arc::default()), Options::default()), &messages);
+    let mut expected = answers(&mut Engine::new(boxed(vec![source(&Arc::default())]), Options::default()), &messages);
     for instances in [1, 3] {
         let runtime = Arc::new((*runtime()).clone().with_build_instances(instances));
         let reads = Arc::default();
-        let mut wasm = WasmEngine::new(runtime, source(&reads), Options::default(), CallLimits::default()).unwrap();
+        let counted = source(&reads);
+        let sources = boxed(vec![counted.clone()]);
+        let mut wasm = WasmEngine::new(runtime, sources, Options::default(), CallLimits::default()).unwrap();
         let threads: std::collections::HashSet<_> = reads.lock().unwrap().iter().copied().collect();
         assert_eq!(reads.lock().unwrap().len(), skills.len(), "{instances}: each entry read once");
         assert_eq!(threads.len(), instances, "{instances}: read on as many threads");
         let got = answers(&mut wasm, &messages);
         assert!(got == expected, "{instances} instances: the catalogue differs from the native one");
         expected = got;
+        // A refresh lists the source again (not the listing the split build was given):
+        // an edited skill is read, with the entry that has no stamp, and its text is used.
+        let at = skills.iter().position(|(_, text)| text.contains("\nname: pdf\n")).unwrap();
+        let first = counted.0.lock().unwrap()[at].clone();
+        let edited = first.1.replacen("\n---\n", "\n---\nZebra wrangling, step one.\n", 1);
+        assert_ne!(edited, first.1);
+        counted.0.lock().unwrap()[at].1 = edited;
+        let before = reads.lock().unwrap().len();
+        wasm.refresh().unwrap();
+        assert_eq!(reads.lock().unwrap().len(), before + 2, "{instances}: the edited entry and the unstamped one");
+        let turn = wasm.inject("@pdf", &TurnContext::default()).unwrap();
+        assert!(turn.user_message.contains("Zebra wrangling"), "{instances}: {}", turn.user_message);
+        counted.0.lock().unwrap()[at].1 = first.1;
     }
 }

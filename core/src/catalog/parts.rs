@@ -22,6 +22,7 @@ use super::prepare::{prepare_batch, Prepared, BATCH};
 use super::snapshot::{version, Entries, Output, WireEntry, WireReport};
 use super::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, Reuse, SnapshotError};
 use crate::engine::source::SkillSource;
+use crate::fast_hash::SeededMap;
 use serde::{Deserialize, Serialize};
 
 /// What every part starts with.
@@ -122,13 +123,15 @@ impl Catalog {
 }
 
 /// What `parts` prepared, for a build with `options` to take: each part that fits (this
-/// build of skillwire wrote it, with these options); the first reason one did not.
-pub(crate) fn reuse_of(parts: &[&[u8]], options: &CatalogOptions) -> (Reuse, Result<(), SnapshotError>) {
+/// build of skillwire wrote it, with these options); the first reason one did not. Each
+/// part's bytes are dropped once read (the build that follows needs the room).
+pub(crate) fn reuse_of(parts: Vec<Vec<u8>>, options: &CatalogOptions) -> (Reuse, Result<(), SnapshotError>) {
     let mut reuse = Reuse::default();
+    let mut conflicts = SeededMap::default();
     let mut refused = Ok(());
     for bytes in parts {
-        match read_part(bytes, options) {
-            Ok(part) => reuse.absorb(part),
+        match read_part(&bytes, options) {
+            Ok(part) => reuse.absorb(part, &mut conflicts),
             Err(why) => refused = refused.and(Err(why)),
         }
     }

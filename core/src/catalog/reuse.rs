@@ -188,10 +188,10 @@ impl Reuse {
     }
 
     /// Takes what `other` holds too (what another part of a build prepared, with the same
-    /// options; with other options, nothing). An entry both hold is taken from neither:
-    /// the build reads it.
+    /// options; with other options, nothing). An entry two parts hold is taken from none
+    /// (`conflicts` keeps them over the parts): the build reads it.
     #[cfg(feature = "snapshot")]
-    pub(crate) fn absorb(&mut self, other: Reuse) {
+    pub(crate) fn absorb(&mut self, other: Reuse, conflicts: &mut SeededMap<(usize, String), ()>) {
         let Some(options) = other.options else { return };
         match &self.options {
             None => self.options = Some(options),
@@ -199,7 +199,9 @@ impl Reuse {
             Some(_) => return,
         }
         for (key, prepared) in other.entries {
-            if self.entries.remove(&key).is_none() {
+            if conflicts.contains_key(&key) || self.entries.remove(&key).is_some() {
+                conflicts.insert(key, ());
+            } else {
                 self.entries.insert(key, prepared);
             }
         }

@@ -216,7 +216,7 @@ impl CatalogBuild {
     /// The second value is the first reason a part was not taken (another version of
     /// skillwire wrote it, other options, not a part); the build reads its entries.
     #[cfg(feature = "snapshot")]
-    pub fn with_parts(self, parts: &[&[u8]]) -> (Self, Result<(), crate::SnapshotError>) {
+    pub fn with_parts(self, parts: Vec<Vec<u8>>) -> (Self, Result<(), crate::SnapshotError>) {
         let Some(options) = self.builder.as_ref().map(Builder::options) else { return (self, Ok(())) };
         let (reuse, refused) = crate::catalog::reuse_of(parts, options);
         (self.with_reuse(reuse), refused)

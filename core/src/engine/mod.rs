@@ -118,7 +118,11 @@ impl<S: SkillSource> Engine<S> {
     /// is not read, and the catalogue is the one [`Engine::new`] builds. The second value is
     /// the first reason a part was not taken (its entries are then read).
     #[cfg(feature = "snapshot")]
-    pub fn from_parts(sources: Vec<S>, options: Options, parts: &[&[u8]]) -> (Self, Result<(), crate::SnapshotError>) {
+    pub fn from_parts(
+        sources: Vec<S>,
+        options: Options,
+        parts: Vec<Vec<u8>>,
+    ) -> (Self, Result<(), crate::SnapshotError>) {
         let (build, taken) = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_parts(parts);
         let catalog = build.run(&sources).0;
         (Engine::with_catalog(sources, options, catalog), taken)

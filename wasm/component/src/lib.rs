@@ -107,8 +107,7 @@ impl GuestEngine for Engine {
 
     fn from_parts(sources: u32, options: wit::Options, parts: Vec<Vec<u8>>) -> (api::Engine, Option<String>) {
         let sources = (0..sources).map(HostSource).collect();
-        let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-        let (engine, taken) = core::Engine::from_parts(sources, options.cross(), &parts);
+        let (engine, taken) = core::Engine::from_parts(sources, options.cross(), parts);
         (api::Engine::new(Engine(RefCell::new(engine))), taken.err().map(|why| why.to_string()))
     }
 
