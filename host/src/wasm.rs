@@ -565,14 +565,13 @@ impl WasmEngine {
                 split::prepare_in_parts(&self.runtime, &self.sources, &self.options, self.limits, instances)
             }
         };
-        let split = !parts.is_empty();
         match self.start_with(sources, snapshot, parts) {
             // Stopped while taking the parts (say by its memory cap, which the parts' bytes
             // count against until they are read): built again in one instance.
-            Err(e) if split && !matches!(e, WasmError::Setup(_)) => {
-                self.start_with(self.sources.clone(), None, Vec::new())
+            Err(StartError::TakingParts(_)) => {
+                self.start_with(self.sources.clone(), None, Vec::new()).map_err(StartError::into_error)
             }
-            result => result,
+            result => result.map_err(StartError::into_error),
         }
     }
 
@@ -582,10 +581,10 @@ impl WasmEngine {
         sources: Vec<Shared>,
         snapshot: Option<(&[u8], &str)>,
         mut parts: Vec<Vec<u8>>,
-    ) -> Result<Option<String>, WasmError> {
+    ) -> Result<Option<String>, StartError> {
         let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
         let mut store = self.runtime.store(sources, &self.options, self.limits);
-        let result = (|| {
+        let result = (|| -> Result<_, StartError> {
             // A snapshot is input too: restoring one earns its fuel (added as the guest is
             // called, as what a source hands over is); so are prepared parts.
             let input = snapshot.map_or(0, |(bytes, _)| bytes.len()) + parts.iter().map(Vec::len).sum::<usize>();
@@ -602,7 +601,8 @@ impl WasmEngine {
                 // its entries to the build, which reads them.
                 None if !parts.is_empty() => {
                     let parts = std::mem::take(&mut parts);
-                    (api.call_from_parts(&mut store, count, &options, &parts).map_err(trap)?.0, None)
+                    let built = api.call_from_parts(&mut store, count, &options, &parts);
+                    (built.map_err(|e| StartError::TakingParts(trap(e)))?.0, None)
                 }
                 None => (api.call_constructor(&mut store, count, &options).map_err(trap)?, None),
             };
@@ -674,6 +674,27 @@ impl WasmEngine {
     /// live). Linear memory never shrinks; a soak run watches that it stops growing.
     pub fn memory_bytes(&self) -> usize {
         self.live.as_ref().map_or(0, |live| live.store.data().limits.memory_bytes)
+    }
+}
+
+/// Why an instance did not start.
+enum StartError {
+    /// Stopped while taking the parts other instances prepared.
+    TakingParts(WasmError),
+    Other(WasmError),
+}
+
+impl From<WasmError> for StartError {
+    fn from(error: WasmError) -> Self {
+        StartError::Other(error)
+    }
+}
+
+impl StartError {
+    fn into_error(self) -> WasmError {
+        match self {
+            StartError::TakingParts(error) | StartError::Other(error) => error,
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 //! again — the catalogue a build in one instance makes (the core's `parts.rs`). A part whose
 //! instance is stopped by a limit or fails is dropped: the build reads its entries itself.
 //!
-//! The host's own listing is the one the build sees: each source is listed once.
+//! The host's own listing is the one the build sees: each source is listed once (twice
+//! when the engine's instance is stopped while taking the parts and builds again alone).
 
 use super::convert::Cross;
 use super::{wit, CallLimits, Runtime};
