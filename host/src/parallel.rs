@@ -14,7 +14,7 @@ pub(crate) const SHARE_FROM: usize = 256;
 const MAX_THREADS: usize = 8;
 
 /// The machine's parallelism (asked once per process), at most [`MAX_THREADS`].
-fn threads() -> usize {
+pub(crate) fn threads() -> usize {
     static THREADS: OnceLock<usize> = OnceLock::new();
     *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from).min(MAX_THREADS))
 }

@@ -322,8 +322,7 @@ impl Runtime {
             .map_err(setup)?;
         let pre = linker.instantiate_pre(component).map_err(setup)?;
         let pre = bindings::SkillwireComponentPre::new(pre).map_err(setup)?;
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        Ok(Runtime { engine, pre, build_instances: threads.min(MAX_BUILD_INSTANCES) })
+        Ok(Runtime { engine, pre, build_instances: crate::parallel::threads().min(MAX_BUILD_INSTANCES) })
     }
 
     /// The same runtime, splitting a build of at least [`SPLIT_FROM_ENTRIES`] stamped
@@ -614,18 +613,14 @@ impl WasmEngine {
             };
             Ok((instance, engine, refused, restored))
         })();
-        match result {
-            Ok((instance, engine, refused, restored)) => {
-                self.live = Some(Live { store, instance, engine });
-                if let Some(refusal) = refused {
-                    let error: skillwire::Error = refusal.cross();
-                    self.embedding_error = Some(format!("the rebuilt catalogue refused the embeddings: {error}"));
-                    self.embeddings = None;
-                }
-                Ok(restored)
-            }
-            Err(e) => Err(e),
+        let (instance, engine, refused, restored) = result?;
+        self.live = Some(Live { store, instance, engine });
+        if let Some(refusal) = refused {
+            let error: skillwire::Error = refusal.cross();
+            self.embedding_error = Some(format!("the rebuilt catalogue refused the embeddings: {error}"));
+            self.embeddings = None;
         }
+        Ok(restored)
     }
 
     /// Runs `f` on the live instance with fresh fuel; after a trap, replaces the

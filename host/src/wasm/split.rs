@@ -76,8 +76,13 @@ pub(crate) fn prepare_in_parts(
     } else {
         let each = stamped.len().div_ceil(instances);
         let part_sources = |part: &[(usize, &SkillEntry)]| -> Vec<Shared> {
-            let of = |index: usize| part.iter().filter(|(i, _)| *i == index).map(|(_, e)| (*e).clone()).collect();
-            sources.iter().enumerate().map(|(index, source)| Listed::shared(source, Ok(of(index)))).collect()
+            let mut of: Vec<Vec<SkillEntry>> = vec![Vec::new(); sources.len()];
+            for (index, entry) in part {
+                if let Some(entries) = of.get_mut(*index) {
+                    entries.push((*entry).clone());
+                }
+            }
+            sources.iter().zip(of).map(|(source, entries)| Listed::shared(source, Ok(entries))).collect()
         };
         let parts: Vec<Vec<Shared>> = stamped.chunks(each).map(part_sources).collect();
         prepare_parts(runtime, parts, options, limits)
