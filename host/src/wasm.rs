@@ -280,7 +280,8 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// Compiles the embedded component (a few hundred milliseconds).
+    /// Compiles the embedded component (about a second of CPU, spread over the machine's
+    /// threads).
     pub fn new() -> Result<Runtime, WasmError> {
         let engine = new_engine()?;
         let component = Component::new(&engine, COMPONENT).map_err(setup)?;
