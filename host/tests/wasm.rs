@@ -575,7 +575,8 @@ fn native_and_component_agree_on_skill_files() {
 /// A build of many stamped entries is split between instances of the component, each
 /// preparing part of the entries on a thread of its own; the engine's instance takes what
 /// they prepared. The catalogue is the one a build in one instance (and the native core)
-/// makes, and each entry is read once.
+/// makes, and each entry is read once. Stopped while taking the parts, the engine's
+/// instance builds again alone.
 #[test]
 fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
     let Some(dir) = corpus_dir() else { return };
@@ -611,12 +612,15 @@ fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
         Counted(Arc::new(std::sync::Mutex::new(skills.clone())), Arc::clone(reads))
     };
     let mut expected = answers(&mut Engine::new(boxed(vec![source(&Arc::default())]), Options::default()), &messages);
+    // How far each build grew the engine's instance's memory.
+    let mut grown: Vec<usize> = Vec::new();
     for instances in [1, 3] {
         let runtime = Arc::new((*runtime()).clone().with_build_instances(instances));
         let reads = Arc::default();
         let counted = source(&reads);
         let sources = boxed(vec![counted.clone()]);
         let mut wasm = WasmEngine::new(runtime, sources, Options::default(), CallLimits::default()).unwrap();
+        grown.push(wasm.memory_bytes());
         let threads: std::collections::HashSet<_> = reads.lock().unwrap().iter().copied().collect();
         assert_eq!(reads.lock().unwrap().len(), skills.len(), "{instances}: each entry read once");
         assert_eq!(threads.len(), instances, "{instances}: read on as many threads");
@@ -637,4 +641,14 @@ fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
         assert!(turn.user_message.contains("Zebra wrangling"), "{instances}: {}", turn.user_message);
         counted.0.lock().unwrap()[at].1 = first.1;
     }
+    // Stopped while taking the parts (here by a memory cap one page short of what the
+    // build needs), the engine's instance builds again alone, reading every entry itself,
+    // and says what stopped it when that fails too.
+    let alone = grown[0];
+    let reads = Arc::default();
+    let limits = CallLimits { memory_bytes: alone - 65536, ..CallLimits::default() };
+    let runtime = Arc::new((*runtime()).clone().with_build_instances(3));
+    let stopped = WasmEngine::new(runtime, boxed(vec![source(&reads)]), Options::default(), limits).err();
+    assert!(matches!(stopped, Some(skillwire_host::wasm::WasmError::OutOfMemory)), "{stopped:?}");
+    assert_eq!(reads.lock().unwrap().len(), 2 * skills.len(), "the parts read every entry, then the build alone");
 }
