@@ -211,16 +211,28 @@ fn fold_into(text: &str, folded: &mut Folded) {
     // ASCII whitespace is 9..=13 and space.
     let is_space = |byte: u8| matches!(byte, b'\t'..=b'\r' | b' ');
     let bytes = text.as_bytes();
-    // ASCII without a whitespace run (most messages): a byte out for each byte in, mapped
-    // one by one (which the compiler vectorises), every byte where it stood.
-    if text.is_ascii() && !bytes.iter().zip(bytes.iter().skip(1)).any(|(&a, &b)| is_space(a) && is_space(b)) {
-        let mut buffer = std::mem::take(&mut folded.text).into_bytes();
-        buffer.clear();
-        buffer.extend(bytes.iter().map(|&byte| if is_space(byte) { b' ' } else { byte.to_ascii_lowercase() }));
-        // (Always UTF-8: ASCII in, ASCII out; were it not, the long way below.)
-        if let Ok(ascii) = String::from_utf8(buffer) {
-            folded.text = ascii;
+    // ASCII without a whitespace run (most messages and descriptions): a byte out for each
+    // byte in, every byte where it stood. The tests run over every byte without stopping
+    // early, so the compiler vectorises them.
+    if text.is_ascii() {
+        let next = bytes.get(1..).unwrap_or_default();
+        let run = bytes.iter().zip(next).fold(false, |run, (&a, &b)| run | (is_space(a) & is_space(b)));
+        let breaks = bytes.iter().fold(false, |breaks, &byte| breaks | (is_space(byte) & (byte != b' ')));
+        if !run && !breaks {
+            // A copy, lowercased in place.
+            folded.text.push_str(text);
+            folded.text.make_ascii_lowercase();
             return;
+        }
+        if !run {
+            // Tabs and line breaks become spaces: mapped byte by byte.
+            let mut buffer = std::mem::take(&mut folded.text).into_bytes();
+            buffer.extend(bytes.iter().map(|&byte| if is_space(byte) { b' ' } else { byte.to_ascii_lowercase() }));
+            // (Always UTF-8: ASCII in, ASCII out; were it not, the long way below.)
+            if let Ok(ascii) = String::from_utf8(buffer) {
+                folded.text = ascii;
+                return;
+            }
         }
     }
     let mut in_space = false;
@@ -297,12 +309,18 @@ impl MatchIndex {
         let mut one_word: Vec<bool> = Vec::new();
         let matched = |folded: &str| folded.chars().count() >= MIN_AUTO_CHARS;
         let mut add = |pattern: &str, skill: usize, reason: Reason| {
-            let id = *pattern_ids.entry(pattern.to_owned()).or_insert_with(|| {
-                patterns.push(pattern.to_owned());
-                targets.push(Vec::new());
-                one_word.push(false);
-                patterns.len() - 1
-            });
+            // (Looked up before it is copied: most names and descriptions are new, but copies
+            // of a skill share theirs.)
+            let id = match pattern_ids.get(pattern) {
+                Some(&id) => id,
+                None => {
+                    pattern_ids.insert(pattern.to_owned(), patterns.len());
+                    patterns.push(pattern.to_owned());
+                    targets.push(Vec::new());
+                    one_word.push(false);
+                    patterns.len() - 1
+                }
+            };
             if reason != Reason::Description && pattern.chars().all(char::is_alphanumeric) {
                 if let Some(flag) = one_word.get_mut(id) {
                     *flag = true;
@@ -314,14 +332,17 @@ impl MatchIndex {
                 }
             }
         };
+        // One buffer folds every description, tag and name.
+        let mut folded = Folded::default();
         for (i, skill) in skills.into_iter().enumerate() {
             order_keys.push((skill.description.chars().count(), skill.name.clone()));
             by_name.entry(mention_key(&skill.name)).or_insert(i);
             // A user rarely types a description's closing punctuation.
-            let description = fold(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']).trim()).text;
+            fold_into(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']).trim(), &mut folded);
+            let description = &folded.text;
             let mut rest_id = 0;
-            if matched(&description) {
-                let pattern = truncate_bytes(&description, DESCRIPTION_PATTERN_BYTES);
+            if matched(description) {
+                let pattern = truncate_bytes(description, DESCRIPTION_PATTERN_BYTES);
                 // Rests are kept once each (copies of a skill share their description).
                 let id = match description.get(pattern.len()..).unwrap_or_default() {
                     "" => Some(0),
@@ -338,10 +359,10 @@ impl MatchIndex {
                 }
             }
             description_rests.push(rest_id);
-            for text in skill.tags.iter().map(|t| (t, Reason::Tag)).chain([(&skill.name, Reason::Name)]) {
-                let (folded, reason) = (fold(text.0.trim()).text, text.1);
-                if matched(&folded) {
-                    add(&folded, i, reason);
+            for (text, reason) in skill.tags.iter().map(|t| (t, Reason::Tag)).chain([(&skill.name, Reason::Name)]) {
+                fold_into(text.trim(), &mut folded);
+                if matched(&folded.text) {
+                    add(&folded.text, i, reason);
                 }
             }
         }
@@ -782,6 +803,32 @@ mod tests {
             assert_eq!(!got.moved, unmoved, "{text:?}");
             let fresh = fold(text);
             assert_eq!((&fresh.text, fresh.moved), (&got.text, got.moved), "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3_000))]
+
+        /// Texts of ASCII words, every kind of ASCII whitespace alone and in runs, and
+        /// characters that grow, shrink or are whitespace when lowercased: one reused buffer
+        /// folds each as the character-by-character fold does, offsets included.
+        #[test]
+        fn folding_generated_texts_agrees_with_the_fold_a_character_at_a_time(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "Ab", "PDF", "x", "42", "-", " ", "  ", "\t", "\n", "\r\n", "\u{b}", "\u{c}", " \t",
+                "é", "İ", "Σ", "ß", "K", "\u{a0}", "\u{2003}", "🎉", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ",
+            ]), 0..40),
+        ) {
+            let text: String = pieces.concat();
+            let (want, offsets) = fold_char_by_char(&text);
+            let mut reused = Folded::default();
+            for _ in 0..2 {
+                fold_into(&text, &mut reused);
+                proptest::prop_assert_eq!(&reused.text, &want, "{:?}", text);
+                for (at, _) in want.char_indices().chain(std::iter::once((want.len(), ' '))) {
+                    proptest::prop_assert_eq!(reused.original(at), offsets[at], "{:?} at {}", text, at);
+                }
+            }
         }
     }
 
