@@ -650,5 +650,7 @@ fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
     let runtime = Arc::new((*runtime()).clone().with_build_instances(3));
     let stopped = WasmEngine::new(runtime, boxed(vec![source(&reads)]), Options::default(), limits).err();
     assert!(matches!(stopped, Some(skillwire_host::wasm::WasmError::OutOfMemory)), "{stopped:?}");
-    assert_eq!(reads.lock().unwrap().len(), 2 * skills.len(), "the parts read every entry, then the build alone");
+    // (Without the retry, only the parts would have read the entries.)
+    let read = reads.lock().unwrap().len();
+    assert!(read > skills.len(), "{read} reads: the build alone did not read the entries again");
 }
