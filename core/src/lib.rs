@@ -69,7 +69,7 @@ pub use catalog::{
     MAX_RELEVANT,
 };
 #[cfg(feature = "snapshot")]
-pub use catalog::{SnapshotError, MAX_SNAPSHOT_BYTES};
+pub use catalog::{PartsBuild, SnapshotError, MAX_SNAPSHOT_BYTES};
 pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};
 pub use error::Error;

@@ -58,7 +58,8 @@ fn messages() -> Vec<String> {
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["q"].as_str().unwrap().to_owned())
         .collect();
-    messages.extend(["@pdf@acme fill this form".to_owned(), "take notes in the meeting".to_owned()]);
+    // (The last ranks the skill listed as `pdf@acme` by the words of its name as listed.)
+    messages.extend(["@pdf@acme fill this form", "take notes in the meeting", "an acme document"].map(str::to_owned));
     messages
 }
 
@@ -409,6 +410,24 @@ fn a_catalogue_built_from_prepared_parts_is_the_one_built_in_one_place() {
         let parts: Vec<Vec<u8>> = (cuts.windows(2))
             .map(|cut| Catalog::prepare_part(&sources_of(&table, cut[0]..cut[1], &reads), &options.catalog).unwrap())
             .collect();
+        // The same parts taken one at a time, in either order, each part's skills read for
+        // ranking as it is taken: the same catalogue, reading only the unstamped entries.
+        let unstamped = table.iter().filter(|(_, entry, _)| entry.stamp.is_none()).count();
+        for reversed in [false, true] {
+            let mut build = skillwire::PartsBuild::new(&options.catalog);
+            let mut in_turn = parts.clone();
+            if reversed {
+                in_turn.reverse();
+            }
+            for part in in_turn {
+                build.take(part).unwrap();
+            }
+            let reads = std::rc::Rc::default();
+            let one_by_one =
+                Engine::from_parts_build(sources_of(&table, 0..table.len(), &reads), options.clone(), build);
+            assert!(answers(one_by_one.catalog()) == expected, "parts taken one at a time (reversed: {reversed})");
+            assert!(n == 2 || reads.get() == unstamped, "{} read", reads.get());
+        }
         let reads = std::rc::Rc::default();
         let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), parts);
         assert_eq!(taken, Ok(()));
@@ -420,7 +439,6 @@ fn a_catalogue_built_from_prepared_parts_is_the_one_built_in_one_place() {
             continue;
         }
         // Only the entries without a stamp were read.
-        let unstamped = table.iter().filter(|(_, entry, _)| entry.stamp.is_none()).count();
         assert_eq!(reads.get(), unstamped);
         // A refresh of it reads nothing it prepared again (its stamps are the build's).
         let mut refreshed = built;

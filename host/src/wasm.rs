@@ -21,9 +21,10 @@
 //! before it reaches the guest: the skill is skipped with a reason.
 //!
 //! **Threads.** The guest has one; a build of many stamped entries is split between
-//! instances, one per thread, each preparing part of the entries under its own limits,
-//! and the engine's instance builds from what they prepared (`wasm/split.rs`,
-//! [`Runtime::with_build_instances`]). So sources are `Send + Sync`.
+//! instances, one per thread, each preparing chunks of the entries under its own limits,
+//! while the engine's instance takes each part as it is ready and then builds from what
+//! they prepared (`wasm/split.rs`, [`Runtime::with_build_instances`]). So sources are
+//! `Send + Sync`.
 //!
 //! ```
 //! use skillwire_host::{wasm::{CallLimits, Runtime, WasmEngine}, Backend, FsSource};
@@ -73,7 +74,7 @@ pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/skillwir
 
 /// Resources one call may use. A build split between instances
 /// ([`Runtime::with_build_instances`]) gives each of them these limits: its memory is then
-/// up to that many times `memory_bytes` at once.
+/// up to that many times `memory_bytes` at once, and the engine's instance's beside them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallLimits {
     /// WebAssembly fuel (about one unit per instruction) per call, before what its input
@@ -327,9 +328,10 @@ impl Runtime {
     }
 
     /// The same runtime, splitting a build of at least [`SPLIT_FROM_ENTRIES`] stamped
-    /// entries between `instances` instances of the component, each preparing part of them
-    /// on a thread of its own (the guest has one), under its own [`CallLimits`]: 1 builds
-    /// in the engine's instance alone. The default: the machine's threads, at most
+    /// entries between `instances` instances of the component, each preparing chunks of
+    /// them on a thread of its own (the guest has one), under its own [`CallLimits`], while
+    /// the engine's instance takes the parts on the calling thread: 1 builds in the
+    /// engine's instance alone. The default: the machine's threads, at most
     /// [`MAX_BUILD_INSTANCES`]. The catalogue is the same either way.
     pub fn with_build_instances(mut self, instances: usize) -> Runtime {
         self.build_instances = instances.clamp(1, MAX_BUILD_INSTANCES);
@@ -558,14 +560,11 @@ impl WasmEngine {
     /// builds its catalogue (taking what other instances prepared of it, when it is large:
     /// `wasm/split.rs`). Returns why a snapshot given was not used.
     fn start(&mut self, snapshot: Option<(&[u8], &str)>) -> Result<Option<String>, WasmError> {
-        let (sources, parts) = match snapshot {
-            Some(_) => (self.sources.clone(), Vec::new()),
-            None => {
-                let instances = self.runtime.build_instances;
-                split::prepare_in_parts(&self.runtime, &self.sources, &self.options, self.limits, instances)
-            }
+        let split = match snapshot {
+            Some(_) => split::Split { listed: self.sources.clone(), chunks: Vec::new() },
+            None => split::plan(&self.sources, &self.options, self.runtime.build_instances),
         };
-        match self.start_with(sources, snapshot, parts) {
+        match self.start_with(split.listed, snapshot, split.chunks) {
             // Stopped while taking the parts (say by its memory cap, which the parts' bytes
             // count against until they are read): built again in one instance.
             Err(StartError::TakingParts(_)) => {
@@ -575,19 +574,20 @@ impl WasmEngine {
         }
     }
 
-    /// [`WasmEngine::start`] over `sources`, taking `parts` when there are any.
+    /// [`WasmEngine::start`] over `sources`, taking what other instances prepare of
+    /// `chunks` (of their stamped entries) when there are any.
     fn start_with(
         &mut self,
         sources: Vec<Shared>,
         snapshot: Option<(&[u8], &str)>,
-        mut parts: Vec<Vec<u8>>,
+        chunks: Vec<Vec<Shared>>,
     ) -> Result<Option<String>, StartError> {
         let count = u32::try_from(sources.len()).unwrap_or(u32::MAX);
         let mut store = self.runtime.store(sources, &self.options, self.limits);
         let result = (|| -> Result<_, StartError> {
             // A snapshot is input too: restoring one earns its fuel (added as the guest is
-            // called, as what a source hands over is); so are prepared parts.
-            let input = snapshot.map_or(0, |(bytes, _)| bytes.len()) + parts.iter().map(Vec::len).sum::<usize>();
+            // called, as what a source hands over is); so are prepared parts (as taken).
+            let input = snapshot.map_or(0, |(bytes, _)| bytes.len());
             store.data_mut().earn(input as u64);
             store.set_fuel(self.limits.fuel).map_err(setup)?;
             let instance = self.runtime.pre.instantiate(&mut store).map_err(trap)?;
@@ -597,13 +597,7 @@ impl WasmEngine {
                 Some((bytes, key)) => {
                     api.call_restore_or_build(&mut store, count, &options, bytes, key).map_err(trap)?
                 }
-                // A part not taken (not expected: this process's component wrote it) leaves
-                // its entries to the build, which reads them.
-                None if !parts.is_empty() => {
-                    let parts = std::mem::take(&mut parts);
-                    let built = api.call_from_parts(&mut store, count, &options, &parts);
-                    (built.map_err(|e| StartError::TakingParts(trap(e)))?.0, None)
-                }
+                None if !chunks.is_empty() => (self.build_from_chunks(&mut store, &instance, chunks)?, None),
                 None => (api.call_constructor(&mut store, count, &options).map_err(trap)?, None),
             };
             // Accepted before, by a catalogue built from the same sources; the sources
@@ -622,6 +616,31 @@ impl WasmEngine {
             self.embeddings = None;
         }
         Ok(restored)
+    }
+
+    /// The engine `instance` builds from the sources `store` holds, taking each part other
+    /// instances prepare of `chunks` as it is ready (`split.rs`). A part not taken (not
+    /// expected: this process's component wrote it) leaves its entries to the build, which
+    /// reads them.
+    fn build_from_chunks(
+        &self,
+        store: &mut Store<HostState>,
+        instance: &bindings::SkillwireComponent,
+        chunks: Vec<Vec<Shared>>,
+    ) -> Result<ResourceAny, StartError> {
+        let taking = |e: wasmtime::Error| StartError::TakingParts(trap(e));
+        let count = u32::try_from(store.data().sources.len()).unwrap_or(u32::MAX);
+        let options = self.options.clone().cross();
+        let build_api = instance.skillwire_engine_api().parts_build();
+        let build = build_api.call_constructor(&mut *store, &options).map_err(taking)?;
+        let (runtime, instances) = (&self.runtime, self.runtime.build_instances);
+        split::prepare_while(runtime, chunks, &self.options, self.limits, instances, |part| {
+            let Some(part) = part else { return Ok(()) };
+            store.data_mut().earn(part.len() as u64);
+            build_api.call_take(&mut *store, build, &part).map(|_| ()).map_err(taking)
+        })?;
+        let api = instance.skillwire_engine_api().engine();
+        api.call_from_parts_build(&mut *store, count, &options, build).map_err(taking)
     }
 
     /// Runs `f` on the live instance with fresh fuel; after a trap, replaces the

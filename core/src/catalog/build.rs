@@ -101,6 +101,9 @@ pub(crate) struct Builder {
     waiting: Vec<CatalogInput>,
     /// Entries whose SKILL.md could not be read.
     unread: usize,
+    /// The skills a build from parts read for ranking as it took the parts.
+    #[cfg(feature = "snapshot")]
+    parts_read: Option<super::PartsRead>,
 }
 
 impl Builder {
@@ -115,7 +118,16 @@ impl Builder {
             count: 0,
             waiting: Vec::new(),
             unread: 0,
+            #[cfg(feature = "snapshot")]
+            parts_read: None,
         }
+    }
+
+    /// Makes the ranking index from `read` (what a build from parts read of their skills)
+    /// for each entry it takes from the parts.
+    #[cfg(feature = "snapshot")]
+    pub(crate) fn read_ahead(&mut self, read: super::PartsRead) {
+        self.parts_read = Some(read);
     }
 
     /// The options it builds with.
@@ -143,6 +155,10 @@ impl Builder {
         }
         if let Prepared::Loaded { scanned: Ok(entry), .. } = &mut prepared {
             entry.id = super::names::skill_id(id.as_deref(), &entry.skill.name, entry.origin.as_deref());
+            #[cfg(feature = "snapshot")]
+            if let Some(read) = &mut self.parts_read {
+                read.taken((entry.source, entry.skill.location.clone()));
+            }
         }
         self.take(prepared);
     }
@@ -281,6 +297,8 @@ impl Builder {
     /// for the next refresh.
     pub(crate) fn finish(mut self, kept: Option<KeptIndexes>, refreshable: bool) -> Catalog {
         self.prepare_waiting();
+        #[cfg(feature = "snapshot")]
+        let parts_read = self.parts_read.take();
         let Builder { options, mut report, mut winners, shadowed, by_key, unread, .. } = self;
         // Who shadows whom, while `by_key` still indexes `winners`.
         for (key, s) in &shadowed {
@@ -297,6 +315,13 @@ impl Builder {
             Some(kept) if kept.same_skills(&winners) => kept.into_indexes(),
             Some(kept) if kept.can_rebuild_ranking() => {
                 let rebuild = |ranked: &[&Skill]| kept.rebuild_ranking(&winners, ranked, headings);
+                let (ranking, rules) = indexes_made_again(&winners, headings, refreshable, rebuild);
+                (ranking, Some(rules))
+            }
+            #[cfg(feature = "snapshot")]
+            _ if parts_read.is_some() => {
+                // Most skills were read for ranking as their parts were taken.
+                let rebuild = |ranked: &[&Skill]| parts_read.map(|read| read.into_index(&winners, ranked));
                 let (ranking, rules) = indexes_made_again(&winners, headings, refreshable, rebuild);
                 (ranking, Some(rules))
             }

@@ -38,7 +38,9 @@ mod parts;
 #[cfg(feature = "snapshot")]
 mod snapshot;
 #[cfg(feature = "snapshot")]
-pub(crate) use parts::reuse_of;
+pub use parts::PartsBuild;
+#[cfg(feature = "snapshot")]
+pub(crate) use parts::{reuse_of, PartsRead};
 pub(crate) use report::gate_reason;
 pub(crate) mod text;
 pub(crate) mod tools;

@@ -23,6 +23,8 @@ use super::snapshot::{version, Entries, Output, WireEntry, WireReport};
 use super::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, Reuse, SnapshotError};
 use crate::engine::source::SkillSource;
 use crate::fast_hash::SeededMap;
+use crate::select::rank::{RankIndex, ReadAhead};
+use crate::skill::Skill;
 use serde::{Deserialize, Serialize};
 
 /// What every part starts with.
@@ -138,8 +140,99 @@ pub(crate) fn reuse_of(parts: Vec<Vec<u8>>, options: &CatalogOptions) -> (Reuse,
     (reuse, refused)
 }
 
+/// A build's parts taken one at a time, as each is prepared: each part's skills are read
+/// for ranking as it is taken, so that a host preparing the other parts meanwhile keeps
+/// the build's instance busy; the build then takes the part's entries as
+/// [`Engine::from_parts`](crate::Engine::from_parts) does, and makes its ranking index from
+/// these readings ([`Engine::from_parts_build`](crate::Engine::from_parts_build)). The
+/// catalogue is the one a build in one place gives.
+#[derive(Debug)]
+pub struct PartsBuild {
+    options: CatalogOptions,
+    reuse: Reuse,
+    conflicts: SeededMap<(usize, String), ()>,
+    read: PartsRead,
+}
+
+/// The parts' skills read for ranking: the readings, and which skill (by source and
+/// location, with its name as read) each is — among those read, and among those whose
+/// prepared entries the build took.
+#[derive(Debug)]
+pub(crate) struct PartsRead {
+    ahead: ReadAhead,
+    read: SeededMap<(usize, String), (usize, String)>,
+    taken: SeededMap<(usize, String), (usize, String)>,
+}
+
+impl PartsRead {
+    /// The build took the prepared entry at `key`: its skill's reading may serve.
+    pub(crate) fn taken(&mut self, key: (usize, String)) {
+        if let Some(reading) = self.read.remove(&key) {
+            self.taken.insert(key, reading);
+        }
+    }
+
+    /// The ranking index of `skills` (in catalogue order; `ranked`: each as ranking reads
+    /// it): a skill whose prepared entry the build took, and which still has the name it
+    /// was read under, takes its reading; the others are read now.
+    pub(crate) fn into_index(self, skills: &[CatalogSkill], ranked: &[&Skill]) -> RankIndex {
+        let taken = &self.taken;
+        let reading_of = |at: usize| {
+            let skill = skills.get(at)?;
+            let (reading, name) = taken.get(&(skill.source, skill.skill.location.clone()))?;
+            (*name == skill.skill.name).then_some(*reading)
+        };
+        self.ahead.into_index(ranked, reading_of)
+    }
+}
+
+impl PartsBuild {
+    /// No part taken yet, for a build with `options`.
+    pub fn new(options: &CatalogOptions) -> PartsBuild {
+        let ahead = ReadAhead::new(options.rank.headings);
+        let read = PartsRead { ahead, read: SeededMap::default(), taken: SeededMap::default() };
+        PartsBuild { options: options.clone(), reuse: Reuse::default(), conflicts: SeededMap::default(), read }
+    }
+
+    /// Takes a part [`Catalog::prepare_part`] wrote (its bytes are let go once read),
+    /// reading its skills for ranking; or says why it does not fit (another build of
+    /// skillwire wrote it, other options, not a part: the build reads its entries).
+    pub fn take(&mut self, part: Vec<u8>) -> Result<(), SnapshotError> {
+        let decoded = decode_part(&part, &self.options);
+        drop(part);
+        let (skills, report, options, stamps) = decoded?;
+        let nothing = Skill::default();
+        for skill in &skills {
+            let reading = self.read.ahead.read(if skill.blocked() { &nothing } else { &skill.skill });
+            let key = (skill.source, skill.skill.location.clone());
+            self.read.read.insert(key, (reading, skill.skill.name.clone()));
+        }
+        let part = Reuse::new(skills, Vec::new(), report, options, stamps);
+        self.reuse.absorb(part, &mut self.conflicts);
+        Ok(())
+    }
+
+    /// What a build with `options` takes: the parts' entries and their skills' readings
+    /// (nothing for a build with other options).
+    pub(crate) fn into_parts(self, options: &CatalogOptions) -> Option<(Reuse, PartsRead)> {
+        super::same_options(&self.options, options).then_some((self.reuse, self.read))
+    }
+}
+
 /// One part's prepared entries, if it fits.
 fn read_part(bytes: &[u8], options: &CatalogOptions) -> Result<Reuse, SnapshotError> {
+    let (skills, report, options, stamps) = decode_part(bytes, options)?;
+    Ok(Reuse::new(skills, Vec::new(), report, options, stamps))
+}
+
+/// The stamps of a part's entries, by source and location.
+type Stamps = SeededMap<(usize, String), String>;
+
+/// One part's skills, report, options and stamps, if it fits.
+fn decode_part(
+    bytes: &[u8],
+    options: &CatalogOptions,
+) -> Result<(Vec<CatalogSkill>, CatalogReport, CatalogOptions, Stamps), SnapshotError> {
     let unreadable = |why: &str| SnapshotError::Unreadable(format!("prepared entries: {why}"));
     let body = bytes.strip_prefix(MAGIC).ok_or_else(|| unreadable("not written by prepare_part"))?;
     let part: Part = postcard::from_bytes(body).map_err(|e| unreadable(&e.to_string()))?;
@@ -154,5 +247,5 @@ fn read_part(bytes: &[u8], options: &CatalogOptions) -> Result<Reuse, SnapshotEr
     }
     let skills = part.skills.into_iter().map(CatalogSkill::from).collect();
     let stamps = part.stamps.into_iter().map(|(source, location, stamp)| ((source, location), stamp)).collect();
-    Ok(Reuse::new(skills, Vec::new(), part.report.into(), part.options, stamps))
+    Ok((skills, part.report.into(), part.options, stamps))
 }

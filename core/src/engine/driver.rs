@@ -222,6 +222,17 @@ impl CatalogBuild {
         (self.with_reuse(reuse), refused)
     }
 
+    /// The same build, taking the entries the parts `build` took prepared (as
+    /// [`CatalogBuild::with_parts`] does) and making its ranking index from what reading
+    /// their skills gave as they were taken.
+    #[cfg(feature = "snapshot")]
+    pub fn with_parts_build(mut self, build: crate::PartsBuild) -> Self {
+        let Some(builder) = self.builder.as_mut() else { return self };
+        let Some((reuse, read)) = build.into_parts(builder.options()) else { return self };
+        builder.read_ahead(read);
+        self.with_reuse(reuse)
+    }
+
     /// The same build, reusing what `reuse` holds (see [`CatalogBuild::reusing`]).
     pub(crate) fn with_reuse(mut self, reuse: Reuse) -> Self {
         if let Some(builder) = &self.builder {

@@ -128,6 +128,17 @@ impl<S: SkillSource> Engine<S> {
         (Engine::with_catalog(sources, options, catalog), taken)
     }
 
+    /// The engine over `sources`, built as [`Engine::from_parts`] builds it from the parts
+    /// `build` took one at a time ([`PartsBuild::take`](crate::PartsBuild::take), as each was
+    /// prepared), its ranking index made from what reading their skills gave then. `build`
+    /// must be for `options.catalog` (else the entries are all read).
+    #[cfg(feature = "snapshot")]
+    pub fn from_parts_build(sources: Vec<S>, options: Options, build: crate::PartsBuild) -> Self {
+        let build = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_parts_build(build);
+        let catalog = build.run(&sources).0;
+        Engine::with_catalog(sources, options, catalog)
+    }
+
     /// The engine's catalogue as bytes for [`Engine::restore_or_build`] under `key`.
     #[cfg(feature = "snapshot")]
     pub fn snapshot(&self, key: &str) -> Result<Vec<u8>, crate::SnapshotError> {

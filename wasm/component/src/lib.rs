@@ -10,7 +10,7 @@ wit_bindgen::generate!({
     world: "skillwire-component",
 });
 
-use exports::skillwire::engine::api::{self, GuestEngine};
+use exports::skillwire::engine::api::{self, GuestEngine, GuestPartsBuild};
 use skillwire::engine::skill_source as host;
 use skillwire::engine::types as wit;
 
@@ -49,8 +49,23 @@ struct Component;
 /// The exported resource; `refresh` needs to rebuild through `&self`.
 struct Engine(RefCell<core::Engine<HostSource>>);
 
+/// The exported parts build; `take` adds to it through `&self`.
+struct PartsBuild(RefCell<core::PartsBuild>);
+
+impl GuestPartsBuild for PartsBuild {
+    fn new(options: wit::Options) -> Self {
+        let options: core::Options = options.cross();
+        PartsBuild(RefCell::new(core::PartsBuild::new(&options.catalog)))
+    }
+
+    fn take(&self, part: Vec<u8>) -> Result<(), String> {
+        self.0.borrow_mut().take(part).map_err(|why| why.to_string())
+    }
+}
+
 impl api::Guest for Component {
     type Engine = Engine;
+    type PartsBuild = PartsBuild;
 
     fn read_file_tool(provider: wit::Provider) -> String {
         // Serialising a JSON value cannot fail.
@@ -109,6 +124,12 @@ impl GuestEngine for Engine {
         let sources = (0..sources).map(HostSource).collect();
         let (engine, taken) = core::Engine::from_parts(sources, options.cross(), parts);
         (api::Engine::new(Engine(RefCell::new(engine))), taken.err().map(|why| why.to_string()))
+    }
+
+    fn from_parts_build(sources: u32, options: wit::Options, build: api::PartsBuild) -> api::Engine {
+        let sources = (0..sources).map(HostSource).collect();
+        let build = build.into_inner::<PartsBuild>().0.into_inner();
+        api::Engine::new(Engine(RefCell::new(core::Engine::from_parts_build(sources, options.cross(), build))))
     }
 
     fn snapshot(&self, key: String) -> Result<Vec<u8>, String> {

@@ -23,6 +23,8 @@ mod index;
 mod reading;
 
 pub(crate) use index::RankIndex;
+#[cfg(feature = "snapshot")]
+pub(crate) use reading::ReadAhead;
 
 use crate::error::Error;
 use crate::select::words::WordBuffers;

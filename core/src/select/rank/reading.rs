@@ -385,7 +385,19 @@ impl RankIndex {
         unchanged: impl Fn(usize) -> Option<usize>,
         headings: bool,
     ) -> Option<RankIndex> {
-        let (mut vocabulary, old) = previous.into_vocabulary()?;
+        let (vocabulary, old) = previous.into_vocabulary()?;
+        Some(RankIndex::rebuild_from(vocabulary, old, skills, unchanged, headings))
+    }
+
+    /// [`RankIndex::rebuild`] from the terms known and the readings kept (`unchanged` maps a
+    /// skill's position to one of `old`'s).
+    pub(super) fn rebuild_from(
+        mut vocabulary: Vocabulary,
+        old: Vec<Reading>,
+        skills: &[&Skill],
+        unchanged: impl Fn(usize) -> Option<usize>,
+        headings: bool,
+    ) -> RankIndex {
         let mut old: Vec<Option<Reading>> = old.into_iter().map(Some).collect();
         let mut readings: Vec<Reading> = Vec::with_capacity(skills.len());
         for (at, skill) in skills.iter().enumerate().take(u32::MAX as usize) {
@@ -416,7 +428,43 @@ impl RankIndex {
         // A form of a dropped term goes; a stop word (a form of no term) stays.
         vocabulary.surface.retain(|_, term| term.as_mut().is_none_or(|t| new(*t).map(|n| *t = n).is_some()));
         vocabulary.is_pair = is_pair;
-        Some(RankIndex::assemble(vocabulary, readings, true))
+        RankIndex::assemble(vocabulary, readings, true)
+    }
+}
+
+/// Skills read for ranking before the build that ranks them knows its skills' order: a
+/// build from parts handed over one at a time reads each part's skills as it takes the
+/// part (while the other parts are still being prepared), and makes its ranking index from
+/// these readings as a refresh does from kept ones ([`RankIndex::rebuild`]: the same index
+/// a build gives, term numbers included).
+#[cfg(feature = "snapshot")]
+#[derive(Debug)]
+pub(crate) struct ReadAhead {
+    vocabulary: Vocabulary,
+    readings: Vec<Reading>,
+    headings: bool,
+}
+
+#[cfg(feature = "snapshot")]
+impl ReadAhead {
+    /// Nothing read yet; `headings`: the catalogue's option.
+    pub(crate) fn new(headings: bool) -> ReadAhead {
+        ReadAhead { vocabulary: Vocabulary::new(), readings: Vec::new(), headings }
+    }
+
+    /// Reads `skill` (as ranking reads it: a blocked skill as an empty one); returns the
+    /// number of its reading.
+    pub(crate) fn read(&mut self, skill: &Skill) -> usize {
+        let reading = self.vocabulary.read(skill, self.headings);
+        self.readings.push(reading);
+        self.readings.len() - 1
+    }
+
+    /// The ranking index of `skills` (in catalogue order, as ranking reads them): a skill
+    /// `read` maps to a reading (the number [`ReadAhead::read`] gave) takes it, the others
+    /// are read now.
+    pub(crate) fn into_index(self, skills: &[&Skill], read: impl Fn(usize) -> Option<usize>) -> RankIndex {
+        RankIndex::rebuild_from(self.vocabulary, self.readings, skills, read, self.headings)
     }
 }
 
