@@ -423,8 +423,9 @@ fn a_catalogue_built_from_prepared_parts_is_the_one_built_in_one_place() {
                 build.take(part).unwrap();
             }
             let reads = std::rc::Rc::default();
-            let one_by_one =
+            let (one_by_one, taken) =
                 Engine::from_parts_build(sources_of(&table, 0..table.len(), &reads), options.clone(), build);
+            assert_eq!(taken, Ok(()));
             assert!(answers(one_by_one.catalog()) == expected, "parts taken one at a time (reversed: {reversed})");
             assert!(n == 2 || reads.get() == unstamped, "{} read", reads.get());
         }
@@ -446,6 +447,27 @@ fn a_catalogue_built_from_prepared_parts_is_the_one_built_in_one_place() {
         assert_eq!(reads.get(), 2 * unstamped);
         assert!(answers(refreshed.catalog()) == expected);
     }
+}
+
+/// Engines built from `parts` both ways — handed over at once ([`Engine::from_parts`]) and
+/// taken one at a time ([`skillwire::PartsBuild`]) — each with the first reason a part was
+/// not taken, and how many entries the build read.
+fn built_from_parts(
+    table: &Table,
+    options: &Options,
+    parts: &[Vec<u8>],
+) -> Vec<(Engine<Rows>, Result<(), SnapshotError>, usize)> {
+    let reads = std::rc::Rc::default();
+    let (at_once, taken) =
+        Engine::from_parts(sources_of(table, 0..table.len(), &reads), options.clone(), parts.to_vec());
+    let mut built = vec![(at_once, taken, reads.get())];
+    let mut build = skillwire::PartsBuild::new(&options.catalog);
+    let refused: Vec<SnapshotError> = parts.iter().filter_map(|part| build.take(part.clone()).err()).collect();
+    let reads = std::rc::Rc::default();
+    let (one_by_one, taken) =
+        Engine::from_parts_build(sources_of(table, 0..table.len(), &reads), options.clone(), build);
+    built.push((one_by_one, refused.into_iter().next().map_or(taken, Err), reads.get()));
+    built
 }
 
 #[test]
@@ -471,33 +493,45 @@ fn a_part_that_does_not_fit_is_not_taken_and_its_entries_are_read() {
         (&older, |e| matches!(e, SnapshotError::OtherVersion { .. })),
     ];
     for (bytes, expected_error) in cases {
-        let reads = std::rc::Rc::default();
-        let parts = vec![bytes.to_vec()];
-        let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), parts);
-        assert!(taken.as_ref().is_err_and(expected_error), "{taken:?}");
-        assert_eq!(reads.get(), table.len(), "every entry is read");
-        assert!(answers(built.catalog()) == expected);
+        for (built, taken, reads) in built_from_parts(&table, &options, &[bytes.to_vec()]) {
+            assert!(taken.as_ref().is_err_and(expected_error), "{taken:?}");
+            assert_eq!(reads, table.len(), "every entry is read");
+            assert!(answers(built.catalog()) == expected);
+        }
     }
-    // An entry two parts prepared is taken from neither (here three: one part thrice).
+    // Parts taken one at a time for other options than the build's: none is taken.
+    let mut build = skillwire::PartsBuild::new(&other);
+    build.take(foreign.clone()).unwrap();
     let reads = std::rc::Rc::default();
-    let thrice = vec![part.clone(), part.clone(), part.clone()];
-    let (built, taken) = Engine::from_parts(sources_of(&table, 0..table.len(), &reads), options.clone(), thrice);
-    assert_eq!(taken, Ok(()));
+    let (built, taken) = Engine::from_parts_build(sources_of(&table, 0..table.len(), &reads), options.clone(), build);
+    assert_eq!(taken, Err(SnapshotError::OtherOptions));
     assert_eq!(reads.get(), table.len(), "every entry is read");
     assert!(answers(built.catalog()) == expected);
-    // An entry whose stamp changed since it was prepared is read: its new text counts.
+    // An entry two parts prepared is taken from neither (here three: one part thrice).
+    let thrice = [part.clone(), part.clone(), part.clone()];
+    for (built, taken, reads) in built_from_parts(&table, &options, &thrice) {
+        assert_eq!(taken, Ok(()));
+        assert_eq!(reads, table.len(), "every entry is read");
+        assert!(answers(built.catalog()) == expected);
+    }
+    // An entry whose stamp changed since it was prepared is read: its new text counts
+    // (for ranking too: the words its part's skill was read with are not its words).
     let mut edited: Vec<_> = table.iter().cloned().collect();
     let (_, entry, text) = &mut edited[5];
     *text = text.replace("description:", "description: Zebra wrangling.");
     *entry = entry.clone().with_stamp("edited");
     let edited = std::rc::Rc::new(edited);
-    let reads = std::rc::Rc::default();
-    let parts = vec![part.clone()];
-    let (built, taken) = Engine::from_parts(sources_of(&edited, 0..edited.len(), &reads), options.clone(), parts);
-    assert_eq!(taken, Ok(()));
+    let whole = Engine::new(sources_of(&edited, 0..edited.len(), &std::rc::Rc::default()), options.clone());
     let unstamped = table.iter().filter(|(_, entry, _)| entry.stamp.is_none()).count();
-    assert_eq!(reads.get(), unstamped + 1);
-    let whole = Engine::new(sources_of(&edited, 0..edited.len(), &std::rc::Rc::default()), options);
-    assert!(answers(built.catalog()) == answers(whole.catalog()));
-    assert!(answers(built.catalog()) != expected);
+    for (built, taken, reads) in built_from_parts(&edited, &options, std::slice::from_ref(&part)) {
+        assert_eq!(taken, Ok(()));
+        assert_eq!(reads, unstamped + 1);
+        assert!(answers(built.catalog()) == answers(whole.catalog()));
+        assert!(answers(built.catalog()) != expected);
+        // The edited description's words rank its skill (a reading of the old text would not).
+        let zebra = |engine: &Engine<Rows>| {
+            engine.catalog().relevant("help with zebra wrangling", &TurnContext::default(), 3).unwrap()
+        };
+        assert_eq!(format!("{:?}", zebra(&built)), format!("{:?}", zebra(&whole)));
+    }
 }

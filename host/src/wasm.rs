@@ -565,8 +565,8 @@ impl WasmEngine {
             None => split::plan(&self.sources, &self.options, self.runtime.build_instances),
         };
         match self.start_with(split.listed, snapshot, split.chunks) {
-            // Stopped while taking the parts (say by its memory cap, which the parts' bytes
-            // count against until they are read): built again in one instance.
+            // Stopped while taking the parts (say by its memory cap, which each part's bytes
+            // and its skills' readings count against): built again in one instance.
             Err(StartError::TakingParts(_)) => {
                 self.start_with(self.sources.clone(), None, Vec::new()).map_err(StartError::into_error)
             }
@@ -619,9 +619,9 @@ impl WasmEngine {
     }
 
     /// The engine `instance` builds from the sources `store` holds, taking each part other
-    /// instances prepare of `chunks` as it is ready (`split.rs`). A part not taken (not
-    /// expected: this process's component wrote it) leaves its entries to the build, which
-    /// reads them.
+    /// instances prepare of `chunks` as it is ready (`split.rs`). A part not taken, or a
+    /// build that takes none (neither expected: this process's component wrote them, with
+    /// these options), leaves its entries to the build, which reads them: why is not kept.
     fn build_from_chunks(
         &self,
         store: &mut Store<HostState>,
@@ -640,7 +640,7 @@ impl WasmEngine {
             build_api.call_take(&mut *store, build, &part).map(|_| ()).map_err(taking)
         })?;
         let api = instance.skillwire_engine_api().engine();
-        api.call_from_parts_build(&mut *store, count, &options, build).map_err(taking)
+        Ok(api.call_from_parts_build(&mut *store, count, &options, build).map_err(taking)?.0)
     }
 
     /// Runs `f` on the live instance with fresh fuel; after a trap, replaces the

@@ -137,6 +137,10 @@ impl Builder {
 
     /// Adds one entry, after the ones added before it.
     pub(crate) fn add(&mut self, input: CatalogInput) {
+        #[cfg(feature = "snapshot")]
+        if let Some(read) = &mut self.parts_read {
+            read.read_by_build(&(input.source, input.location.clone()));
+        }
         if cfg!(target_arch = "wasm32") {
             let prepared = self.prepare_unless_full(input);
             return self.take(prepared);

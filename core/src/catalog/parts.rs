@@ -165,6 +165,13 @@ pub(crate) struct PartsRead {
 }
 
 impl PartsRead {
+    /// The build read an entry at `key` itself: no reading of a part's skill there serves
+    /// (a source listing one location twice).
+    pub(crate) fn read_by_build(&mut self, key: &(usize, String)) {
+        self.read.remove(key);
+        self.taken.remove(key);
+    }
+
     /// The build took the prepared entry at `key`: its skill's reading may serve.
     pub(crate) fn taken(&mut self, key: (usize, String)) {
         if let Some(reading) = self.read.remove(&key) {
@@ -212,10 +219,13 @@ impl PartsBuild {
         Ok(())
     }
 
-    /// What a build with `options` takes: the parts' entries and their skills' readings
-    /// (nothing for a build with other options).
-    pub(crate) fn into_parts(self, options: &CatalogOptions) -> Option<(Reuse, PartsRead)> {
-        super::same_options(&self.options, options).then_some((self.reuse, self.read))
+    /// What a build with `options` takes: the parts' entries and their skills' readings;
+    /// nothing for a build with other options.
+    pub(crate) fn into_parts(self, options: &CatalogOptions) -> Result<(Reuse, PartsRead), SnapshotError> {
+        match super::same_options(&self.options, options) {
+            true => Ok((self.reuse, self.read)),
+            false => Err(SnapshotError::OtherOptions),
+        }
     }
 }
 

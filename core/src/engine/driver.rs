@@ -225,12 +225,18 @@ impl CatalogBuild {
     /// The same build, taking the entries the parts `build` took prepared (as
     /// [`CatalogBuild::with_parts`] does) and making its ranking index from what reading
     /// their skills gave as they were taken.
+    /// The second value says why nothing was taken (`build` was for other options): every
+    /// entry is then read.
     #[cfg(feature = "snapshot")]
-    pub fn with_parts_build(mut self, build: crate::PartsBuild) -> Self {
-        let Some(builder) = self.builder.as_mut() else { return self };
-        let Some((reuse, read)) = build.into_parts(builder.options()) else { return self };
-        builder.read_ahead(read);
-        self.with_reuse(reuse)
+    pub fn with_parts_build(mut self, build: crate::PartsBuild) -> (Self, Result<(), crate::SnapshotError>) {
+        let Some(builder) = self.builder.as_mut() else { return (self, Ok(())) };
+        match build.into_parts(builder.options()) {
+            Ok((reuse, read)) => {
+                builder.read_ahead(read);
+                (self.with_reuse(reuse), Ok(()))
+            }
+            Err(why) => (self, Err(why)),
+        }
     }
 
     /// The same build, reusing what `reuse` holds (see [`CatalogBuild::reusing`]).

@@ -130,13 +130,18 @@ impl<S: SkillSource> Engine<S> {
 
     /// The engine over `sources`, built as [`Engine::from_parts`] builds it from the parts
     /// `build` took one at a time ([`PartsBuild::take`](crate::PartsBuild::take), as each was
-    /// prepared), its ranking index made from what reading their skills gave then. `build`
-    /// must be for `options.catalog` (else the entries are all read).
+    /// prepared), its ranking index made from what reading their skills gave then. The
+    /// second value says why nothing was taken (`build` was for options other than
+    /// `options.catalog`): every entry is then read.
     #[cfg(feature = "snapshot")]
-    pub fn from_parts_build(sources: Vec<S>, options: Options, build: crate::PartsBuild) -> Self {
-        let build = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_parts_build(build);
+    pub fn from_parts_build(
+        sources: Vec<S>,
+        options: Options,
+        build: crate::PartsBuild,
+    ) -> (Self, Result<(), crate::SnapshotError>) {
+        let (build, taken) = CatalogBuild::new(sources.len(), options.catalog.clone(), false).with_parts_build(build);
         let catalog = build.run(&sources).0;
-        Engine::with_catalog(sources, options, catalog)
+        (Engine::with_catalog(sources, options, catalog), taken)
     }
 
     /// The engine's catalogue as bytes for [`Engine::restore_or_build`] under `key`.

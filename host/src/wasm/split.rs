@@ -31,7 +31,7 @@ pub const SPLIT_FROM_ENTRIES: usize = 256;
 /// parts while the last are being prepared.
 const CHUNKS_PER_INSTANCE: usize = 8;
 
-/// Fewest entries in a chunk.
+/// Fewest entries in a chunk, unless that leaves fewer chunks than instances.
 const MIN_CHUNK: usize = 64;
 
 /// A source whose next listing is one the host has already made (then it lists itself).
@@ -125,6 +125,8 @@ pub(crate) fn prepare_while<E>(
     let options_crossed: wit::Options = options.clone().cross();
     let (sender, receiver) = std::sync::mpsc::channel::<(usize, Option<Vec<u8>>)>();
     std::thread::scope(|scope| {
+        // Owned here, so that an early return drops it and the threads stop sending.
+        let receiver = receiver;
         for turn in turns {
             let sender = sender.clone();
             let options_crossed = &options_crossed;

@@ -126,10 +126,11 @@ impl GuestEngine for Engine {
         (api::Engine::new(Engine(RefCell::new(engine))), taken.err().map(|why| why.to_string()))
     }
 
-    fn from_parts_build(sources: u32, options: wit::Options, build: api::PartsBuild) -> api::Engine {
+    fn from_parts_build(sources: u32, options: wit::Options, build: api::PartsBuild) -> (api::Engine, Option<String>) {
         let sources = (0..sources).map(HostSource).collect();
         let build = build.into_inner::<PartsBuild>().0.into_inner();
-        api::Engine::new(Engine(RefCell::new(core::Engine::from_parts_build(sources, options.cross(), build))))
+        let (engine, taken) = core::Engine::from_parts_build(sources, options.cross(), build);
+        (api::Engine::new(Engine(RefCell::new(engine))), taken.err().map(|why| why.to_string()))
     }
 
     fn snapshot(&self, key: String) -> Result<Vec<u8>, String> {

@@ -436,7 +436,8 @@ impl RankIndex {
 /// build from parts handed over one at a time reads each part's skills as it takes the
 /// part (while the other parts are still being prepared), and makes its ranking index from
 /// these readings as a refresh does from kept ones ([`RankIndex::rebuild`]: the same index
-/// a build gives, term numbers included).
+/// a build gives, term numbers included, but for the map of written forms, which may keep
+/// forms of skills not ranked, each naming the term its stem does, in another order).
 #[cfg(feature = "snapshot")]
 #[derive(Debug)]
 pub(crate) struct ReadAhead {
@@ -607,6 +608,27 @@ mod tests {
         assert_same(&index(read_in_parts(&refs, false, 5)), &index(read_in_parts(&refs, false, 1)));
         // And the index a build makes (in as many parts as the machine has threads).
         assert_same(&RankIndex::build_keeping(&skills, true, true), &one);
+    }
+
+    /// Skills read ahead in another order, some of them never ranked and some ranked
+    /// under another name: the index their build makes is the one a build gives.
+    #[cfg(feature = "snapshot")]
+    #[test]
+    fn skills_read_ahead_in_any_order_give_the_index_a_build_gives() {
+        let skills = generated(300);
+        let mut ahead = ReadAhead::new(true);
+        let mut number = vec![None; skills.len()];
+        // Backwards, every third left out of the catalogue (read, never ranked).
+        for (at, skill) in skills.iter().enumerate().rev() {
+            number[at] = Some(ahead.read(skill));
+        }
+        let mut ranked: Vec<Skill> = skills.iter().step_by(3).cloned().collect();
+        // Renamed since it was read: read again.
+        ranked[1].name = "renamed@origin".to_owned();
+        let refs: Vec<&Skill> = ranked.iter().collect();
+        let read_as = |at: usize| (at != 1).then(|| number[at * 3]).flatten();
+        let index = ahead.into_index(&refs, read_as);
+        assert_same(&index, &RankIndex::build_keeping(refs.iter().copied(), true, true));
     }
 
     #[test]
