@@ -161,7 +161,7 @@ impl Builder {
             entry.id = super::names::skill_id(id.as_deref(), &entry.skill.name, entry.origin.as_deref());
             #[cfg(feature = "snapshot")]
             if let Some(read) = &mut self.parts_read {
-                read.taken((entry.source, entry.skill.location.clone()));
+                read.taken(&(entry.source, entry.skill.location.clone()));
             }
         }
         self.take(prepared);

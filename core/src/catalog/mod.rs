@@ -40,7 +40,7 @@ mod snapshot;
 #[cfg(feature = "snapshot")]
 pub use parts::PartsBuild;
 #[cfg(feature = "snapshot")]
-pub(crate) use parts::{reuse_of, PartsRead};
+pub(crate) use parts::PartsRead;
 pub(crate) use report::gate_reason;
 pub(crate) mod text;
 pub(crate) mod tools;

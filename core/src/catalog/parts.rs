@@ -124,22 +124,6 @@ impl Catalog {
     }
 }
 
-/// What `parts` prepared, for a build with `options` to take: each part that fits (this
-/// build of skillwire wrote it, with these options); the first reason one did not. Each
-/// part's bytes are dropped once read (the build that follows needs the room).
-pub(crate) fn reuse_of(parts: Vec<Vec<u8>>, options: &CatalogOptions) -> (Reuse, Result<(), SnapshotError>) {
-    let mut reuse = Reuse::default();
-    let mut conflicts = SeededMap::default();
-    let mut refused = Ok(());
-    for bytes in parts {
-        match read_part(&bytes, options) {
-            Ok(part) => reuse.absorb(part, &mut conflicts),
-            Err(why) => refused = refused.and(Err(why)),
-        }
-    }
-    (reuse, refused)
-}
-
 /// A build's parts taken one at a time, as each is prepared: each part's skills are read
 /// for ranking as it is taken, so that a host preparing the other parts meanwhile keeps
 /// the build's instance busy; the build then takes the part's entries as
@@ -154,28 +138,36 @@ pub struct PartsBuild {
     read: PartsRead,
 }
 
-/// The parts' skills read for ranking: the readings, and which skill (by source and
-/// location, with its name as read) each is — among those read, and among those whose
-/// prepared entries the build took.
+/// The parts' skills read for ranking: the readings, and which skill each is, by source
+/// and location.
 #[derive(Debug)]
 pub(crate) struct PartsRead {
     ahead: ReadAhead,
-    read: SeededMap<(usize, String), (usize, String)>,
-    taken: SeededMap<(usize, String), (usize, String)>,
+    by_entry: SeededMap<(usize, String), ReadSkill>,
+}
+
+/// A part's skill as read for ranking.
+#[derive(Debug)]
+struct ReadSkill {
+    /// The number of its reading.
+    reading: usize,
+    /// The name it was read under.
+    name: String,
+    /// Whether the build took its prepared entry.
+    taken: bool,
 }
 
 impl PartsRead {
     /// The build read an entry at `key` itself: no reading of a part's skill there serves
     /// (a source listing one location twice).
     pub(crate) fn read_by_build(&mut self, key: &(usize, String)) {
-        self.read.remove(key);
-        self.taken.remove(key);
+        self.by_entry.remove(key);
     }
 
     /// The build took the prepared entry at `key`: its skill's reading may serve.
-    pub(crate) fn taken(&mut self, key: (usize, String)) {
-        if let Some(reading) = self.read.remove(&key) {
-            self.taken.insert(key, reading);
+    pub(crate) fn taken(&mut self, key: &(usize, String)) {
+        if let Some(read) = self.by_entry.get_mut(key) {
+            read.taken = true;
         }
     }
 
@@ -183,11 +175,11 @@ impl PartsRead {
     /// it): a skill whose prepared entry the build took, and which still has the name it
     /// was read under, takes its reading; the others are read now.
     pub(crate) fn into_index(self, skills: &[CatalogSkill], ranked: &[&Skill]) -> RankIndex {
-        let taken = &self.taken;
+        let by_entry = &self.by_entry;
         let reading_of = |at: usize| {
             let skill = skills.get(at)?;
-            let (reading, name) = taken.get(&(skill.source, skill.skill.location.clone()))?;
-            (*name == skill.skill.name).then_some(*reading)
+            let read = by_entry.get(&(skill.source, skill.skill.location.clone()))?;
+            (read.taken && read.name == skill.skill.name).then_some(read.reading)
         };
         self.ahead.into_index(ranked, reading_of)
     }
@@ -196,8 +188,7 @@ impl PartsRead {
 impl PartsBuild {
     /// No part taken yet, for a build with `options`.
     pub fn new(options: &CatalogOptions) -> PartsBuild {
-        let ahead = ReadAhead::new(options.rank.headings);
-        let read = PartsRead { ahead, read: SeededMap::default(), taken: SeededMap::default() };
+        let read = PartsRead { ahead: ReadAhead::new(options.rank.headings), by_entry: SeededMap::default() };
         PartsBuild { options: options.clone(), reuse: Reuse::default(), conflicts: SeededMap::default(), read }
     }
 
@@ -212,7 +203,7 @@ impl PartsBuild {
         for skill in &skills {
             let reading = self.read.ahead.read(if skill.blocked() { &nothing } else { &skill.skill });
             let key = (skill.source, skill.skill.location.clone());
-            self.read.read.insert(key, (reading, skill.skill.name.clone()));
+            self.read.by_entry.insert(key, ReadSkill { reading, name: skill.skill.name.clone(), taken: false });
         }
         let part = Reuse::new(skills, Vec::new(), report, options, stamps);
         self.reuse.absorb(part, &mut self.conflicts);
@@ -227,12 +218,6 @@ impl PartsBuild {
             false => Err(SnapshotError::OtherOptions),
         }
     }
-}
-
-/// One part's prepared entries, if it fits.
-fn read_part(bytes: &[u8], options: &CatalogOptions) -> Result<Reuse, SnapshotError> {
-    let (skills, report, options, stamps) = decode_part(bytes, options)?;
-    Ok(Reuse::new(skills, Vec::new(), report, options, stamps))
 }
 
 /// The stamps of a part's entries, by source and location.

@@ -218,8 +218,11 @@ impl CatalogBuild {
     #[cfg(feature = "snapshot")]
     pub fn with_parts(self, parts: Vec<Vec<u8>>) -> (Self, Result<(), crate::SnapshotError>) {
         let Some(options) = self.builder.as_ref().map(Builder::options) else { return (self, Ok(())) };
-        let (reuse, refused) = crate::catalog::reuse_of(parts, options);
-        (self.with_reuse(reuse), refused)
+        // The parts taken in turn, as a build handed them one at a time takes them.
+        let mut build = crate::PartsBuild::new(options);
+        let refused = parts.into_iter().map(|part| build.take(part)).fold(Ok(()), Result::and);
+        let (this, taken) = self.with_parts_build(build);
+        (this, refused.and(taken))
     }
 
     /// The same build, taking the entries the parts `build` took prepared (as
