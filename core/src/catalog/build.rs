@@ -2,7 +2,7 @@
 //! it, merging skills by name, gating them, and indexing the winners once.
 
 use super::names::{qualified, same_origin};
-use super::prepare::{prepare, prepare_batch, Prepared, BATCH};
+use super::prepare::{batch_ready, prepare, prepare_batch, text_bytes, Prepared};
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
     GatedSkill, KeptIndexes, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
@@ -81,8 +81,9 @@ impl Catalog {
 
 /// A catalogue built one entry at a time, in precedence order: each SKILL.md is loaded,
 /// scanned and read for its body's sections, and its text dropped, so a build holds at
-/// most [`BATCH`] texts (natively, entries wait until a batch is prepared on several
-/// threads; on wasm32 each is prepared as it arrives); the indexes are made once, by
+/// most a batch of texts (natively, entries wait until a [batch](super::prepare::BATCH) is
+/// prepared on every thread, while this one takes the batch prepared before; on wasm32
+/// each is prepared and taken as it arrives); the indexes are made once, by
 /// [`Builder::finish`].
 #[derive(Debug)]
 pub(crate) struct Builder {
@@ -97,8 +98,11 @@ pub(crate) struct Builder {
     ids: SeededMap<String, IdHolder>,
     /// Skills loaded so far (held to `limits.max_skills`).
     count: usize,
-    /// Entries not prepared yet, in order.
+    /// Entries not prepared yet, in order, and their texts' bytes.
     waiting: Vec<CatalogInput>,
+    waiting_bytes: usize,
+    /// Entries prepared but not taken yet, in order (after those taken, before `waiting`).
+    prepared_ahead: Vec<Prepared>,
     /// Entries whose SKILL.md could not be read.
     unread: usize,
     /// The skills a build from parts read for ranking as it took the parts.
@@ -117,6 +121,8 @@ impl Builder {
             ids: SeededMap::default(),
             count: 0,
             waiting: Vec::new(),
+            waiting_bytes: 0,
+            prepared_ahead: Vec::new(),
             unread: 0,
             #[cfg(feature = "snapshot")]
             parts_read: None,
@@ -145,8 +151,9 @@ impl Builder {
             let prepared = self.prepare_unless_full(input);
             return self.take(prepared);
         }
+        self.waiting_bytes += text_bytes(&input);
         self.waiting.push(input);
-        if self.waiting.len() >= BATCH {
+        if batch_ready(self.waiting.len(), self.waiting_bytes) {
             self.prepare_waiting();
         }
     }
@@ -154,9 +161,7 @@ impl Builder {
     /// Adds one entry prepared by an earlier build (see [`Reuse`](super::Reuse)), after
     /// the ones added before it, with the id its host gives it now.
     pub(crate) fn add_prepared(&mut self, mut prepared: Prepared, id: Option<String>) {
-        if !self.waiting.is_empty() {
-            self.prepare_waiting();
-        }
+        self.take_waiting();
         if let Prepared::Loaded { scanned: Ok(entry), .. } = &mut prepared {
             entry.id = super::names::skill_id(id.as_deref(), &entry.skill.name, entry.origin.as_deref());
             #[cfg(feature = "snapshot")]
@@ -180,13 +185,33 @@ impl Builder {
         }
     }
 
+    /// Prepares the waiting entries on every thread while this one takes those prepared
+    /// before; the entries it prepares are taken next time, or by [`Builder::take_waiting`].
+    /// (An entry may be prepared before the catalogue turns out full: it is skipped as one
+    /// left unprepared is.)
     fn prepare_waiting(&mut self) {
         let waiting = std::mem::take(&mut self.waiting);
-        let prepared = if self.full() {
-            waiting.into_iter().map(|input| self.prepare_unless_full(input)).collect()
-        } else {
-            prepare_batch(&waiting, &self.options)
-        };
+        self.waiting_bytes = 0;
+        let ahead = std::mem::take(&mut self.prepared_ahead);
+        if self.full() {
+            self.take_all(ahead);
+            let prepared: Vec<Prepared> = waiting.into_iter().map(|input| self.prepare_unless_full(input)).collect();
+            return self.take_all(prepared);
+        }
+        let options = self.options.clone();
+        self.prepared_ahead = prepare_batch(&waiting, &options, || self.take_all(ahead));
+    }
+
+    /// Prepares and takes every entry added so far.
+    fn take_waiting(&mut self) {
+        if !self.waiting.is_empty() {
+            self.prepare_waiting();
+        }
+        let ahead = std::mem::take(&mut self.prepared_ahead);
+        self.take_all(ahead);
+    }
+
+    fn take_all(&mut self, prepared: Vec<Prepared>) {
         for prepared in prepared {
             self.take(prepared);
         }
@@ -300,7 +325,7 @@ impl Builder {
     /// changed. With `refreshable`, the ranking index keeps what reading each skill gave,
     /// for the next refresh.
     pub(crate) fn finish(mut self, kept: Option<KeptIndexes>, refreshable: bool) -> Catalog {
-        self.prepare_waiting();
+        self.take_waiting();
         #[cfg(feature = "snapshot")]
         let parts_read = self.parts_read.take();
         let Builder { options, mut report, mut winners, shadowed, by_key, unread, .. } = self;

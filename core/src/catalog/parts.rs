@@ -18,7 +18,7 @@
 //! skillwire that wrote them (its version is checked), passed within one host, with no
 //! checksum; a part that does not fit is not taken, and the build reads its entries.
 
-use super::prepare::{prepare_batch, Prepared, BATCH};
+use super::prepare::{batch_ready, prepare_batch, text_bytes, Prepared};
 use super::snapshot::{version, Entries, Output, WireEntry, WireReport};
 use super::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, Reuse, SnapshotError};
 use crate::engine::source::SkillSource;
@@ -64,7 +64,7 @@ impl Kept {
     /// Prepares `waiting` (each entry with its stamp), keeping what a build may take.
     fn prepare(&mut self, waiting: &mut Vec<(CatalogInput, String)>, options: &CatalogOptions) {
         let (inputs, stamps): (Vec<CatalogInput>, Vec<String>) = waiting.drain(..).unzip();
-        for ((input, stamp), prepared) in inputs.iter().zip(stamps).zip(prepare_batch(&inputs, options)) {
+        for ((input, stamp), prepared) in inputs.iter().zip(stamps).zip(prepare_batch(&inputs, options, || ())) {
             match prepared {
                 Prepared::Loaded { warnings, scanned: Ok(entry) } => {
                     self.report.warnings.extend(warnings);
@@ -91,6 +91,7 @@ impl Catalog {
     pub fn prepare_part<S: SkillSource>(sources: &[S], options: &CatalogOptions) -> Result<Vec<u8>, SnapshotError> {
         let mut kept = Kept::default();
         let mut waiting: Vec<(CatalogInput, String)> = Vec::new();
+        let mut waiting_bytes = 0;
         let mut room = options.limits.max_skills;
         'sources: for (index, source) in sources.iter().enumerate() {
             let Ok(entries) = source.list() else { continue };
@@ -106,9 +107,11 @@ impl Catalog {
                 };
                 let input =
                     CatalogInput { source: index, location: entry.location, origin: entry.origin, id: entry.id, text };
+                waiting_bytes += text_bytes(&input);
                 waiting.push((input, stamp));
-                if waiting.len() >= BATCH {
+                if batch_ready(waiting.len(), waiting_bytes) {
                     kept.prepare(&mut waiting, options);
+                    waiting_bytes = 0;
                 }
             }
         }

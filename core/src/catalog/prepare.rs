@@ -7,9 +7,32 @@ use crate::parallel;
 use crate::scan;
 use crate::skill;
 
-/// Entries a native build prepares together once they are waiting; fewer (a small build,
-/// or the last entries of one) are prepared on the build's own thread.
-pub(crate) const BATCH: usize = 64;
+/// Entries a native build prepares together once they are waiting, or fewer once their
+/// texts reach [`BATCH_BYTES`] ([`batch_ready`]): what a build holds of its entries' texts
+/// at a time. A batch is prepared on every thread, [`CHUNK`] entries at a time.
+pub(crate) const BATCH: usize = 512;
+
+/// The texts' bytes from which waiting entries are prepared, however few.
+pub(crate) const BATCH_BYTES: usize = 16 << 20;
+
+/// Entries a thread takes at a time from a batch being prepared: small enough that the
+/// threads finish together, whatever the entries' sizes.
+const CHUNK: usize = 16;
+
+/// Fewer entries than this are prepared on the build's own thread (a small build, or the
+/// last entries of one): not worth a thread's start.
+const SPLIT_FROM: usize = 64;
+
+/// Whether `count` waiting entries, whose texts hold `bytes`, are a batch to prepare. With
+/// one thread (wasm32) each entry is: a batch would only hold texts longer.
+pub(crate) fn batch_ready(count: usize, bytes: usize) -> bool {
+    parallel::threads() <= 1 || count >= BATCH || bytes >= BATCH_BYTES
+}
+
+/// The bytes an entry's text holds (none when its source gave none).
+pub(crate) fn text_bytes(input: &CatalogInput) -> usize {
+    input.text.as_ref().map_or(0, String::len)
+}
 
 /// The diagnostic code of an entry its source refused for what its SKILL.md is
 /// ([`SourceError::refused`](crate::SourceError::refused)).
@@ -90,11 +113,9 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
     Prepared::Loaded { warnings, scanned }
 }
 
-/// Prepares `inputs`, in order: split between the machine's threads once there are
-/// [`BATCH`] of them, on this thread otherwise.
-pub(crate) fn prepare_batch(inputs: &[CatalogInput], options: &CatalogOptions) -> Vec<Prepared> {
-    let parts = if inputs.len() < BATCH { 1 } else { parallel::threads() };
-    let prepared =
-        parallel::in_parts(inputs, parts, |part| part.iter().map(|i| prepare(i, options)).collect::<Vec<_>>());
-    prepared.into_iter().flatten().collect()
+/// Prepares `inputs`, in order: split between the machine's threads from [`SPLIT_FROM`]
+/// of them, on this thread otherwise. This thread runs `first` before it joins in.
+pub(crate) fn prepare_batch(inputs: &[CatalogInput], options: &CatalogOptions, first: impl FnOnce()) -> Vec<Prepared> {
+    let chunk = if inputs.len() < SPLIT_FROM { inputs.len() } else { CHUNK };
+    parallel::map_in_chunks(inputs, chunk, first, |input| prepare(input, options))
 }

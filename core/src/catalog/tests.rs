@@ -189,13 +189,15 @@ fn escapes_in_the_frontmatter_are_scanned_decoded() {
     }
 }
 
-/// A build of more entries than one batch (prepared on several threads natively) reports
-/// and merges them in list order: unreadable, unloadable and over-the-limit entries
-/// skipped where they come, shadowing settled by order.
+/// A build of more entries than two batches (natively, each prepared on several threads
+/// while the one before is taken) reports and merges them in list order: unreadable,
+/// unloadable and over-the-limit entries skipped where they come, shadowing settled by
+/// order. The limit is reached in the second batch, while the third is being prepared.
 #[test]
 fn batched_builds_keep_list_order() {
-    let limit = 150;
-    let inputs: Vec<CatalogInput> = (0..300)
+    let count = 2 * super::prepare::BATCH + 300;
+    let limit = super::prepare::BATCH + 150;
+    let inputs: Vec<CatalogInput> = (0..count)
         .map(|i| {
             let text = match i {
                 _ if i % 7 == 0 => Err(crate::SourceError::new(format!("unreadable {i}"))),

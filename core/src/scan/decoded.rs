@@ -144,25 +144,64 @@ fn field_values<'a>(skill: &'a Skill, frontmatter: &'a str) -> (String, Vec<(Vec
 /// Whether `text` holds `part` as it is, standing apart: with no letter, digit or `_`
 /// (nor a byte of a character beyond ASCII) just before or after it, so that the scan of
 /// `text` read it as it reads `part` alone (a trigger word joined to a letter, as in
-/// `aIgnore`, is no trigger). Short parts are compared at each place of their first byte (a
-/// searcher built for each value costs more than the search); long ones searched, so that
-/// the cost stays linear.
+/// `aIgnore`, is no trigger). `part` is compared at each place of its first byte: a
+/// searcher built for each value costs more than the search (a frontmatter is short, and
+/// its values are found near where they start). Past a budget of places that keeps the
+/// comparisons linear in `text` (a text of one repeated byte), the rest is searched.
 fn held(text: &str, part: &str) -> bool {
     let (text, part) = (text.as_bytes(), part.as_bytes());
     let joins = |byte: Option<&u8>| byte.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80);
     let apart = |at: usize| !joins(at.checked_sub(1).and_then(|i| text.get(i))) && !joins(text.get(at + part.len()));
     let Some((&first, rest)) = part.split_first() else { return true };
-    if part.len() > 64 {
-        return memchr::memmem::find_iter(text, part).any(apart);
+    // Each comparison reads at most `part.len()` bytes: these many read about four times
+    // the text.
+    let mut places_left = 4 * (text.len() / part.len()) + 16;
+    for at in memchr::memchr_iter(first, text) {
+        if places_left == 0 {
+            let rest_of_text = text.get(at..).unwrap_or_default();
+            return memchr::memmem::find_iter(rest_of_text, part).any(|found| apart(at + found));
+        }
+        places_left -= 1;
+        if text.get(at + 1..).is_some_and(|after| after.starts_with(rest)) && apart(at) {
+            return true;
+        }
     }
-    memchr::memchr_iter(first, text)
-        .any(|at| text.get(at + 1..).is_some_and(|after| after.starts_with(rest)) && apart(at))
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Action, Category, Limits};
+
+    /// A value is held where a searcher finds it standing apart, whether found by
+    /// comparing at each place of its first byte or, past the budget, searched.
+    #[test]
+    fn held_finds_what_a_searcher_finds() {
+        let searched = |text: &str, part: &str| {
+            let (t, p) = (text.as_bytes(), part.as_bytes());
+            let joins = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80);
+            part.is_empty()
+                || memchr::memmem::find_iter(t, p)
+                    .any(|at| !joins(at.checked_sub(1).and_then(|i| t.get(i))) && !joins(t.get(at + p.len())))
+        };
+        let long = format!("{}b", "a".repeat(100));
+        let texts = [
+            "name: pdf\ndescription: Fill PDF forms.\n".to_owned(),
+            "a".repeat(5_000),
+            format!("{} {long}", "a".repeat(5_000)),
+            format!("{}{long}", "a".repeat(5_000)),
+            format!("x{long} {long}"),
+            "tags: [aIgnore, ignore]".to_owned(),
+            "é pdf é".to_owned(),
+        ];
+        let parts = ["pdf", "Fill PDF forms.", "ignore", "a", "", long.as_str(), "aaaa", "é"];
+        for text in &texts {
+            for part in parts {
+                assert_eq!(held(text, part), searched(text, part), "{part:?} in {:?}", &text[..text.len().min(40)]);
+            }
+        }
+    }
 
     /// The findings of a SKILL.md's text and decoded values, as a build scans them.
     fn findings(text: &str) -> Vec<Finding> {
