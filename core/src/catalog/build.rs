@@ -2,7 +2,7 @@
 //! it, merging skills by name, gating them, and indexing the winners once.
 
 use super::names::{qualified, same_origin};
-use super::prepare::{batch_ready, prepare, prepare_batch, text_bytes, Prepared};
+use super::prepare::{batch_ready, prepare, prepare_batch, splits, text_bytes, Prepared};
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
     GatedSkill, KeptIndexes, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
@@ -185,18 +185,26 @@ impl Builder {
         }
     }
 
-    /// Prepares the waiting entries on every thread while this one takes those prepared
-    /// before; the entries it prepares are taken next time, or by [`Builder::take_waiting`].
-    /// (An entry may be prepared before the catalogue turns out full: it is skipped as one
-    /// left unprepared is.)
+    /// Prepares the waiting entries. A batch worth splitting is prepared on every thread
+    /// while this one takes the entries prepared before, and is taken next time or by
+    /// [`Builder::take_waiting`]; fewer entries are prepared and taken here one at a time.
+    /// Entries ahead that may fill the catalogue are taken before more are prepared, so an
+    /// entry is prepared after the catalogue is full only in the batch that fills it (it is
+    /// then skipped as one left unprepared is, unless it was not read).
     fn prepare_waiting(&mut self) {
         let waiting = std::mem::take(&mut self.waiting);
         self.waiting_bytes = 0;
-        let ahead = std::mem::take(&mut self.prepared_ahead);
-        if self.full() {
+        let mut ahead = std::mem::take(&mut self.prepared_ahead);
+        if self.count.saturating_add(ahead.len()) >= self.options.limits.max_skills {
+            self.take_all(std::mem::take(&mut ahead));
+        }
+        if self.full() || !splits(waiting.len()) {
             self.take_all(ahead);
-            let prepared: Vec<Prepared> = waiting.into_iter().map(|input| self.prepare_unless_full(input)).collect();
-            return self.take_all(prepared);
+            for input in waiting {
+                let prepared = self.prepare_unless_full(input);
+                self.take(prepared);
+            }
+            return;
         }
         let options = self.options.clone();
         self.prepared_ahead = prepare_batch(&waiting, &options, || self.take_all(ahead));

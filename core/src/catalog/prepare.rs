@@ -23,6 +23,11 @@ const CHUNK: usize = 16;
 /// last entries of one): not worth a thread's start.
 const SPLIT_FROM: usize = 64;
 
+/// Whether `count` entries are prepared on several threads ([`prepare_batch`]).
+pub(crate) fn splits(count: usize) -> bool {
+    count >= SPLIT_FROM && parallel::threads() > 1
+}
+
 /// Whether `count` waiting entries, whose texts hold `bytes`, are a batch to prepare. With
 /// one thread (wasm32) each entry is: a batch would only hold texts longer.
 pub(crate) fn batch_ready(count: usize, bytes: usize) -> bool {
@@ -113,9 +118,9 @@ pub(crate) fn prepare(input: &CatalogInput, options: &CatalogOptions) -> Prepare
     Prepared::Loaded { warnings, scanned }
 }
 
-/// Prepares `inputs`, in order: split between the machine's threads from [`SPLIT_FROM`]
-/// of them, on this thread otherwise. This thread runs `first` before it joins in.
+/// Prepares `inputs`, in order: split between the machine's threads when it [`splits`]
+/// them, on this thread otherwise. This thread runs `first` before it joins in.
 pub(crate) fn prepare_batch(inputs: &[CatalogInput], options: &CatalogOptions, first: impl FnOnce()) -> Vec<Prepared> {
-    let chunk = if inputs.len() < SPLIT_FROM { inputs.len() } else { CHUNK };
+    let chunk = if splits(inputs.len()) { CHUNK } else { inputs.len() };
     parallel::map_in_chunks(inputs, chunk, first, |input| prepare(input, options))
 }

@@ -193,10 +193,12 @@ fn escapes_in_the_frontmatter_are_scanned_decoded() {
 /// while the one before is taken) reports and merges them in list order: unreadable,
 /// unloadable and over-the-limit entries skipped where they come, shadowing settled by
 /// order. The limit is reached in the second batch, while the third is being prepared.
+/// Past the batch that fills the catalogue, an entry is not prepared at all: one whose
+/// origin would be refused is skipped as over the limit, as every other one is.
 #[test]
 fn batched_builds_keep_list_order() {
-    let count = 2 * super::prepare::BATCH + 300;
-    let limit = super::prepare::BATCH + 150;
+    let batch = super::prepare::BATCH;
+    let (count, limit) = (2 * batch + 300, batch + 150);
     let inputs: Vec<CatalogInput> = (0..count)
         .map(|i| {
             let text = match i {
@@ -206,12 +208,16 @@ fn batched_builds_keep_list_order() {
                 _ if i % 13 == 0 => Ok(md(&format!("s{}", i - 1), "")),
                 _ => Ok(md(&format!("s{i}"), "")),
             };
-            CatalogInput { source: 0, id: None, origin: None, location: format!("l/{i}/SKILL.md"), text }
+            let origin = (i >= 2 * batch && i % 17 == 0).then(|| "not an origin!".to_owned());
+            CatalogInput { source: 0, id: None, origin, location: format!("l/{i}/SKILL.md"), text }
         })
         .collect();
     // What the build must report, entry by entry in list order.
     let (mut skipped, mut loaded, mut shadowed) = (Vec::new(), Vec::new(), Vec::new());
     for (i, input) in inputs.iter().enumerate() {
+        if i == 2 * batch {
+            assert!(loaded.len() + shadowed.len() >= limit, "the limit is reached in the second batch");
+        }
         match &input.text {
             Err(failed) => skipped.push((input.location.clone(), failed.message.clone())),
             Ok(_) if loaded.len() + shadowed.len() >= limit => skipped

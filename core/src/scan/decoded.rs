@@ -147,7 +147,9 @@ fn field_values<'a>(skill: &'a Skill, frontmatter: &'a str) -> (String, Vec<(Vec
 /// `aIgnore`, is no trigger). `part` is compared at each place of its first byte: a
 /// searcher built for each value costs more than the search (a frontmatter is short, and
 /// its values are found near where they start). Past a budget of places that keeps the
-/// comparisons linear in `text` (a text of one repeated byte), the rest is searched.
+/// comparisons linear in `text` (a text of one repeated byte), the rest is searched; the
+/// search passes over an occurrence that overlaps one it found (a value made of a
+/// repeated piece), which then leaves the value to be scanned again: the safe side.
 fn held(text: &str, part: &str) -> bool {
     let (text, part) = (text.as_bytes(), part.as_bytes());
     let joins = |byte: Option<&u8>| byte.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80);
@@ -155,7 +157,7 @@ fn held(text: &str, part: &str) -> bool {
     let Some((&first, rest)) = part.split_first() else { return true };
     // Each comparison reads at most `part.len()` bytes: these many read about four times
     // the text.
-    let mut places_left = 4 * (text.len() / part.len()) + 16;
+    let mut places_left = (text.len() / part.len()).saturating_mul(4).saturating_add(16);
     for at in memchr::memchr_iter(first, text) {
         if places_left == 0 {
             let rest_of_text = text.get(at..).unwrap_or_default();
