@@ -1,6 +1,8 @@
 // MCP request latency of `skillwire mcp`, measured as a client sees it: the official MCP
 // TypeScript SDK's client over stdio calls find_skills and load_skill on each message in
-// turn, and reports the medians and the server's resident memory.
+// turn, lists the prompts and resources (what a client does on connecting, and again on
+// each list_changed notification), and reports the medians, the lists' sizes and the
+// server's resident memory.
 //
 //   node bench/mcp_latency.mjs --skills /tmp/bench/skills-1000 [--engine wasm|native]
 //     [--messages ../../shared/queries/dev.jsonl] [--calls 400] [--binary ../target/release/skillwire]
@@ -59,6 +61,20 @@ const loadable = messages.filter((m) => names[m]);
 if (loadable.length === 0) throw new Error('find_skills named no skill for any message');
 messages.splice(0, messages.length, ...loadable);
 const load = await median((message) => client.callTool({ name: 'load_skill', arguments: { name: names[message] } }));
+// The lists a client asks for on connecting: each answer's time (median of 20) and size.
+async function listed(list) {
+  const times = [];
+  let answer;
+  for (let i = 0; i < 21; i++) {
+    const t = performance.now();
+    answer = await list();
+    if (i > 0) times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], bytes: JSON.stringify(answer).length, answer };
+}
+const prompts = await listed(() => client.listPrompts());
+const resources = await listed(() => client.listResources());
 const rss = (() => {
   try {
     const status = readFileSync(`/proc/${transport.pid}/status`, 'utf8');
@@ -72,5 +88,8 @@ console.log(JSON.stringify({
   engine: args.engine, skills: args.skills, tools: tools.length, messages: asked, loadable: loadable.length,
   calls: Number(args.calls),
   ready_ms: Math.round(ready), find_skills_median_ms: +find.toFixed(3), load_skill_median_ms: +load.toFixed(3),
+  prompts: prompts.answer.prompts.length, prompts_list_median_ms: +prompts.median.toFixed(2),
+  prompts_list_bytes: prompts.bytes, resources: resources.answer.resources.length,
+  resources_list_median_ms: +resources.median.toFixed(2), resources_list_bytes: resources.bytes,
   server_rss_mb: +rss.toFixed(1),
 }));
