@@ -2,7 +2,7 @@
 //! it, merging skills by name, gating them, and indexing the winners once.
 
 use super::names::{qualified, same_origin};
-use super::prepare::{batch_ready, prepare, prepare_batch, splits, text_bytes, Prepared};
+use super::prepare::{prepare, prepare_batch, splits, Prepared, Waiting};
 use super::{
     open_to_automatic_use, Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, FlaggedSkill,
     GatedSkill, KeptIndexes, LocatedWarning, Precedence, ShadowedSkill, SkippedSkill,
@@ -98,9 +98,8 @@ pub(crate) struct Builder {
     ids: SeededMap<String, IdHolder>,
     /// Skills loaded so far (held to `limits.max_skills`).
     count: usize,
-    /// Entries not prepared yet, in order, and their texts' bytes.
-    waiting: Vec<CatalogInput>,
-    waiting_bytes: usize,
+    /// Entries not prepared yet, in order.
+    waiting: Waiting<CatalogInput>,
     /// Entries prepared but not taken yet, in order (after those taken, before `waiting`).
     prepared_ahead: Vec<Prepared>,
     /// Entries whose SKILL.md could not be read.
@@ -120,8 +119,7 @@ impl Builder {
             by_key: SeededMap::default(),
             ids: SeededMap::default(),
             count: 0,
-            waiting: Vec::new(),
-            waiting_bytes: 0,
+            waiting: Waiting::default(),
             prepared_ahead: Vec::new(),
             unread: 0,
             #[cfg(feature = "snapshot")]
@@ -151,9 +149,7 @@ impl Builder {
             let prepared = self.prepare_unless_full(input);
             return self.take(prepared);
         }
-        self.waiting_bytes += text_bytes(&input);
-        self.waiting.push(input);
-        if batch_ready(self.waiting.len(), self.waiting_bytes) {
+        if self.waiting.push(input, |input| input) {
             self.prepare_waiting();
         }
     }
@@ -192,8 +188,7 @@ impl Builder {
     /// entry is prepared after the catalogue is full only in the batch that fills it (it is
     /// then skipped as one left unprepared is, unless it was not read).
     fn prepare_waiting(&mut self) {
-        let waiting = std::mem::take(&mut self.waiting);
-        self.waiting_bytes = 0;
+        let waiting = self.waiting.take();
         let mut ahead = std::mem::take(&mut self.prepared_ahead);
         if self.count.saturating_add(ahead.len()) >= self.options.limits.max_skills {
             self.take_all(std::mem::take(&mut ahead));

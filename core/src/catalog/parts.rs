@@ -18,7 +18,7 @@
 //! skillwire that wrote them (its version is checked), passed within one host, with no
 //! checksum; a part that does not fit is not taken, and the build reads its entries.
 
-use super::prepare::{batch_ready, prepare_batch, text_bytes, Prepared};
+use super::prepare::{prepare_batch, Prepared, Waiting};
 use super::snapshot::{version, Entries, Output, WireEntry, WireReport};
 use super::{Catalog, CatalogInput, CatalogOptions, CatalogReport, CatalogSkill, Reuse, SnapshotError};
 use crate::engine::source::SkillSource;
@@ -62,8 +62,8 @@ struct Kept {
 
 impl Kept {
     /// Prepares `waiting` (each entry with its stamp), keeping what a build may take.
-    fn prepare(&mut self, waiting: &mut Vec<(CatalogInput, String)>, options: &CatalogOptions) {
-        let (inputs, stamps): (Vec<CatalogInput>, Vec<String>) = waiting.drain(..).unzip();
+    fn prepare(&mut self, waiting: Vec<(CatalogInput, String)>, options: &CatalogOptions) {
+        let (inputs, stamps): (Vec<CatalogInput>, Vec<String>) = waiting.into_iter().unzip();
         for ((input, stamp), prepared) in inputs.iter().zip(stamps).zip(prepare_batch(&inputs, options, || ())) {
             match prepared {
                 Prepared::Loaded { warnings, scanned: Ok(entry) } => {
@@ -90,8 +90,7 @@ impl Catalog {
     /// left to the build, which reports it.
     pub fn prepare_part<S: SkillSource>(sources: &[S], options: &CatalogOptions) -> Result<Vec<u8>, SnapshotError> {
         let mut kept = Kept::default();
-        let mut waiting: Vec<(CatalogInput, String)> = Vec::new();
-        let mut waiting_bytes = 0;
+        let mut waiting: Waiting<(CatalogInput, String)> = Waiting::default();
         let mut room = options.limits.max_skills;
         'sources: for (index, source) in sources.iter().enumerate() {
             let Ok(entries) = source.list() else { continue };
@@ -107,15 +106,12 @@ impl Catalog {
                 };
                 let input =
                     CatalogInput { source: index, location: entry.location, origin: entry.origin, id: entry.id, text };
-                waiting_bytes += text_bytes(&input);
-                waiting.push((input, stamp));
-                if batch_ready(waiting.len(), waiting_bytes) {
-                    kept.prepare(&mut waiting, options);
-                    waiting_bytes = 0;
+                if waiting.push((input, stamp), |(input, _)| input) {
+                    kept.prepare(waiting.take(), options);
                 }
             }
         }
-        kept.prepare(&mut waiting, options);
+        kept.prepare(waiting.take(), options);
         let part = PartRef {
             version: version(),
             options,

@@ -8,12 +8,12 @@ use crate::scan;
 use crate::skill;
 
 /// Entries a native build prepares together once they are waiting, or fewer once their
-/// texts reach [`BATCH_BYTES`] ([`batch_ready`]): what a build holds of its entries' texts
-/// at a time. A batch is prepared on every thread, [`CHUNK`] entries at a time.
+/// texts reach [`BATCH_BYTES`] ([`Waiting`]): what a build holds of its entries' texts at a
+/// time. A batch is prepared on every thread, [`CHUNK`] entries at a time.
 pub(crate) const BATCH: usize = 512;
 
 /// The texts' bytes from which waiting entries are prepared, however few.
-pub(crate) const BATCH_BYTES: usize = 16 << 20;
+const BATCH_BYTES: usize = 16 << 20;
 
 /// Entries a thread takes at a time from a batch being prepared: small enough that the
 /// threads finish together, whatever the entries' sizes.
@@ -28,15 +28,39 @@ pub(crate) fn splits(count: usize) -> bool {
     count >= SPLIT_FROM && parallel::threads() > 1
 }
 
-/// Whether `count` waiting entries, whose texts hold `bytes`, are a batch to prepare. With
-/// one thread (wasm32) each entry is: a batch would only hold texts longer.
-pub(crate) fn batch_ready(count: usize, bytes: usize) -> bool {
-    parallel::threads() <= 1 || count >= BATCH || bytes >= BATCH_BYTES
+/// Entries waiting to be prepared (each an input, or an input with what its caller keeps
+/// beside it), and their texts' bytes.
+#[derive(Debug)]
+pub(crate) struct Waiting<T> {
+    entries: Vec<T>,
+    bytes: usize,
 }
 
-/// The bytes an entry's text holds (none when its source gave none).
-pub(crate) fn text_bytes(input: &CatalogInput) -> usize {
-    input.text.as_ref().map_or(0, String::len)
+impl<T> Default for Waiting<T> {
+    fn default() -> Self {
+        Waiting { entries: Vec::new(), bytes: 0 }
+    }
+}
+
+impl<T> Waiting<T> {
+    /// Adds `entry`, whose input is `input`; true when the entries waiting are a batch to
+    /// prepare: [`BATCH`] of them, or [`BATCH_BYTES`] of text. With one thread (wasm32)
+    /// each entry is: a batch would only hold texts longer.
+    pub(crate) fn push(&mut self, entry: T, input: impl FnOnce(&T) -> &CatalogInput) -> bool {
+        self.bytes += input(&entry).text.as_ref().map_or(0, String::len);
+        self.entries.push(entry);
+        parallel::threads() <= 1 || self.entries.len() >= BATCH || self.bytes >= BATCH_BYTES
+    }
+
+    /// The entries waiting, in order; none wait after.
+    pub(crate) fn take(&mut self) -> Vec<T> {
+        self.bytes = 0;
+        std::mem::take(&mut self.entries)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
 }
 
 /// The diagnostic code of an entry its source refused for what its SKILL.md is
