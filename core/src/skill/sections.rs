@@ -82,9 +82,12 @@ pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<S
             let for_it = ["when to use", "when to apply", "use this skill when", "use when"];
             let for_it_exactly = ["scope", "triggers", "trigger phrases"];
             // Compared only with the titles that start with its first letter: most
-            // headings are compared no further.
+            // headings are compared no further. (The titles are ASCII: their first byte
+            // is their first letter, compared without a call to `memcmp` — a
+            // `starts_with(char)` makes one, and a body has many headings.)
             let first = title.chars().next().and_then(|c| c.to_lowercase().next());
-            let like = |h: &&&str| first.is_some_and(|first| h.starts_with(first));
+            let like =
+                |h: &&&str| first.is_some_and(|first| h.as_bytes().first().map(|&b| char::from(b)) == Some(first));
             if against.iter().filter(like).any(|h| lowercase_starts_with(title, h)) {
                 open = Some((level, false));
             } else if for_it.iter().filter(like).any(|h| lowercase_starts_with(title, h))
@@ -124,12 +127,26 @@ fn lowercase_after<'a>(text: &'a str, prefix: &str) -> Option<impl Iterator<Item
 
 /// Whether `text` lowercased starts with `prefix` (lowercase ASCII).
 fn lowercase_starts_with(text: &str, prefix: &str) -> bool {
-    lowercase_after(text, prefix).is_some()
+    match ascii_start(text, prefix) {
+        Some(start) => start.eq_ignore_ascii_case(prefix.as_bytes()),
+        None => lowercase_after(text, prefix).is_some(),
+    }
 }
 
 /// Whether `text` lowercased is `word` (lowercase ASCII).
 fn lowercase_is(text: &str, word: &str) -> bool {
-    lowercase_after(text, word).is_some_and(|mut rest| rest.next().is_none())
+    match ascii_start(text, word) {
+        // No character lowercases to nothing: what follows the start keeps it from being `word`.
+        Some(start) => text.len() == word.len() && start.eq_ignore_ascii_case(word.as_bytes()),
+        None => lowercase_after(text, word).is_some_and(|mut rest| rest.next().is_none()),
+    }
+}
+
+/// `text`'s first `prefix.len()` bytes when they are ASCII: then its lowercase starts with
+/// `prefix` (lowercase ASCII) exactly when they equal it, case aside — most headings,
+/// compared without lowercasing a character at a time.
+fn ascii_start<'a>(text: &'a str, prefix: &str) -> Option<&'a [u8]> {
+    text.as_bytes().get(..prefix.len()).filter(|start| start.is_ascii())
 }
 
 /// Most body headings kept per skill.
@@ -240,6 +257,10 @@ mod tests {
             "Out of scope: ΣΣ",
             "Ünderstand",
             "Do not use",
+            // ASCII as far as the prefix goes, then not: read a byte at a time up to there.
+            "Scope\u{212A}",
+            "Do not usé",
+            "Triggers\u{130}",
         ];
         for title in titles {
             let lowercase = title.to_lowercase();
