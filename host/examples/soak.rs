@@ -5,6 +5,10 @@
 //! cargo run --release -p skillwire-host --example soak -- 1000000 wasm
 //! ```
 //!
+//! The messages are the dev messages, every tenth with a word never seen before and every
+//! thousandth repeated past 16 KiB, so that what a thread keeps between turns (the stems it
+//! remembers, its buffers) is seen to stay bounded.
+//!
 //! Every twentieth of the run prints the turn count, the process's resident memory (from
 //! `/proc/self/statm`, Linux) and, for the component, the guest's linear memory. Memory
 //! is flat when the last sample is within a few percent of the one taken after warm-up
@@ -22,6 +26,20 @@ fn resident_bytes() -> usize {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
     let pages: usize = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
     pages * 4096
+}
+
+/// The message of turn `turn`: the dev messages in turn; every tenth with a word no turn
+/// had before (the stems a thread remembers fill up and start again), every thousandth
+/// repeated past 16 KiB (the buffers a thread keeps for messages are let go after one).
+fn soak_message(messages: &[String], turn: usize) -> String {
+    let message = &messages[turn % messages.len()];
+    if turn % 1000 == 0 {
+        return format!("{message} ").repeat(17 * 1024 / (message.len() + 1) + 1);
+    }
+    match turn % 10 {
+        0 => format!("{message} zq{turn}"),
+        _ => message.clone(),
+    }
 }
 
 fn main() {
@@ -63,7 +81,8 @@ fn main() {
     let mut last = Instant::now();
     for turn in 1..=turns {
         // A conversation: every other turn knows what the previous one injected.
-        let message = &messages[turn % messages.len()];
+        let message = soak_message(&messages, turn);
+        let message = &message;
         let recent = if turn % 2 == 0 { vec!["pdf".into()] } else { Vec::new() };
         let context = TurnContext { recent, ..TurnContext::default() };
         let out = match &mut engine {

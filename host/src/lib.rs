@@ -259,6 +259,24 @@ fn find(root: &Path) -> io::Result<Found> {
     Ok(found)
 }
 
+/// The entries a listing gives for `files` (SKILL.md paths, as a listing has them): each
+/// stamped with its metadata, unless it changed within [`SETTLE`](catalog_cache::SETTLE)
+/// (see [`FsSource::list`]). On several threads.
+pub(crate) fn stamped_entries(files: &[PathBuf]) -> Vec<SkillEntry> {
+    let now = std::time::SystemTime::now();
+    let entry = |path: &PathBuf| {
+        let entry = SkillEntry::new(path.to_string_lossy());
+        let Ok(meta) = fs::metadata(path) else { return entry };
+        match catalog_cache::file_stamp(&meta) {
+            (stamp, Some(changed)) if now.duration_since(changed).is_ok_and(|age| age >= catalog_cache::SETTLE) => {
+                entry.with_stamp(stamp)
+            }
+            _ => entry,
+        }
+    };
+    parallel::map(files, entry)
+}
+
 /// The skill file in `dir`, if it has one.
 pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
     SKILL_FILE_NAMES.iter().map(|name| dir.join(name)).find(|p| p.is_file())
@@ -426,18 +444,7 @@ impl SkillSource for FsSource {
             let found = find(&self.root).map_err(|e| SourceError::new(format!("{}: {e}", self.root.display())))?;
             *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.files.into();
         }
-        let now = std::time::SystemTime::now();
-        let entry = |path: &PathBuf| {
-            let entry = SkillEntry::new(path.to_string_lossy());
-            let Ok(meta) = fs::metadata(path) else { return entry };
-            match catalog_cache::file_stamp(&meta) {
-                (stamp, Some(changed)) if now.duration_since(changed).is_ok_and(|age| age >= catalog_cache::SETTLE) => {
-                    entry.with_stamp(stamp)
-                }
-                _ => entry,
-            }
-        };
-        let entries = parallel::map(&self.files(), entry);
+        let entries = stamped_entries(&self.files());
         self.read_ahead();
         Ok(entries)
     }

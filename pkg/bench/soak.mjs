@@ -36,8 +36,16 @@ console.log(`${'turns'.padStart(9)}  ${'heap'.padStart(10)}  ${'wasm'.padStart(1
 let injected = 0;
 let last = performance.now();
 const started = last;
-for (let turn = 1; turn <= turns; turn++) {
+// The dev messages in turn; every tenth with a word no turn had before (the stems the
+// module remembers fill up and start again), every thousandth repeated past 16 KiB (the
+// buffers it keeps for messages are let go after one): what it keeps stays bounded.
+function soakMessage(turn) {
   const message = messages[turn % messages.length];
+  if (turn % 1000 === 0) return `${message} `.repeat(Math.floor((17 * 1024) / (message.length + 1)) + 1);
+  return turn % 10 === 0 ? `${message} zq${turn}` : message;
+}
+for (let turn = 1; turn <= turns; turn++) {
+  const message = soakMessage(turn);
   const out = sw.injectSync(message, turn % 2 === 0 ? { recent: ['pdf'] } : undefined);
   injected += out.text.length;
   if (turn % every === 0) {

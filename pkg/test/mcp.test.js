@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,21 @@ async function connect(engine, folder = skills, extra = []) {
   const client = new Client({ name: 'skillwire-test', version: '0.0.0' });
   await client.connect(transport);
   return client;
+}
+
+/** Resolves when `client` is next sent a notification of `schema` (within 10 s). */
+const notified = (client, schema) => new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error('no notification within 10 s')), 10_000);
+  client.setNotificationHandler(schema, () => {
+    clearTimeout(timer);
+    resolve();
+  });
+});
+
+/** Writes skill `name` with `description` into `folder`. */
+function writeSkill(folder, name, description) {
+  mkdirSync(join(folder, name), { recursive: true });
+  writeFileSync(join(folder, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nDo it.\n`);
 }
 
 const sha256 = (bytes) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -269,23 +284,13 @@ for (const engine of ['native', 'wasm']) {
 
   test(`MCP server (${engine}): --watch reads changed skills and notifies the client`, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-watch-'));
-    const write = (name, description) => {
-      mkdirSync(join(folder, name), { recursive: true });
-      writeFileSync(join(folder, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nDo it.\n`);
-    };
+    const write = (name, description) => writeSkill(folder, name, description);
     write('pdf', 'Fill PDF forms.');
     const client = await connect(engine, folder, ['--watch', '--watch-interval', '0.1']);
     try {
       assert.equal(client.getServerCapabilities().prompts?.listChanged, true);
-      const notified = (schema) => new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no notification within 10 s')), 10_000);
-        client.setNotificationHandler(schema, () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      const prompts = notified(PromptListChangedNotificationSchema);
-      const resources = notified(ResourceListChangedNotificationSchema);
+      const prompts = notified(client, PromptListChangedNotificationSchema);
+      const resources = notified(client, ResourceListChangedNotificationSchema);
       write('xlsx', 'Work with spreadsheets.');
       await Promise.all([prompts, resources]);
       assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name).sort(), ['pdf', 'xlsx']);
@@ -293,6 +298,33 @@ for (const engine of ['native', 'wasm']) {
       assert.equal(found.skills[0].name, 'xlsx');
       const listed = await client.request({ method: 'skills/list', params: {} }, ListSkills);
       assert.deepEqual(listed.skills.map((s) => s.frontmatter.name).sort(), ['pdf', 'xlsx']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test(`MCP server (${engine}): --watch takes a deleted skill out and an edited one in`, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-watch-settled-'));
+    writeSkill(folder, 'pdf', 'Fill PDF forms.');
+    writeSkill(folder, 'xlsx', 'Work with spreadsheets.');
+    writeSkill(folder, 'docx', 'Edit Word documents.');
+    // Settled when the server lists them (written over two seconds before): stamped, so a
+    // deletion is taken out on its own, without listing the folder again.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const client = await connect(engine, folder, ['--watch', '--watch-interval', '0.1']);
+    try {
+      let changed = notified(client, PromptListChangedNotificationSchema);
+      rmSync(join(folder, 'xlsx'), { recursive: true });
+      await changed;
+      assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name).sort(), ['docx', 'pdf']);
+      const found = JSON.parse(text(await client.callTool({ name: 'find_skills', arguments: { request: 'work with spreadsheets' } })));
+      assert.ok(!found.skills.some((s) => s.name === 'xlsx'), JSON.stringify(found));
+      // An edit, seen before it settles (read by listing the folder again).
+      changed = notified(client, PromptListChangedNotificationSchema);
+      writeSkill(folder, 'docx', 'Track changes in Word documents.');
+      await changed;
+      const docx = (await client.listPrompts()).prompts.find((p) => p.name === 'docx');
+      assert.equal(docx.description, 'Track changes in Word documents.');
     } finally {
       await client.close();
     }

@@ -68,7 +68,7 @@ pub fn serve(
     watch: Option<Watch>,
 ) -> Result<(), String> {
     // Taken before the engine reads the skills, so no change made after it goes unseen.
-    let baseline = watch.as_ref().map(|w| watch::fingerprint(&w.roots));
+    let baseline = watch.as_ref().map(|w| (watch::fingerprint(&w.roots), watch::listings(&w.roots)));
     let engine = engine::EngineThread::start(make)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -76,8 +76,8 @@ pub fn serve(
         .map_err(|e| format!("could not start the async runtime: {e}"))?;
     runtime.block_on(async move {
         let server = server::SkillServer::new(engine, limits).await?;
-        if let (Some(Watch { roots, interval }), Some(baseline)) = (watch, baseline) {
-            tokio::spawn(watch::watch(server.clone(), roots, interval, baseline));
+        if let (Some(Watch { roots, interval }), Some((look, listed))) = (watch, baseline) {
+            tokio::spawn(watch::watch(server.clone(), roots, interval, look, listed));
         }
         match transport {
             Transport::Stdio => {

@@ -86,13 +86,13 @@ impl SkillServer {
         }
     }
 
-    /// Reads the skills again (`--watch` saw them change): the engine refreshes its
-    /// catalogue (the folders walked again, only the SKILL.md files that changed read
-    /// again), and no manifest is kept from before. On an error the server goes on with
-    /// what it had.
-    pub(crate) async fn reload(&self) -> Result<(), String> {
-        let refreshed = self.engine.run(|engine| engine.refresh().map_err(|e| e.to_string()));
-        refreshed.await.map_err(|Stopped| "the engine stopped".to_owned())??;
+    /// Takes a change `--watch` saw into the engine's catalogue as `plan` says (the
+    /// entries that changed, each on its own, or a refresh: the folders walked again, only
+    /// the SKILL.md files that changed read again), and keeps no manifest from before. On
+    /// an error the server goes on with what it had.
+    pub(crate) async fn reload(&self, plan: super::watch::Plan) -> Result<(), String> {
+        let taken = self.engine.run(move |engine| plan.apply(engine));
+        taken.await.map_err(|Stopped| "the engine stopped".to_owned())??;
         let snapshot = self.engine.run(Snapshot::read).await.map_err(|Stopped| "the engine stopped".to_owned())??;
         *self.snapshot.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(snapshot);
         self.manifests().clear();

@@ -1,7 +1,13 @@
-//! `skillwire mcp --watch`: the skills folders polled for changes. A change (a file added,
-//! removed, resized or rewritten under a `--skills` path) refreshes the engine (the
-//! folders walked again, only the SKILL.md files whose stamp changed read again), and the
-//! client is told that the prompts and resources changed (`notifications/prompts/list_changed`,
+//! `skillwire mcp --watch`: the skills folders polled for changes. On a change (a file
+//! added, removed, resized or rewritten under a `--skills` path) the folders are listed as
+//! their sources list them and compared with the listing before ([`plan`]): a SKILL.md
+//! deleted is taken out of the catalogue ([`Backend::remove`]) and one edited is taken again
+//! ([`Backend::update`]), each in time proportional to that skill where the engine can
+//! (it refreshes where it cannot); a SKILL.md added, one that changed within the last
+//! [`SETTLE`](crate::catalog_cache::SETTLE) (its stamp could hide a second write: only a
+//! refresh reads it again), or many changes at once refresh the engine (the folders walked
+//! again, only the SKILL.md files whose stamp changed read again). Then the client is told
+//! that the prompts and resources changed (`notifications/prompts/list_changed`,
 //! `notifications/resources/list_changed`); the skills extension has no notification of
 //! its own: a client lists the skills again.
 //!
@@ -9,7 +15,10 @@
 //! network folders, at a cost of one `stat` per file each interval.
 
 use super::server::SkillServer;
+use crate::{Backend, FsSource};
+use skillwire::SkillEntry;
 use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -82,28 +91,122 @@ fn walk(path: &Path, depth: usize, hasher: &mut DefaultHasher, visited: &mut usi
     }
 }
 
+/// What each `--skills` path lists, in order (the engine's sources are the paths in the
+/// same order): its entries as its [`FsSource`] lists them (locations, and stamps for the
+/// files settled), or `None` when its skills could not be found.
+pub(crate) type Listings = Vec<Option<Vec<SkillEntry>>>;
+
+/// The `--skills` paths listed now (see [`Listings`]).
+pub(crate) fn listings(roots: &[PathBuf]) -> Listings {
+    let listing = |root: &PathBuf| FsSource::discover(root).ok().map(|source| crate::stamped_entries(&source.files()));
+    roots.iter().map(listing).collect()
+}
+
+/// Most entry changes a look takes one by one; past it, the engine refreshes once (each
+/// change beyond a body's text makes the catalogue's indexes again).
+const MAX_ENTRY_CHANGES: usize = 8;
+
+/// What to do about the change a look saw.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Plan {
+    /// No SKILL.md changed (a file beside one did): the catalogue stays as it is.
+    Unchanged,
+    /// These entries changed, and nothing else: each is taken on its own.
+    Entries(Vec<EntryChange>),
+    /// List the sources and read what changed ([`Backend::refresh`]).
+    Refresh,
+}
+
+/// One SKILL.md that changed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum EntryChange {
+    /// Edited where it was: listed again with its new stamp.
+    Edited { source: usize, entry: SkillEntry },
+    /// Deleted (or its folder moved away).
+    Removed { source: usize, location: String },
+}
+
+/// What to do, from the listings before a change and now: each entry removed or edited on
+/// its own, unless a SKILL.md was added, one is unstamped now or was before (it changed
+/// within [`SETTLE`](crate::catalog_cache::SETTLE): the catalogue took or would take it
+/// unstamped, and only a refresh reads it again), a path could not be listed, or more than
+/// [`MAX_ENTRY_CHANGES`] changed — then the engine refreshes.
+pub(crate) fn plan(before: &Listings, now: &Listings) -> Plan {
+    if before.len() != now.len() {
+        return Plan::Refresh;
+    }
+    let mut changes = Vec::new();
+    for (source, pair) in before.iter().zip(now).enumerate() {
+        let (was, is) = match pair {
+            (Some(was), Some(is)) => (was, is),
+            (None, None) => continue,
+            _ => return Plan::Refresh,
+        };
+        if was.iter().chain(is).any(|entry| entry.stamp.is_none()) {
+            return Plan::Refresh;
+        }
+        let stamps: HashMap<&str, &Option<String>> = was.iter().map(|e| (e.location.as_str(), &e.stamp)).collect();
+        for entry in is {
+            match stamps.get(entry.location.as_str()) {
+                None => return Plan::Refresh,
+                Some(&stamp) if *stamp == entry.stamp => {}
+                Some(_) => changes.push(EntryChange::Edited { source, entry: entry.clone() }),
+            }
+        }
+        let listed: HashSet<&str> = is.iter().map(|e| e.location.as_str()).collect();
+        let removed = was.iter().filter(|e| !listed.contains(e.location.as_str()));
+        changes.extend(removed.map(|e| EntryChange::Removed { source, location: e.location.clone() }));
+    }
+    match changes.len() {
+        0 => Plan::Unchanged,
+        n if n > MAX_ENTRY_CHANGES => Plan::Refresh,
+        _ => Plan::Entries(changes),
+    }
+}
+
+impl Plan {
+    /// Does it on `engine` (which refreshes itself where a change cannot be taken on its own).
+    pub(crate) fn apply(self, engine: &mut dyn Backend) -> Result<(), String> {
+        match self {
+            Plan::Unchanged => Ok(()),
+            Plan::Refresh => engine.refresh().map_err(|e| e.to_string()),
+            Plan::Entries(changes) => changes.into_iter().try_for_each(|change| {
+                let taken = match change {
+                    EntryChange::Edited { source, entry } => engine.update(source, entry),
+                    EntryChange::Removed { source, location } => engine.remove(source, &location),
+                };
+                taken.map(|_| ()).map_err(|e| e.to_string())
+            }),
+        }
+    }
+}
+
 /// Looks at `roots` every `interval`; on a change from `last` (the look the catalogue was
-/// read at), reloads `server` and notifies its clients. Runs as long as the server does.
-pub(crate) async fn watch(server: SkillServer, mut roots: Vec<PathBuf>, interval: Duration, last: Look) {
+/// read at, with the listings taken then), takes it into `server`'s engine as [`plan`]
+/// says and notifies its clients. Runs as long as the server does.
+pub(crate) async fn watch(server: SkillServer, roots: Vec<PathBuf>, interval: Duration, last: Look, listed: Listings) {
     let mut told = false;
     last.warn_if_incomplete(&mut told);
-    let mut last = last.digest;
-    let look = |roots: Vec<PathBuf>| async move {
-        let looked = tokio::task::spawn_blocking(move || (fingerprint(&roots), roots)).await;
-        looked.map_err(|e| eprintln!("skillwire mcp: --watch stopped: {e}")).ok()
-    };
+    let (mut last, mut listed) = (last.digest, listed);
+    let roots: std::sync::Arc<[PathBuf]> = roots.into();
     loop {
         tokio::time::sleep(interval).await;
-        let Some((now, back)) = look(roots).await else { return };
-        roots = back;
+        let looking = std::sync::Arc::clone(&roots);
+        // The folders are listed only when they changed (a look costs one `stat` a file),
+        // after the look: what changed meanwhile is in the listing, and the next look sees
+        // it again.
+        let job = move || {
+            let now = fingerprint(&looking);
+            let listings = (now.digest != last).then(|| listings(&looking));
+            (now, listings)
+        };
+        let looked = tokio::task::spawn_blocking(job).await;
+        let Ok((now, listings)) = looked.map_err(|e| eprintln!("skillwire mcp: --watch stopped: {e}")) else { return };
         now.warn_if_incomplete(&mut told);
-        let now = now.digest;
-        if now == last {
-            continue;
-        }
-        match server.reload().await {
-            // Remembered only once read: a failed read is tried again at the next look.
-            Ok(()) => last = now,
+        let Some(listings) = listings else { continue };
+        match server.reload(plan(&listed, &listings)).await {
+            // Remembered only once taken: a failed read is tried again at the next look.
+            Ok(()) => (last, listed) = (now.digest, listings),
             Err(why) => {
                 eprintln!("skillwire mcp: the skills changed but could not be read again: {why}");
                 continue;
@@ -116,6 +219,61 @@ pub(crate) async fn watch(server: SkillServer, mut roots: Vec<PathBuf>, interval
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+    use super::{plan, EntryChange, Listings, Plan, MAX_ENTRY_CHANGES};
+    use skillwire::SkillEntry;
+
+    fn entry(location: &str, stamp: Option<&str>) -> SkillEntry {
+        let entry = SkillEntry::new(location);
+        match stamp {
+            Some(stamp) => entry.with_stamp(stamp),
+            None => entry,
+        }
+    }
+
+    fn listing(entries: &[(&str, Option<&str>)]) -> Option<Vec<SkillEntry>> {
+        Some(entries.iter().map(|&(location, stamp)| entry(location, stamp)).collect())
+    }
+
+    /// A SKILL.md edited or deleted, all stamped before and after, is taken on its own;
+    /// anything the catalogue could only take by listing again refreshes.
+    #[test]
+    fn edits_and_deletions_are_taken_on_their_own_and_the_rest_refreshes() {
+        let before: Listings = vec![listing(&[("/a/SKILL.md", Some("1")), ("/b/SKILL.md", Some("2"))]), None];
+        // Nothing listed changed (a file beside a SKILL.md did).
+        assert_eq!(plan(&before, &before.clone()), Plan::Unchanged);
+        // `b` edited in the first path, `a` deleted.
+        let now: Listings = vec![listing(&[("/b/SKILL.md", Some("3"))]), None];
+        assert_eq!(
+            plan(&before, &now),
+            Plan::Entries(vec![
+                EntryChange::Edited { source: 0, entry: entry("/b/SKILL.md", Some("3")) },
+                EntryChange::Removed { source: 0, location: "/a/SKILL.md".to_owned() },
+            ])
+        );
+        // An addition; an edit too recent to be stamped; a path that could not be listed,
+        // or that can again; another number of paths: a refresh.
+        let added =
+            vec![listing(&[("/a/SKILL.md", Some("1")), ("/b/SKILL.md", Some("2")), ("/c/SKILL.md", Some("4"))]), None];
+        let settling = vec![listing(&[("/a/SKILL.md", Some("1")), ("/b/SKILL.md", None)]), None];
+        let unlisted = vec![None, None];
+        let listed_again = vec![before[0].clone(), listing(&[("/d/SKILL.md", Some("5"))])];
+        for now in [added, settling.clone(), unlisted, listed_again, vec![before[0].clone()]] {
+            assert_eq!(plan(&before, &now), Plan::Refresh, "{now:?}");
+        }
+        // An entry the listing before had unstamped was taken unstamped: only a refresh
+        // reads it again, even once it has settled.
+        let settled = vec![listing(&[("/a/SKILL.md", Some("1")), ("/b/SKILL.md", Some("6"))]), None];
+        assert_eq!(plan(&settling, &settled), Plan::Refresh);
+        // Many changes at once (a branch checked out): one refresh.
+        let many = |stamp: &str| -> Listings {
+            vec![Some((0..=MAX_ENTRY_CHANGES).map(|n| entry(&format!("/{n}/SKILL.md"), Some(stamp))).collect())]
+        };
+        assert_eq!(plan(&many("1"), &many("2")), Plan::Refresh);
+        let few = |stamp: &str| -> Listings {
+            vec![Some((0..MAX_ENTRY_CHANGES).map(|n| entry(&format!("/{n}/SKILL.md"), Some(stamp))).collect())]
+        };
+        assert!(matches!(plan(&few("1"), &few("2")), Plan::Entries(changes) if changes.len() == MAX_ENTRY_CHANGES));
+    }
 
     /// A look takes in every entry up to its bound and says when it stopped short; a
     /// change to a file it took in changes the digest.
