@@ -4,8 +4,9 @@
 //! component glue or the WIT world change), so the embedded component is never stale:
 //! 1. make sure the `wasm32-unknown-unknown` target is installed (`rustup target add`);
 //! 2. build `wasm/component` for it as a `cdylib` with the `component` profile and
-//!    WebAssembly SIMD, in a target folder of its own (sharing the outer build's would wait
-//!    on its lock forever);
+//!    WebAssembly SIMD, without its functions' names unless `SKILLWIRE_GUEST_NAMES` is set,
+//!    in a target folder of its own (sharing the outer build's would wait on its lock
+//!    forever);
 //! 3. wrap the core module into a component with `wit-component`: it then imports
 //!    only what the WIT world declares (a `wasm32-wasip2` build would drag in WASI);
 //! 4. write it to `$OUT_DIR/skillwire.component.wasm` for `include_bytes!`.
@@ -73,7 +74,16 @@ fn build() -> Result<(), String> {
     // browsers): `memchr` and the compiler's vectorised loops use it, and the first load of
     // 10,000 skills takes a seventh less (docs/performance.md). The npm modules, which
     // older Safari must run, are built without it in a target folder of their own.
-    build.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-feature=+simd128");
+    //
+    // Without the functions' names (126 KB, 35 KB gzipped: 7% of the component), as the npm
+    // modules ship: a guest's trap then names functions by number. `SKILLWIRE_GUEST_NAMES=1`
+    // keeps them, for profiling the guest (`perf` then names its functions).
+    let mut flags = vec!["-Ctarget-feature=+simd128"];
+    println!("cargo:rerun-if-env-changed=SKILLWIRE_GUEST_NAMES");
+    if env::var_os("SKILLWIRE_GUEST_NAMES").is_none_or(|v| v.is_empty() || v == "0") {
+        flags.push("-Cstrip=symbols");
+    }
+    build.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\u{1f}"));
     let status = build.status().map_err(|e| format!("cargo: {e}"))?;
     if !status.success() {
         return Err("cargo build of wasm/component failed (see above)".to_owned());
