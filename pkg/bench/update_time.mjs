@@ -1,0 +1,99 @@
+// Hot updates in Node: what taking one changed skill costs through the npm package, over
+// an in-memory source of a folder's SKILL.md files that stamps each entry (as a host whose
+// files carry a version or a digest would), against refreshing the whole catalogue.
+//   node pkg/bench/update_time.mjs SKILLS [RUNS=10]
+//   node pkg/bench/update_time.mjs /tmp/bench/skills-10000
+// Each figure is the median of RUNS; the skill changed is the middle one of the listing.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const [root, runsArg = '10'] = process.argv.slice(2);
+if (!root) throw new Error('usage: node pkg/bench/update_time.mjs SKILLS [RUNS]');
+const runs = Number(runsArg);
+const { Skillwire } = await import('../lib/node.js');
+
+function find(dir, depth = 0) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === '.git' || e.name === 'node_modules') continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory() && depth < 8) out.push(...find(p, depth + 1));
+    else if (e.isFile() && e.name === 'SKILL.md') out.push(p);
+  }
+  return out.sort();
+}
+
+// Location -> { text, stamp }; a change gives the entry a new stamp.
+const files = new Map(find(root).map((location) => [location, { text: readFileSync(location, 'utf8'), stamp: 0 }]));
+const source = {
+  list: () => [...files].map(([location, f]) => ({ location, stamp: String(f.stamp) })),
+  read: (location) => files.get(location).text,
+};
+const sw = new Skillwire({ sources: [source] });
+const locations = [...files.keys()];
+const middle = locations[Math.floor(locations.length / 2)];
+const original = files.get(middle).text;
+if (!/^description: /m.test(original)) throw new Error(`${middle}: no one-line description to edit`);
+
+/** Gives the middle skill `text` and a new stamp; the entry `update` takes. */
+function change(text) {
+  const file = files.get(middle);
+  file.text = text;
+  file.stamp += 1;
+  return { location: middle, stamp: String(file.stamp), text };
+}
+const bodyEdit = (i) => `${original}\nEdited ${i}.\n`;
+const descriptionEdit = (i) => original.replace(/^description: /m, `description: edited${i % 2} `);
+
+/** Median time of `runs` calls of `each(i)`, in ms. */
+function median(each) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    each(i);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor((times.length - 1) / 2)];
+}
+
+const rows = [
+  ['refreshSync(), nothing changed', () => sw.refreshSync()],
+  ['a body edit, refreshSync()', (i) => { change(bodyEdit(i)); sw.refreshSync(); }],
+  ['a body edit, updateSync() with its text', (i) => sw.updateSync(0, change(bodyEdit(i)))],
+  ['a description edit, refreshSync()', (i) => { change(descriptionEdit(i)); sw.refreshSync(); }],
+  ['a description edit, updateSync() with its text', (i) => sw.updateSync(0, change(descriptionEdit(i)))],
+];
+console.log(`${sw.report().loaded} skills, the middle one changed; medians of ${runs}`);
+for (const [what, each] of rows) {
+  // One call first: the first update after a build indexes the catalogue's report.
+  each(runs);
+  console.log(`${what.padEnd(48)} ${median(each).toFixed(2).padStart(9)} ms`);
+}
+// A deletion, then the skill back: each time through `removeSync` and through a refresh.
+change(original);
+sw.refreshSync();
+const removed = [];
+const added = [];
+const refreshedOut = [];
+for (let i = 0; i < runs; i++) {
+  let t = performance.now();
+  if (!sw.removeSync(0, middle)) throw new Error('removeSync refreshed: the entry could not be taken out in place');
+  removed.push(performance.now() - t);
+  t = performance.now();
+  sw.refreshSync();
+  added.push(performance.now() - t);
+  const file = files.get(middle);
+  files.delete(middle);
+  t = performance.now();
+  sw.refreshSync();
+  refreshedOut.push(performance.now() - t);
+  files.set(middle, file);
+  sw.refreshSync();
+}
+const med = (times) => times.sort((a, b) => a - b)[Math.floor((times.length - 1) / 2)];
+console.log(`${'a deletion, removeSync()'.padEnd(48)} ${med(removed).toFixed(2).padStart(9)} ms`);
+console.log(`${'a deletion, refreshSync()'.padEnd(48)} ${med(refreshedOut).toFixed(2).padStart(9)} ms`);
+console.log(`${'an addition, refreshSync()'.padEnd(48)} ${med(added).toFixed(2).padStart(9)} ms`);
+sw.free();
