@@ -4,7 +4,7 @@
 //! component glue or the WIT world change), so the embedded component is never stale:
 //! 1. make sure the `wasm32-unknown-unknown` target is installed (`rustup target add`);
 //! 2. build `wasm/component` for it as a `cdylib` with the `component` profile and
-//!    WebAssembly SIMD, without its functions' names unless `SKILLWIRE_GUEST_NAMES` is set,
+//!    WebAssembly SIMD, without its functions' names unless `SKILLWIRE_GUEST_NAMES=1`,
 //!    in a target folder of its own (sharing the outer build's would wait on its lock
 //!    forever);
 //! 3. wrap the core module into a component with `wit-component`: it then imports
@@ -76,8 +76,9 @@ fn build() -> Result<(), String> {
     // older Safari must run, are built without it in a target folder of their own.
     //
     // Without the functions' names (126 KB, 35 KB gzipped: 7% of the component), as the npm
-    // modules ship: a guest's trap then names functions by number. `SKILLWIRE_GUEST_NAMES=1`
-    // keeps them, for profiling the guest (`perf` then names its functions).
+    // modules ship: a guest's trap then names functions by number. `SKILLWIRE_GUEST_NAMES`
+    // set to anything but empty or `0` keeps them, for profiling the guest (`perf` then
+    // names its functions).
     let mut flags = vec!["-Ctarget-feature=+simd128"];
     println!("cargo:rerun-if-env-changed=SKILLWIRE_GUEST_NAMES");
     if env::var_os("SKILLWIRE_GUEST_NAMES").is_none_or(|v| v.is_empty() || v == "0") {

@@ -62,15 +62,19 @@ pub const PREFETCH_FILES: usize = 32;
 /// at most [`PREFETCH_FILES`] texts are in memory.
 const READ_AHEAD_CHUNK: usize = PREFETCH_FILES / 2;
 
+/// A text read ahead, with the stamp its file had when it was read (none when it could not
+/// be looked at).
+type ReadText = (Result<String, SourceError>, Option<String>);
+
 /// Texts read ahead, a chunk of consecutive files at a time, the first chunk from the
 /// listing's first file.
-type ReadAhead = Receiver<Vec<Result<String, SourceError>>>;
+type ReadAhead = Receiver<Vec<ReadText>>;
 
 /// A read-ahead: the index of the file it holds next, and the rest of the chunk it is in.
 #[derive(Debug)]
 struct Ahead {
     next: usize,
-    chunk: std::vec::IntoIter<Result<String, SourceError>>,
+    chunk: std::vec::IntoIter<ReadText>,
     chunks: ReadAhead,
     /// The listing it reads, in order (a read of another listing's file is not taken from it).
     files: Arc<[PathBuf]>,
@@ -79,7 +83,7 @@ struct Ahead {
 impl Ahead {
     /// The next file's text, from this chunk or the next one (waiting for it); `None`
     /// when the reader is gone.
-    fn take_next(&mut self) -> Option<Result<String, SourceError>> {
+    fn take_next(&mut self) -> Option<ReadText> {
         if self.chunk.len() == 0 {
             self.chunk = self.chunks.recv().ok()?.into_iter();
         }
@@ -201,7 +205,7 @@ impl FsSource {
         let listing = Arc::clone(&files);
         let reader = std::thread::Builder::new().name("skillwire-read-ahead".to_owned()).spawn(move || {
             for chunk in files.chunks(READ_AHEAD_CHUNK) {
-                let texts = chunk.iter().map(|file| read_skill_file(file, max_bytes)).collect();
+                let texts = chunk.iter().map(|file| read_stamped(file, max_bytes)).collect();
                 // The receiver is gone: the build is over or read out of order.
                 if sender.send(texts).is_err() {
                     break;
@@ -218,7 +222,11 @@ impl FsSource {
         }
     }
 
-    /// The text of the file at `location`, if the read-ahead holds it next.
+    /// The text of the file at `location`, if the read-ahead holds it next and the file
+    /// has not changed since it was read. A read-ahead outlives the build that listed it
+    /// (a refresh that reads nothing leaves it waiting at the first file), so a later read
+    /// — a turn's, an update's — could otherwise be handed a text older than the file:
+    /// a changed file (by its stamp) stops the read-ahead, and is read again.
     fn take_read_ahead(&self, location: &str) -> Option<Result<String, SourceError>> {
         let mut slot = self.ahead.lock().ok()?;
         let ahead = slot.as_mut()?;
@@ -226,12 +234,17 @@ impl FsSource {
         if !held_next {
             return None;
         }
-        let text = ahead.take_next();
-        if text.is_none() {
+        let Some((text, read_at)) = ahead.take_next() else {
             // The reader is gone (it could not be given the next chunk): nothing more ahead.
             *slot = None;
+            return None;
+        };
+        let now = fs::metadata(location).ok().map(|meta| catalog_cache::file_stamp(&meta).0);
+        if read_at.is_none() || now != read_at {
+            *slot = None;
+            return None;
         }
-        text
+        Some(text)
     }
 
     /// Stops the read-ahead, without waiting for it (its thread ends at its next hand-over).
@@ -392,9 +405,28 @@ fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Foun
 /// [refusal](SourceError::refused): it lasts until the file changes. An I/O error, or a
 /// file that grew past the limit while it was read, may pass.
 pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, SourceError> {
+    read_stamped(path, max_bytes).0
+}
+
+/// [`read_skill_file`], and the stamp the file had when it was opened (as a listing stamps
+/// it; none when it could not be looked at): the text is never older than the stamp.
+fn read_stamped(path: &Path, max_bytes: usize) -> ReadText {
     let failed = |e: io::Error| SourceError::new(format!("{}: {e}", path.display()));
-    let file = files::open_without_waiting(path).map_err(failed)?;
-    let meta = file.metadata().map_err(failed)?;
+    let file = match files::open_without_waiting(path) {
+        Ok(file) => file,
+        Err(e) => return (Err(failed(e)), None),
+    };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(e) => return (Err(failed(e)), None),
+    };
+    let stamp = catalog_cache::file_stamp(&meta).0;
+    (read_opened(path, file, &meta, max_bytes), Some(stamp))
+}
+
+/// The text of `file`, opened at `path` with metadata `meta` (see [`read_skill_file`]).
+fn read_opened(path: &Path, file: fs::File, meta: &fs::Metadata, max_bytes: usize) -> Result<String, SourceError> {
+    let failed = |e: io::Error| SourceError::new(format!("{}: {e}", path.display()));
     if !meta.is_file() {
         return Err(SourceError::refusal(format!("{}: not a regular file", path.display())));
     }
@@ -701,6 +733,28 @@ mod tests {
             assert!(source.read(&entry.location).unwrap().ends_with(&format!("Body {i}.\n")), "{i}");
         }
         assert_eq!(held_next(&source), Some(count));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A read-ahead outlives its build (a refresh that reads nothing leaves it at the first
+    /// file): a file changed since it was read ahead is read again, not handed over as it was.
+    #[test]
+    fn a_file_changed_since_it_was_read_ahead_is_read_again() {
+        let dir = std::env::temp_dir().join(format!("skillwire-read-ahead-changed-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        for name in ["a", "b"] {
+            fs::create_dir_all(dir.join(name)).unwrap();
+            fs::write(dir.join(name).join("SKILL.md"), format!("---\nname: {name}\ndescription: {name}.\n---\nOld.\n"))
+                .unwrap();
+        }
+        let source = FsSource::discover(&dir).unwrap();
+        let listed = source.list().unwrap();
+        // Time for the read-ahead to read its first chunk (both files; it then waits to hand
+        // it over), then the first file edited.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        fs::write(dir.join("a").join("SKILL.md"), "---\nname: a\ndescription: a.\n---\nNew, and longer.\n").unwrap();
+        assert!(source.read(&listed[0].location).unwrap().ends_with("New, and longer.\n"));
+        assert!(source.read(&listed[1].location).unwrap().ends_with("Old.\n"));
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -59,8 +59,9 @@ pub enum Transport {
 /// Serves the engine `make` builds over `transport` until the client closes standard
 /// input (stdio) or the process is stopped (HTTP). The engine is built before the first
 /// request is read; its error (no skills folder, a component that cannot start) is
-/// returned. With `watch`, the engine refreshes whenever the folders change (reading only
-/// the SKILL.md files that changed), and the clients are notified.
+/// returned. With `watch`, each change to the folders is taken into the engine's
+/// catalogue (see `watch.rs`: a deleted or settled edited SKILL.md on its own, else a
+/// refresh that reads only the SKILL.md files that changed), and the clients are notified.
 pub fn serve(
     make: impl FnOnce() -> Result<Box<dyn Backend>, String> + Send + 'static,
     limits: Limits,
