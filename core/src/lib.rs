@@ -70,7 +70,7 @@ pub use catalog::{
 };
 #[cfg(feature = "snapshot")]
 pub use catalog::{PartsBuild, SnapshotError, MAX_SNAPSHOT_BYTES};
-pub use engine::source::{MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
+pub use engine::source::{text_from_utf8, MemorySource, SkillEntry, SkillSource, SourceError, NO_FILES};
 pub use engine::{CatalogBuild, Defaults, Embedder, Engine, Need, Options};
 pub use error::Error;
 pub use eval::{

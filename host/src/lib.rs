@@ -439,10 +439,8 @@ fn read_opened(path: &Path, file: fs::File, meta: &fs::Metadata, max_bytes: usiz
     if bytes.len() > max_bytes {
         return Err(SourceError::new(too_large(bytes.len() as u64)));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        SourceError::refusal(format!("{}: not valid UTF-8 (byte {at})", path.display()))
-    })
+    skillwire::text_from_utf8(bytes)
+        .map_err(|e| SourceError { message: format!("{}: {}", path.display(), e.message), ..e })
 }
 
 /// The bytes of an open file of `size` bytes (by its metadata), at most `max_bytes` and

@@ -53,9 +53,10 @@ export interface ErrorDetails {
 interface CoreLimits { max_skill_md_bytes: number; max_message_bytes: number }
 
 /** A listed entry or a fetched body, as the core takes it. */
-/** A SKILL.md's text, or why there is none (`refused`: a refusal that lasts until the file
- * changes, the core's `SourceError::refused`). */
-type Text = { text: string } | { error: string; refused?: boolean };
+/** A SKILL.md's text, its bytes (as a source gave them: the core decodes them), or why there
+ * is none (`refused`: a refusal that lasts until the file changes, the core's
+ * `SourceError::refused`). */
+type Text = { text: string } | { bytes: Uint8Array } | { error: string; refused?: boolean };
 
 /** Where a turn's plan says to read a body. */
 interface PlannedRead { source: number; location: string }
@@ -176,11 +177,29 @@ function utf8Length(s: string): number {
  * WebAssembly memory (the core checks every other text byte for byte).
  */
 function sourceText(text: unknown, maxBytes: number): Text {
-  if (typeof text !== 'string') return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string` };
+  if (text instanceof Uint8Array) {
+    return text.byteLength > maxBytes
+      ? { error: `SKILL.md is ${text.byteLength} bytes; the limit is ${maxBytes}`, refused: true }
+      : { bytes: text };
+  }
+  if (typeof text !== 'string') {
+    return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string or a Uint8Array` };
+  }
   if (text.length > maxBytes) {
     return { error: `SKILL.md is ${utf8Length(text)} bytes; the limit is ${maxBytes}`, refused: true };
   }
   return { text };
+}
+
+/** `text` with bytes decoded by the core (a turn's body is rendered from its text); bytes
+ * that are not UTF-8 are the core's error. */
+function decoded(text: Text): { text: string } | { error: string; refused?: boolean } {
+  if (!('bytes' in text)) return text;
+  try {
+    return { text: call(() => glue().utf8Text(text.bytes)) as string };
+  } catch (e) {
+    return { error: describe(e), refused: true };
+  }
 }
 
 /** Refuses a message surely over the limit before it is copied (the core's error, word for word). */
@@ -224,7 +243,7 @@ function entriesOf(listed: unknown[], limits: CoreLimits):
     }
     const id = entry?.id == null ? {} : { id: entry.id };
     return typeof text === 'string'
-      ? { location, ...sourceText(text, limits.max_skill_md_bytes), ...origin, ...stamp, ...id }
+      ? { location, ...decoded(sourceText(text, limits.max_skill_md_bytes)), ...origin, ...stamp, ...id }
       : { location, ...origin, ...stamp, ...id };
   });
 }
@@ -261,8 +280,8 @@ function* buildSteps(
         } catch (e) {
           text = { error: describe(e), refused: isRefusal(e) };
         }
-        call(() => 'text' in text
-          ? build.read(text.text, undefined, false)
+        call(() => 'text' in text ? build.read(text.text, undefined, false)
+          : 'bytes' in text ? build.readBytes(text.bytes)
           : build.read(undefined, text.error, text.refused === true));
       } else if (need.need === 'embed') {
         try {
@@ -310,7 +329,7 @@ function* readBodies(
     let body: PlannedRead & Text & { files?: unknown };
     try {
       const text = yield sources[source]!.read(location);
-      body = { source, location, ...sourceText(text, limits.max_skill_md_bytes) };
+      body = { source, location, ...decoded(sourceText(text, limits.max_skill_md_bytes)) };
     } catch (e) {
       body = { source, location, error: describe(e) };
     }
@@ -793,7 +812,7 @@ export class Skillwire {
     let text: string | undefined;
     if (listed!.text === undefined && listed!.error === undefined) {
       try {
-        const read = sourceText(yield from.read(listed!.location), this.#limits.max_skill_md_bytes);
+        const read = decoded(sourceText(yield from.read(listed!.location), this.#limits.max_skill_md_bytes));
         if (!('text' in read)) return 'not-taken';
         text = read.text;
       } catch {

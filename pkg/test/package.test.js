@@ -164,16 +164,50 @@ test('hostile sources become skipped skills, not crashed engines', async () => {
   assert.equal(report.loaded, 1);
   assert.deepEqual(report.skipped.map((s) => s.reason), [
     'source 0 could not list its skills: no disk',
-    'read() returned number, not a string',
-    'read() returned null, not a string',
+    'read() returned number, not a string or a Uint8Array',
+    'read() returned null, not a string or a Uint8Array',
   ]);
   const turn = await sw.inject('@pdf');
   assert.equal(turn.decisions[0].skipped, 'body-unavailable');
-  assert.equal(turn.decisions[0].detail, 'read() returned number, not a string');
+  assert.equal(turn.decisions[0].detail, 'read() returned number, not a string or a Uint8Array');
   assert.equal(turn.userMessage, '@pdf');
   // The engine keeps working.
   assert.equal(sw.matchSync('@pdf').matches.length, 1);
   sw[Symbol.dispose]?.();
+});
+
+test('a source may answer with the SKILL.md bytes (a Buffer): the core decodes and checks them', async () => {
+  const notUtf8 = Uint8Array.from([...new TextEncoder().encode('---\nname: bad\n'), 0xff, 0xfe]);
+  let turnBytes = new TextEncoder().encode(pdf);
+  const bytes = {
+    list: () => ['b/pdf/SKILL.md', 'b/bad/SKILL.md', 'b/big/SKILL.md'].map((location) => ({ location, stamp: '1' })),
+    read: (location) => (location === 'b/bad/SKILL.md' ? notUtf8
+      : location === 'b/big/SKILL.md' ? new Uint8Array(2048) : turnBytes),
+  };
+  const asText = { list: () => ['b/pdf/SKILL.md'], read: () => pdf };
+  const limits = { maxSkillMdBytes: 1024 };
+  for (const sw of [new Skillwire({ sources: [bytes], limits }),
+    await Skillwire.create({ sources: [{ ...bytes, read: async (l) => bytes.read(l) }], limits })]) {
+    const text = new Skillwire({ sources: [asText], limits });
+    assert.deepEqual(sw.report().skipped.map((s) => [s.location, s.reason, s.diagnostics.map((d) => d.code)]), [
+      ['b/bad/SKILL.md', 'not valid UTF-8 (byte 14)', ['unreadable']],
+      ['b/big/SKILL.md', 'SKILL.md is 2048 bytes; the limit is 1024', ['unreadable']],
+    ]);
+    // The same catalogue and turns as from the text.
+    assert.deepEqual(sw.catalogSync(), text.catalogSync());
+    assert.deepEqual(await sw.inject('@pdf fill this'), text.injectSync('@pdf fill this'));
+    // A turn's read answered with bytes that are not UTF-8: the body is unavailable, said why.
+    turnBytes = notUtf8;
+    const turn = await sw.inject('@pdf fill this');
+    assert.equal(turn.decisions[0].skipped, 'body-unavailable');
+    assert.equal(turn.decisions[0].detail, 'not valid UTF-8 (byte 14)');
+    // An update read as bytes is taken in place, as one read as text is.
+    turnBytes = new TextEncoder().encode(pdf.replace('Use pypdf.', 'Use pypdf, then check.'));
+    assert.equal(await sw.update(0, { location: 'b/pdf/SKILL.md', stamp: '2' }), true);
+    assert.match((await sw.inject('@pdf fill this')).userMessage, /Use pypdf, then check\./);
+    turnBytes = new TextEncoder().encode(pdf);
+    for (const s of [sw, text]) s.free();
+  }
 });
 
 test('huge strings from a source or a caller are refused before they reach the core', async () => {

@@ -104,6 +104,17 @@ impl SourceError {
     }
 }
 
+/// A SKILL.md's bytes as its text. Bytes that are not UTF-8 are a
+/// [refusal](SourceError::refused) (they stay what they are until the file changes), saying
+/// where the first byte that is not UTF-8 stands: one rule for every host that reads bytes
+/// (the filesystem source, the npm package's sources that answer with bytes).
+pub fn text_from_utf8(bytes: Vec<u8>) -> Result<String, SourceError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        SourceError::refusal(format!("not valid UTF-8 (byte {at})"))
+    })
+}
+
 impl From<String> for SourceError {
     /// A failure that may pass.
     fn from(message: String) -> Self {

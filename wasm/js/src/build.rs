@@ -138,6 +138,14 @@ impl Build {
         Ok(())
     }
 
+    /// The answer to `read` as the SKILL.md's bytes (a `Uint8Array` the source gave): its
+    /// text, or the core's refusal of bytes that are not UTF-8.
+    #[wasm_bindgen(js_name = readBytes)]
+    pub fn read_bytes(&mut self, bytes: Vec<u8>) -> Result<(), JsValue> {
+        self.live()?.read(skillwire::text_from_utf8(bytes));
+        Ok(())
+    }
+
     /// The answer to `embed`: one vector per text (`number[][]`), or the error.
     pub fn embedded(&mut self, vectors: JsValue, error: Option<String>) -> Result<(), JsValue> {
         let vectors = match error {

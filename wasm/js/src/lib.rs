@@ -222,6 +222,13 @@ pub fn effective_limits(limits: JsValue) -> Result<JsValue, JsValue> {
     to_js(&limits)
 }
 
+/// A SKILL.md's bytes (a turn's read that a source answered with a `Uint8Array`) as its
+/// text; an `Error` with the core's message when they are not UTF-8.
+#[wasm_bindgen(js_name = utf8Text)]
+pub fn utf8_text(bytes: Vec<u8>) -> Result<String, JsValue> {
+    skillwire::text_from_utf8(bytes).map_err(|e| error("not_utf8", &e.message))
+}
+
 /// `name` kept to what an origin label may hold (the core's `origin_label`).
 #[wasm_bindgen(js_name = originLabel)]
 pub fn origin_label(name: &str) -> String {
