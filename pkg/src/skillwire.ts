@@ -177,13 +177,14 @@ function utf8Length(s: string): number {
  * WebAssembly memory (the core checks every other text byte for byte).
  */
 function sourceText(text: unknown, maxBytes: number): Text {
+  if (text instanceof ArrayBuffer) text = new Uint8Array(text);
   if (text instanceof Uint8Array) {
     return text.byteLength > maxBytes
       ? { error: `SKILL.md is ${text.byteLength} bytes; the limit is ${maxBytes}`, refused: true }
       : { bytes: text };
   }
   if (typeof text !== 'string') {
-    return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string or a Uint8Array` };
+    return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string or bytes` };
   }
   if (text.length > maxBytes) {
     return { error: `SKILL.md is ${utf8Length(text)} bytes; the limit is ${maxBytes}`, refused: true };

@@ -25,15 +25,16 @@ export type SkillEntry = string | { location: string; text?: string; origin?: st
 export interface SkillSource {
   list(): SkillEntry[] | Promise<SkillEntry[]>;
   /**
-   * The SKILL.md at `location` — its text, or its bytes as a `Uint8Array` (a Node `Buffer`
-   * from `readFileSync(path)`: not decoded in JavaScript, and bytes that are not UTF-8 are
-   * refused as the command line refuses them) — or a throw saying why not. A thrown error whose
+   * The SKILL.md at `location` — its text, or its bytes (a `Uint8Array` such as the Node
+   * `Buffer` of `readFileSync(path)`, or an `ArrayBuffer` such as `fetch`'s
+   * `arrayBuffer()`: not decoded in JavaScript, and bytes that are not UTF-8 are refused as
+   * the command line refuses them) — or a throw saying why not. A thrown error whose
    * `refused` property is `true` is a refusal that lasts until the file changes (too
    * large, not text): the entry is skipped with an `unreadable` diagnostic and, while its
    * `stamp` holds, `refresh()` does not read it again. Any other failure may pass: the
    * entry is read again at the next build.
    */
-  read(location: string): string | Uint8Array | Promise<string | Uint8Array>;
+  read(location: string): string | Uint8Array | ArrayBuffer | Promise<string | Uint8Array | ArrayBuffer>;
   /**
    * The regular files in the folder of the skill whose SKILL.md is at `location` (the
    * SKILL.md among them): paths relative to the folder, `/` between segments. Optional:
@@ -51,7 +52,7 @@ export interface SkillSource {
 /** A source whose methods answer directly, for the synchronous API. */
 export interface SyncSkillSource {
   list(): SkillEntry[];
-  read(location: string): string | Uint8Array;
+  read(location: string): string | Uint8Array | ArrayBuffer;
   listFiles?(location: string): ListedFile[];
   readFile?(location: string, path: string, maxBytes: number): FileData;
 }

@@ -164,12 +164,12 @@ test('hostile sources become skipped skills, not crashed engines', async () => {
   assert.equal(report.loaded, 1);
   assert.deepEqual(report.skipped.map((s) => s.reason), [
     'source 0 could not list its skills: no disk',
-    'read() returned number, not a string or a Uint8Array',
-    'read() returned null, not a string or a Uint8Array',
+    'read() returned number, not a string or bytes',
+    'read() returned null, not a string or bytes',
   ]);
   const turn = await sw.inject('@pdf');
   assert.equal(turn.decisions[0].skipped, 'body-unavailable');
-  assert.equal(turn.decisions[0].detail, 'read() returned number, not a string or a Uint8Array');
+  assert.equal(turn.decisions[0].detail, 'read() returned number, not a string or bytes');
   assert.equal(turn.userMessage, '@pdf');
   // The engine keeps working.
   assert.equal(sw.matchSync('@pdf').matches.length, 1);
@@ -186,8 +186,10 @@ test('a source may answer with the SKILL.md bytes (a Buffer): the core decodes a
   };
   const asText = { list: () => ['b/pdf/SKILL.md'], read: () => pdf };
   const limits = { maxSkillMdBytes: 1024 };
+  // Synchronously as a Uint8Array, and as an ArrayBuffer through a Promise (`fetch`'s).
+  const arrayBuffer = (view) => view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength);
   for (const sw of [new Skillwire({ sources: [bytes], limits }),
-    await Skillwire.create({ sources: [{ ...bytes, read: async (l) => bytes.read(l) }], limits })]) {
+    await Skillwire.create({ sources: [{ ...bytes, read: async (l) => arrayBuffer(bytes.read(l)) }], limits })]) {
     const text = new Skillwire({ sources: [asText], limits });
     assert.deepEqual(sw.report().skipped.map((s) => [s.location, s.reason, s.diagnostics.map((d) => d.code)]), [
       ['b/bad/SKILL.md', 'not valid UTF-8 (byte 14)', ['unreadable']],
