@@ -411,17 +411,11 @@ pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, SourceEr
 /// [`read_skill_file`], and the stamp the file had when it was opened (as a listing stamps
 /// it; none when it could not be looked at): the text is never older than the stamp.
 fn read_stamped(path: &Path, max_bytes: usize) -> ReadText {
-    let failed = |e: io::Error| SourceError::new(format!("{}: {e}", path.display()));
-    let file = match files::open_without_waiting(path) {
-        Ok(file) => file,
-        Err(e) => return (Err(failed(e)), None),
-    };
-    let meta = match file.metadata() {
-        Ok(meta) => meta,
-        Err(e) => return (Err(failed(e)), None),
-    };
-    let stamp = catalog_cache::file_stamp(&meta).0;
-    (read_opened(path, file, &meta, max_bytes), Some(stamp))
+    let opened = files::open_without_waiting(path).and_then(|file| Ok((file.metadata()?, file)));
+    match opened {
+        Ok((meta, file)) => (read_opened(path, file, &meta, max_bytes), Some(catalog_cache::file_stamp(&meta).0)),
+        Err(e) => (Err(SourceError::new(format!("{}: {e}", path.display()))), None),
+    }
 }
 
 /// The text of `file`, opened at `path` with metadata `meta` (see [`read_skill_file`]).

@@ -5,9 +5,9 @@
 // source answering with each SKILL.md's text, or with its bytes as `readFileSync` gives them).
 //   node pkg/bench/turn_time.mjs SKILLS MESSAGES [TURNS=2000] [inject|match] [at-build|when-read] [text|bytes]
 //   node pkg/bench/turn_time.mjs ../shared/corpus ../shared/queries/dev.jsonl 4000 match
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { skillFiles } from './skill_files.mjs';
 
 const [root, messagesPath, turnsArg = '2000', op = 'inject', scanBodies = 'at-build', answer = 'text'] = process.argv.slice(2);
 if (!root || !messagesPath) {
@@ -22,17 +22,7 @@ const t0 = performance.now();
 const { Skillwire } = await import('../lib/node.js');
 const instantiate = performance.now() - t0;
 
-function find(dir, depth = 0) {
-  const out = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === '.git' || e.name === 'node_modules') continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory() && depth < 8) out.push(...find(p, depth + 1));
-    else if (e.isFile() && e.name === 'SKILL.md') out.push(p);
-  }
-  return out.sort();
-}
-const source = { list: () => find(root), read: answer === 'text' ? (p) => readFileSync(p, 'utf8') : (p) => readFileSync(p) };
+const source = { list: () => skillFiles(root), read: answer === 'text' ? (p) => readFileSync(p, 'utf8') : (p) => readFileSync(p) };
 const messages = readFileSync(messagesPath, 'utf8').split('\n').filter((l) => l.trim())
   .map((l) => { try { const v = JSON.parse(l); return typeof v?.q === 'string' ? v.q : l; } catch { return l; } });
 

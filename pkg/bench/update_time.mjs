@@ -4,29 +4,18 @@
 //   node pkg/bench/update_time.mjs SKILLS [RUNS=10]
 //   node pkg/bench/update_time.mjs /tmp/bench/skills-10000
 // Each figure is the median of RUNS; the skill changed is the middle one of the listing.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { skillFiles } from './skill_files.mjs';
 
 const [root, runsArg = '10'] = process.argv.slice(2);
 if (!root) throw new Error('usage: node pkg/bench/update_time.mjs SKILLS [RUNS]');
 const runs = Number(runsArg);
 const { Skillwire } = await import('../lib/node.js');
 
-function find(dir, depth = 0) {
-  const out = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === '.git' || e.name === 'node_modules') continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory() && depth < 8) out.push(...find(p, depth + 1));
-    else if (e.isFile() && e.name === 'SKILL.md') out.push(p);
-  }
-  return out.sort();
-}
-
 // Location -> { text, stamp, gone }; a change gives the entry a new stamp, a deletion
 // leaves it out of the listing (in its place, for when it comes back).
-const files = new Map(find(root).map((location) => [location, { text: readFileSync(location, 'utf8'), stamp: 0 }]));
+const files = new Map(skillFiles(root).map((location) => [location, { text: readFileSync(location, 'utf8'), stamp: 0 }]));
 const source = {
   list: () => [...files].filter(([, f]) => !f.gone).map(([location, f]) => ({ location, stamp: String(f.stamp) })),
   read: (location) => files.get(location).text,
@@ -47,17 +36,14 @@ function change(text) {
 const bodyEdit = (i) => `${original}\nEdited ${i}.\n`;
 const descriptionEdit = (i) => original.replace(/^description: /m, `description: edited${i} `);
 
-/** Median time of `runs` calls of `each(i)`, in ms. */
-function median(each) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    each(i);
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor((times.length - 1) / 2)];
+/** How long `call` takes, in ms. */
+function timed(call) {
+  const t = performance.now();
+  call();
+  return performance.now() - t;
 }
+const medianOf = (times) => times.sort((a, b) => a - b)[Math.floor((times.length - 1) / 2)];
+const print = (what, times) => console.log(`${what.padEnd(48)} ${medianOf(times).toFixed(2).padStart(9)} ms`);
 
 const rows = [
   ['refreshSync(), nothing changed', () => sw.refreshSync()],
@@ -70,30 +56,23 @@ console.log(`${sw.report().loaded} skills, the middle one changed; medians of ${
 for (const [what, each] of rows) {
   // One call first: the first update after a build indexes the catalogue's report.
   each(runs);
-  console.log(`${what.padEnd(48)} ${median(each).toFixed(2).padStart(9)} ms`);
+  print(what, Array.from({ length: runs }, (_, i) => timed(() => each(i))));
 }
 // A deletion, then the skill back: each time through `removeSync` and through a refresh.
 change(original);
 sw.refreshSync();
-const removed = [];
-const added = [];
-const refreshedOut = [];
+const [removed, added, refreshedOut] = [[], [], []];
 for (let i = 0; i < runs; i++) {
-  let t = performance.now();
-  if (!sw.removeSync(0, middle)) throw new Error('removeSync refreshed: the entry could not be taken out in place');
-  removed.push(performance.now() - t);
-  t = performance.now();
-  sw.refreshSync();
-  added.push(performance.now() - t);
+  removed.push(timed(() => {
+    if (!sw.removeSync(0, middle)) throw new Error('removeSync refreshed: the entry could not be taken out in place');
+  }));
+  added.push(timed(() => sw.refreshSync()));
   files.get(middle).gone = true;
-  t = performance.now();
-  sw.refreshSync();
-  refreshedOut.push(performance.now() - t);
+  refreshedOut.push(timed(() => sw.refreshSync()));
   files.get(middle).gone = false;
   sw.refreshSync();
 }
-const med = (times) => times.sort((a, b) => a - b)[Math.floor((times.length - 1) / 2)];
-console.log(`${'a deletion, removeSync()'.padEnd(48)} ${med(removed).toFixed(2).padStart(9)} ms`);
-console.log(`${'a deletion, refreshSync()'.padEnd(48)} ${med(refreshedOut).toFixed(2).padStart(9)} ms`);
-console.log(`${'an addition, refreshSync()'.padEnd(48)} ${med(added).toFixed(2).padStart(9)} ms`);
+print('a deletion, removeSync()', removed);
+print('a deletion, refreshSync()', refreshedOut);
+print('an addition, refreshSync()', added);
 sw.free();
