@@ -15,7 +15,9 @@
 //!
 //! Locations are absolute, canonical paths of the SKILL.md files, sorted. A root of many
 //! folders is walked, and the listed files' metadata looked at, on several threads
-//! (`parallel.rs`): the same files as one thread finds.
+//! (`parallel.rs`): the same files as one thread finds. A path that is a symbolic link is
+//! resolved again at each walk: a link switched to another folder (`current` moved to a
+//! new release) lists that folder's skills from then on.
 //!
 //! Listing starts a thread that reads the listed files ahead, in list order, at most
 //! [`PREFETCH_FILES`] ahead (so at most that many texts wait in memory), and hands them
@@ -62,9 +64,17 @@ pub const PREFETCH_FILES: usize = 32;
 /// at most [`PREFETCH_FILES`] texts are in memory.
 const READ_AHEAD_CHUNK: usize = PREFETCH_FILES / 2;
 
-/// A text read ahead, with the stamp its file had when it was read (none when it could not
-/// be looked at).
-type ReadText = (Result<String, SourceError>, Option<String>);
+/// A text read ahead, with the stamp its file had when it was opened (none when it could
+/// not be looked at) and whether that stamp vouches for the text later on: not when the
+/// file had changed within [`SETTLE`](catalog_cache::SETTLE), when a second write in the
+/// same tick of the filesystem's clock could keep the stamp (the rule a listing's stamps
+/// follow).
+#[derive(Debug)]
+struct ReadText {
+    text: Result<String, SourceError>,
+    stamp: Option<String>,
+    settled: bool,
+}
 
 /// Texts read ahead, a chunk of consecutive files at a time, the first chunk from the
 /// listing's first file.
@@ -96,8 +106,11 @@ impl Ahead {
 /// Skills on the local filesystem.
 #[derive(Debug)]
 pub struct FsSource {
-    /// The discovered path, canonical.
-    root: PathBuf,
+    /// The path as the host gave it (a link, such as `current` pointing at a release, is
+    /// resolved again at each walk).
+    given: PathBuf,
+    /// The discovered path, canonical: where `given` led at the last walk. Shared by clones.
+    root: Arc<Mutex<PathBuf>>,
     /// The SKILL.md files found, sorted: at discovery, then at each listing after the first.
     files: Mutex<Arc<[PathBuf]>>,
     /// The links discovery left out because they lead outside the root, and where to.
@@ -117,7 +130,8 @@ impl Clone for FsSource {
     /// The same files; a clone reads nothing ahead until it is listed.
     fn clone(&self) -> Self {
         FsSource {
-            root: self.root.clone(),
+            given: self.given.clone(),
+            root: Arc::clone(&self.root),
             files: Mutex::new(self.files()),
             links_outside: Arc::clone(&self.links_outside),
             listed: Arc::clone(&self.listed),
@@ -135,7 +149,8 @@ impl FsSource {
         let root = fs::canonicalize(path)?;
         let found = find(&root)?;
         Ok(FsSource {
-            root,
+            given: path.to_path_buf(),
+            root: Arc::new(Mutex::new(root)),
             files: Mutex::new(found.files.into()),
             links_outside: found.links_outside.into(),
             listed: Arc::new(std::sync::atomic::AtomicBool::new(false)),
@@ -161,9 +176,9 @@ impl FsSource {
         self.listed.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// The path discovered (canonical).
-    pub fn root(&self) -> &Path {
-        &self.root
+    /// The path discovered (canonical), as the last walk resolved it.
+    pub fn root(&self) -> PathBuf {
+        self.root.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// The symbolic links discovery left out because they lead outside the root, each
@@ -234,17 +249,23 @@ impl FsSource {
         if !held_next {
             return None;
         }
-        let Some((text, read_at)) = ahead.take_next() else {
+        let Some(held) = ahead.take_next() else {
             // The reader is gone (it could not be given the next chunk): nothing more ahead.
             *slot = None;
             return None;
         };
         let now = fs::metadata(location).ok().map(|meta| catalog_cache::file_stamp(&meta).0);
-        if read_at.is_none() || now != read_at {
+        if held.stamp.is_none() || now != held.stamp {
             *slot = None;
             return None;
         }
-        Some(text)
+        if !held.settled {
+            // Its stamp cannot tell a rewrite since: this file is read again, and the
+            // read-ahead goes on with the next.
+            drop(slot);
+            return Some(read_skill_file(Path::new(location), self.max_bytes));
+        }
+        Some(held.text)
     }
 
     /// Stops the read-ahead, without waiting for it (its thread ends at its next hand-over).
@@ -405,7 +426,7 @@ fn walk(root: &Path, dir: &Path, depth: usize, visited: &Visited, out: &mut Foun
 /// [refusal](SourceError::refused): it lasts until the file changes. An I/O error, or a
 /// file that grew past the limit while it was read, may pass.
 pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, SourceError> {
-    read_stamped(path, max_bytes).0
+    read_stamped(path, max_bytes).text
 }
 
 /// [`read_skill_file`], and the stamp the file had when it was opened (as a listing stamps
@@ -413,8 +434,16 @@ pub fn read_skill_file(path: &Path, max_bytes: usize) -> Result<String, SourceEr
 fn read_stamped(path: &Path, max_bytes: usize) -> ReadText {
     let opened = files::open_without_waiting(path).and_then(|file| Ok((file.metadata()?, file)));
     match opened {
-        Ok((meta, file)) => (read_opened(path, file, &meta, max_bytes), Some(catalog_cache::file_stamp(&meta).0)),
-        Err(e) => (Err(SourceError::new(format!("{}: {e}", path.display()))), None),
+        Ok((meta, file)) => {
+            let (stamp, changed) = catalog_cache::file_stamp(&meta);
+            let now = std::time::SystemTime::now();
+            let settled = changed
+                .is_some_and(|changed| now.duration_since(changed).is_ok_and(|age| age >= catalog_cache::SETTLE));
+            ReadText { text: read_opened(path, file, &meta, max_bytes), stamp: Some(stamp), settled }
+        }
+        Err(e) => {
+            ReadText { text: Err(SourceError::new(format!("{}: {e}", path.display()))), stamp: None, settled: false }
+        }
     }
 }
 
@@ -465,8 +494,13 @@ impl SkillSource for FsSource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
         let first = !self.listed.swap(true, std::sync::atomic::Ordering::Relaxed);
         if !(first && self.discovered.elapsed() < catalog_cache::SETTLE) {
-            let found = find(&self.root).map_err(|e| SourceError::new(format!("{}: {e}", self.root.display())))?;
+            // Resolved again: a root that is a link may lead elsewhere now (a release
+            // switched by replacing the link), and the listing is of where it leads.
+            let failed = |e: io::Error| SourceError::new(format!("{}: {e}", self.root().display()));
+            let root = fs::canonicalize(&self.given).map_err(failed)?;
+            let found = find(&root).map_err(failed)?;
             *self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found.files.into();
+            *self.root.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = root;
         }
         let entries = stamped_entries(&self.files());
         self.read_ahead();
@@ -747,6 +781,75 @@ mod tests {
         fs::write(dir.join("a").join("SKILL.md"), "---\nname: a\ndescription: a.\n---\nNew, and longer.\n").unwrap();
         assert!(source.read(&listed[0].location).unwrap().ends_with("New, and longer.\n"));
         assert!(source.read(&listed[1].location).unwrap().ends_with("Old.\n"));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A text held with its file's stamp unchanged is handed over only when the file had
+    /// settled when it was read: a file written just before could be rewritten within the
+    /// same tick of a coarse clock (FAT, older kernels) and keep its stamp, so it is read
+    /// again, and the read-ahead goes on.
+    #[test]
+    fn a_text_read_ahead_of_an_unsettled_file_is_read_again() {
+        let dir = std::env::temp_dir().join(format!("skillwire-read-ahead-unsettled-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        for name in ["a", "b"] {
+            fs::create_dir_all(dir.join(name)).unwrap();
+            fs::write(dir.join(name).join("SKILL.md"), format!("---\nname: {name}\ndescription: {name}.\n---\nNow.\n"))
+                .unwrap();
+        }
+        let source = FsSource::discover(&dir).unwrap();
+        let listed = source.list().unwrap();
+        source.stop_read_ahead();
+        // What a read-ahead holds when the file's stamp is as it was (as after a rewrite the
+        // clock did not see): the text it read then.
+        let hold = |settled: bool| {
+            let stamp = |at: &str| Some(catalog_cache::file_stamp(&fs::metadata(at).unwrap()).0);
+            let held = |at: &str| ReadText { text: Ok(format!("held {at}")), stamp: stamp(at), settled };
+            let (sender, chunks) = sync_channel(1);
+            sender.send(vec![held(&listed[0].location), held(&listed[1].location)]).unwrap();
+            let chunk = Vec::new().into_iter();
+            *source.ahead.lock().unwrap() = Some(Ahead { next: 0, chunk, chunks, files: source.files() });
+        };
+        hold(false);
+        assert!(source.read(&listed[0].location).unwrap().ends_with("Now.\n"));
+        assert_eq!(source.ahead.lock().unwrap().as_ref().map(|ahead| ahead.next), Some(1));
+        assert!(source.read(&listed[1].location).unwrap().ends_with("Now.\n"));
+        // Settled when read: the stamp vouches for the text held.
+        hold(true);
+        assert_eq!(source.read(&listed[0].location).unwrap(), format!("held {}", listed[0].location));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A root given as a link is resolved again at each walk: once the link leads to
+    /// another folder (a release switched), the listing is of that folder, and the files of
+    /// the one before are no longer read through it.
+    #[cfg(unix)]
+    #[test]
+    fn a_root_that_is_a_link_is_followed_where_it_leads_now() {
+        let dir = std::env::temp_dir().join(format!("skillwire-fs-relinked-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        for (release, names) in [("v1", &["alpha"][..]), ("v2", &["alpha", "beta"][..])] {
+            for name in names {
+                fs::create_dir_all(dir.join(release).join(name)).unwrap();
+                let text = format!("---\nname: {name}\ndescription: {name} of {release}.\n---\n");
+                fs::write(dir.join(release).join(name).join("SKILL.md"), text).unwrap();
+            }
+        }
+        let current = dir.join("current");
+        std::os::unix::fs::symlink(dir.join("v1"), &current).unwrap();
+        let source = FsSource::discover(&current).unwrap();
+        source.walk_at_next_listing();
+        let before = source.list().unwrap();
+        assert_eq!(before.len(), 1);
+        assert!(source.read(&before[0].location).unwrap().contains("alpha of v1"));
+        // Switched as deployments do: a new link moved over the old one.
+        std::os::unix::fs::symlink(dir.join("v2"), dir.join("current.new")).unwrap();
+        fs::rename(dir.join("current.new"), &current).unwrap();
+        let after = source.list().unwrap();
+        assert_eq!(after.len(), 2);
+        assert_eq!(source.root(), fs::canonicalize(dir.join("v2")).unwrap());
+        assert!(source.read(&after[1].location).unwrap().contains("beta of v2"));
+        assert!(source.read(&before[0].location).unwrap_err().message.ends_with("not a skill of this source"));
         let _ = fs::remove_dir_all(&dir);
     }
 }

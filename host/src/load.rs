@@ -227,7 +227,8 @@ fn engine_inputs(
         let source = FsSource::discover(path).map_err(|e| InputError(format!("--skills {}: {e}", path.display())))?;
         if args.verbose {
             for (link, to) in source.links_outside() {
-                let (link, to, root) = (link.display(), to.display(), source.root().display());
+                let (link, to, root) = (link.display(), to.display(), source.root());
+                let root = root.display();
                 eprintln!("skipped {link}: a link to {to}, outside {root} (pass that path to --skills to use it)");
             }
         }

@@ -177,11 +177,11 @@ function utf8Length(s: string): number {
  * WebAssembly memory (the core checks every other text byte for byte).
  */
 function sourceText(text: unknown, maxBytes: number): Text {
-  if (text instanceof ArrayBuffer) text = new Uint8Array(text);
-  if (text instanceof Uint8Array) {
-    return text.byteLength > maxBytes
-      ? { error: `SKILL.md is ${text.byteLength} bytes; the limit is ${maxBytes}`, refused: true }
-      : { bytes: text };
+  const bytes = asBytes(text);
+  if (bytes) {
+    return bytes.byteLength > maxBytes
+      ? { error: `SKILL.md is ${bytes.byteLength} bytes; the limit is ${maxBytes}`, refused: true }
+      : { bytes };
   }
   if (typeof text !== 'string') {
     return { error: `read() returned ${text === null ? 'null' : typeof text}, not a string or bytes` };
@@ -192,14 +192,28 @@ function sourceText(text: unknown, maxBytes: number): Text {
   return { text };
 }
 
+/**
+ * `value` as bytes when it is a Uint8Array (a Node Buffer too) or an ArrayBuffer, made in
+ * any realm (`instanceof` knows only this one's: a `vm` context's or an iframe's bytes would
+ * fail it); else undefined.
+ */
+function asBytes(value: unknown): Uint8Array | undefined {
+  const kind = Object.prototype.toString.call(value);
+  if (kind === '[object ArrayBuffer]' || kind === '[object SharedArrayBuffer]') {
+    return new Uint8Array(value as ArrayBufferLike);
+  }
+  return ArrayBuffer.isView(value) && kind === '[object Uint8Array]' ? value as Uint8Array : undefined;
+}
+
 /** `text` with bytes decoded by the core (a turn's body is rendered from its text); bytes
- * that are not UTF-8 are the core's error. */
+ * that are not UTF-8 are the core's error, a refusal; bytes that could not be handed over
+ * (a view of a detached buffer) are a failed read. */
 function decoded(text: Text): { text: string } | { error: string; refused?: boolean } {
   if (!('bytes' in text)) return text;
   try {
     return { text: call(() => glue().utf8Text(text.bytes)) as string };
   } catch (e) {
-    return { error: describe(e), refused: true };
+    return { error: describe(e), refused: !(e instanceof TypeError) };
   }
 }
 
@@ -281,8 +295,18 @@ function* buildSteps(
         } catch (e) {
           text = { error: describe(e), refused: isRefusal(e) };
         }
+        if ('bytes' in text) {
+          const { bytes } = text;
+          try {
+            call(() => build.readBytes(bytes));
+            continue;
+          } catch (e) {
+            // Not handed over (a view of a detached buffer): that file's read failed.
+            if (!(e instanceof TypeError)) throw e;
+            text = { error: describe(e) };
+          }
+        }
         call(() => 'text' in text ? build.read(text.text, undefined, false)
-          : 'bytes' in text ? build.readBytes(text.bytes)
           : build.read(undefined, text.error, text.refused === true));
       } else if (need.need === 'embed') {
         try {
@@ -464,9 +488,10 @@ function* fetchFile(sources: SkillSource[], request: FileRequest): Steps<{ bytes
     try {
       const got: unknown = yield source.readFile(request.location, request.path, request.max_bytes);
       if (typeof got === 'string') bytes = new TextEncoder().encode(got);
-      else if (got instanceof Uint8Array) bytes = got;
-      else if (got instanceof ArrayBuffer) bytes = new Uint8Array(got);
-      else error = `readFile() returned ${got === null ? 'null' : typeof got}, not bytes or a string`;
+      else bytes = asBytes(got);
+      if (!bytes && typeof got !== 'string') {
+        error = `readFile() returned ${got === null ? 'null' : typeof got}, not bytes or a string`;
+      }
       // One byte past the limit is enough for the core to refuse it: no more is copied in.
       if (bytes && bytes.length > request.max_bytes + 1) bytes = bytes.subarray(0, request.max_bytes + 1);
     } catch (e) {
@@ -628,8 +653,8 @@ export class Skillwire {
    */
   static restore(snapshot: Uint8Array | ArrayBuffer, options: Options & { key?: string } = {}): Skillwire {
     requireReady('`Skillwire.restore()`');
-    const bytes = snapshot instanceof ArrayBuffer ? new Uint8Array(snapshot)
-      : ArrayBuffer.isView(snapshot) ? new Uint8Array(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength) : null;
+    const bytes = ArrayBuffer.isView(snapshot)
+      ? new Uint8Array(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength) : asBytes(snapshot);
     if (!bytes) throw new SkillwireError('restore(snapshot): snapshot must be a Uint8Array or an ArrayBuffer', 'invalid_argument');
     if (options.embed !== undefined) {
       throw new SkillwireError(

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -325,6 +325,27 @@ for (const engine of ['native', 'wasm']) {
       await changed;
       const docx = (await client.listPrompts()).prompts.find((p) => p.name === 'docx');
       assert.equal(docx.description, 'Track changes in Word documents.');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test(`MCP server (${engine}): --watch follows a --skills link switched to another release`, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-watch-link-'));
+    writeSkill(join(folder, 'v1'), 'alpha', 'Alpha as released first.');
+    writeSkill(join(folder, 'v2'), 'alpha', 'Alpha as released second.');
+    writeSkill(join(folder, 'v2'), 'beta', 'Beta, new in the second release.');
+    symlinkSync(join(folder, 'v1'), join(folder, 'current'));
+    const client = await connect(engine, join(folder, 'current'), ['--watch', '--watch-interval', '0.1']);
+    try {
+      assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.description), ['Alpha as released first.']);
+      // Switched as deployments do: a new link moved over the old one.
+      const changed = notified(client, PromptListChangedNotificationSchema);
+      symlinkSync(join(folder, 'v2'), join(folder, 'current.new'));
+      renameSync(join(folder, 'current.new'), join(folder, 'current'));
+      await changed;
+      const prompts = (await client.listPrompts()).prompts.map((p) => `${p.name}: ${p.description}`).sort();
+      assert.deepEqual(prompts, ['alpha: Alpha as released second.', 'beta: Beta, new in the second release.']);
     } finally {
       await client.close();
     }

@@ -4,6 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { Skillwire, SkillwireError, lint, memoryBytes } from '../lib/node.js';
 import { canonical, conformance, jsOptions, jsView, runCase, turns, vectorSource } from './helpers.js';
 
@@ -209,6 +210,42 @@ test('a source may answer with the SKILL.md bytes (a Buffer): the core decodes a
     assert.match((await sw.inject('@pdf fill this')).userMessage, /Use pypdf, then check\./);
     turnBytes = new TextEncoder().encode(pdf);
     for (const s of [sw, text]) s.free();
+  }
+});
+
+test('bytes from another realm are bytes; a view of a detached buffer is one failed read', async () => {
+  const encoded = new TextEncoder().encode(pdf);
+  // Made in a `vm` context (as in an iframe, or a test runner's sandbox): not `instanceof`
+  // this realm's Uint8Array or ArrayBuffer.
+  const foreign = runInNewContext('(bytes) => [Uint8Array.from(bytes), Uint8Array.from(bytes).buffer]')(encoded);
+  assert.ok(!(foreign[0] instanceof Uint8Array) && !(foreign[1] instanceof ArrayBuffer));
+  for (const answer of foreign) {
+    const sw = new Skillwire({ sources: [{ list: () => ['f/pdf/SKILL.md'], read: () => answer }] });
+    assert.deepEqual(sw.report().skipped, []);
+    assert.match(sw.injectSync('@pdf fill this').userMessage, /Use pypdf\./);
+    sw.free();
+  }
+  // A view whose buffer was transferred away: that skill is skipped as unreadable, the rest
+  // load, in a build and in a turn.
+  const detached = () => {
+    const buffer = encoded.slice().buffer;
+    structuredClone(buffer, { transfer: [buffer] });
+    return new Uint8Array(buffer);
+  };
+  let gone = false;
+  const source = {
+    list: () => ['d/gone/SKILL.md', 'd/pdf/SKILL.md'],
+    read: (location) => (location === 'd/gone/SKILL.md' || gone ? detached() : encoded),
+  };
+  for (const sw of [new Skillwire({ sources: [source] }), await Skillwire.create({ sources: [source] })]) {
+    gone = false;
+    const [skipped] = sw.report().skipped;
+    assert.equal(skipped.location, 'd/gone/SKILL.md');
+    assert.match(skipped.reason, /detached/);
+    assert.equal(sw.report().loaded, 1);
+    gone = true;
+    assert.equal(sw.injectSync('@pdf').decisions[0].skipped, 'body-unavailable');
+    sw.free();
   }
 });
 

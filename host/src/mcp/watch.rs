@@ -157,6 +157,8 @@ pub(crate) fn plan(before: &Listings, now: &Listings) -> Plan {
         let removed = was.iter().filter(|e| !listed.contains(e.location.as_str()));
         changes.extend(removed.map(|e| EntryChange::Removed { source, location: e.location.clone() }));
     }
+    // Removals first: see `Plan::apply`.
+    changes.sort_by_key(|change| !matches!(change, EntryChange::Removed { .. }));
     match changes.len() {
         0 => Plan::Unchanged,
         n if n > MAX_ENTRY_CHANGES => Plan::Refresh,
@@ -170,13 +172,25 @@ impl Plan {
         match self {
             Plan::Unchanged => Ok(()),
             Plan::Refresh => engine.refresh().map_err(|e| e.to_string()),
-            Plan::Entries(changes) => changes.into_iter().try_for_each(|change| {
-                let taken = match change {
-                    EntryChange::Edited { source, entry } => engine.update(source, entry),
-                    EntryChange::Removed { source, location } => engine.remove(source, &location),
-                };
-                taken.map(|_| ()).map_err(|e| e.to_string())
-            }),
+            Plan::Entries(changes) => {
+                // A removal the engine could not take on its own refreshed it: the catalogue
+                // then holds the folders as they are, the other removals included (each
+                // would refresh again, the entry being unknown to it). An edit after a
+                // refresh finds its stamp taken, and costs one file's reading.
+                let mut refreshed = false;
+                for change in changes {
+                    match change {
+                        EntryChange::Removed { .. } if refreshed => {}
+                        EntryChange::Removed { source, location } => {
+                            refreshed = !engine.remove(source, &location).map_err(|e| e.to_string())?;
+                        }
+                        EntryChange::Edited { source, entry } => {
+                            engine.update(source, entry).map_err(|e| e.to_string())?;
+                        }
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -246,8 +260,8 @@ mod tests {
         assert_eq!(
             plan(&before, &now),
             Plan::Entries(vec![
-                EntryChange::Edited { source: 0, entry: entry("/b/SKILL.md", Some("3")) },
                 EntryChange::Removed { source: 0, location: "/a/SKILL.md".to_owned() },
+                EntryChange::Edited { source: 0, entry: entry("/b/SKILL.md", Some("3")) },
             ])
         );
         // An addition; an edit too recent to be stamped; a path that could not be listed,
@@ -273,6 +287,50 @@ mod tests {
             vec![Some((0..MAX_ENTRY_CHANGES).map(|n| entry(&format!("/{n}/SKILL.md"), Some(stamp))).collect())]
         };
         assert!(matches!(plan(&few("1"), &few("2")), Plan::Entries(changes) if changes.len() == MAX_ENTRY_CHANGES));
+    }
+
+    /// Skills in memory, each `(location, text)` stamped "1", counting its listings.
+    struct Counted {
+        skills: std::sync::Mutex<Vec<(String, String)>>,
+        listings: std::sync::atomic::AtomicUsize,
+    }
+
+    impl skillwire::SkillSource for &Counted {
+        fn list(&self) -> Result<Vec<SkillEntry>, skillwire::SourceError> {
+            self.listings.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let skills = self.skills.lock().unwrap();
+            Ok(skills.iter().map(|(location, _)| SkillEntry::new(location.as_str()).with_stamp("1")).collect())
+        }
+        fn read(&self, location: &str) -> Result<String, skillwire::SourceError> {
+            let skills = self.skills.lock().unwrap();
+            let found = skills.iter().find(|(at, _)| at == location).map(|(_, text)| text.clone());
+            found.ok_or_else(|| skillwire::SourceError::new(format!("{location}: no such file")))
+        }
+    }
+
+    /// Deletions taken one by one, the first of which the engine can only take by
+    /// refreshing (its skill did not load): the refresh holds the others, which are not
+    /// taken again (each would refresh once more).
+    #[test]
+    fn deletions_after_one_that_refreshed_are_not_taken_again() {
+        let skill = |name: &str| format!("---\nname: {name}\ndescription: Skill {name}.\n---\nBody.\n");
+        let mut skills = vec![("/broken/SKILL.md".to_owned(), "no frontmatter".to_owned())];
+        skills.extend(["a", "b", "c"].map(|name| (format!("/{name}/SKILL.md"), skill(name))));
+        let source = Counted { skills: std::sync::Mutex::new(skills), listings: Default::default() };
+        let mut engine = skillwire::Engine::new(vec![&source], skillwire::Options::default());
+        engine.refresh();
+        let listed_before = source.listings.load(std::sync::atomic::Ordering::Relaxed);
+        use skillwire::SkillSource;
+        let before: Listings = vec![Some((&source).list().unwrap())];
+        source.skills.lock().unwrap().retain(|(at, _)| at == "/c/SKILL.md");
+        let now: Listings = vec![Some((&source).list().unwrap())];
+        let plan = plan(&before, &now);
+        assert!(matches!(&plan, Plan::Entries(changes) if changes.len() == 3), "{plan:?}");
+        plan.apply(&mut engine).unwrap();
+        // One refresh, for the first deletion; two listings were the test's own.
+        assert_eq!(source.listings.load(std::sync::atomic::Ordering::Relaxed), listed_before + 3);
+        let names: Vec<String> = engine.catalog().skills().iter().map(|s| s.skill.name.clone()).collect();
+        assert_eq!(names, ["c"]);
     }
 
     /// A look takes in every entry up to its bound and says when it stopped short; a
