@@ -9,9 +9,14 @@
 //!    forever);
 //! 3. wrap the core module into a component with `wit-component`: it then imports
 //!    only what the WIT world declares (a `wasm32-wasip2` build would drag in WASI);
-//! 4. write it to `$OUT_DIR/skillwire.component.wasm` for `include_bytes!`.
+//! 4. write it to `$OUT_DIR/skillwire.component.wasm` for `include_bytes!`;
+//! 5. hand the host a digest of the component and of its own sources
+//!    (`SKILLWIRE_HOST_DIGEST`), which its catalogue cache's keys carry: two builds of one
+//!    version that read files or cross into the guest differently keep their own snapshots.
 
+use std::collections::hash_map::DefaultHasher;
 use std::env;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -37,6 +42,7 @@ fn build() -> Result<(), String> {
         "wit",
         "Cargo.lock",
         "Cargo.toml",
+        "host/src",
     ] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
@@ -99,7 +105,33 @@ fn build() -> Result<(), String> {
         .encode()
         .map_err(|e| format!("encoding the component: {e:#}"))?;
     let out = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?).join("skillwire.component.wasm");
-    write_if_changed(&out, &component)
+    write_if_changed(&out, &component)?;
+
+    let mut hasher = DefaultHasher::new();
+    component.hash(&mut hasher);
+    let mut sources = Vec::new();
+    rust_files(&manifest.join("src"), &mut sources)?;
+    sources.sort();
+    for file in &sources {
+        file.strip_prefix(&manifest).unwrap_or(file).hash(&mut hasher);
+        std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?.hash(&mut hasher);
+    }
+    println!("cargo:rustc-env=SKILLWIRE_HOST_DIGEST={:016x}", hasher.finish());
+    Ok(())
+}
+
+/// Every `.rs` file under `dir` (a folder that cannot be read fails the build: a digest
+/// that missed a file would let two different builds share snapshots).
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+        if path.is_dir() {
+            rust_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), String> {

@@ -57,9 +57,16 @@ impl CatalogCache {
     pub fn new(dir: &Path, sources: &[&FsSource], options: &skillwire::CatalogOptions) -> CatalogCache {
         let now = SystemTime::now();
         let mut settling = false;
-        // The build (the core's snapshot version, the host's version) names the file; the
-        // host's version is in the key too, for what the host alone decides (how it reads).
-        let build = format!("{}; host {}\n", skillwire::Catalog::snapshot_version(), env!("CARGO_PKG_VERSION"));
+        // The build (the core's snapshot version, the host's version and the digest of its
+        // sources and component) names the file, and is in the key too, for what the host
+        // alone decides (how it reads, how it crosses into the guest): builds of one version
+        // that differ there do not share snapshots.
+        let build = format!(
+            "{}; host {} {}\n",
+            skillwire::Catalog::snapshot_version(),
+            env!("CARGO_PKG_VERSION"),
+            env!("SKILLWIRE_HOST_DIGEST")
+        );
         let mut roots = build.clone();
         let mut listing: Vec<u8> = format!("skillwire catalogue key 1\n{build}").into_bytes();
         for source in sources {

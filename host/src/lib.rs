@@ -119,8 +119,6 @@ pub struct FsSource {
     /// again. Shared by clones: they are one source (the engine lists a clone, the host
     /// keeps the original).
     listed: Arc<std::sync::atomic::AtomicBool>,
-    /// When the folders were walked for [`FsSource::discover`].
-    discovered: std::time::Instant,
     max_bytes: usize,
     /// The files read ahead since the last listing (see [`Ahead`]).
     ahead: Mutex<Option<Ahead>>,
@@ -135,7 +133,6 @@ impl Clone for FsSource {
             files: Mutex::new(self.files()),
             links_outside: Arc::clone(&self.links_outside),
             listed: Arc::clone(&self.listed),
-            discovered: self.discovered,
             max_bytes: self.max_bytes,
             ahead: Mutex::new(None),
         }
@@ -154,7 +151,6 @@ impl FsSource {
             files: Mutex::new(found.files.into()),
             links_outside: found.links_outside.into(),
             listed: Arc::new(std::sync::atomic::AtomicBool::new(false)),
-            discovered: std::time::Instant::now(),
             max_bytes: skillwire::Limits::default().max_skill_md_bytes,
             ahead: Mutex::new(None),
         })
@@ -485,15 +481,17 @@ impl SkillSource for FsSource {
     /// filesystem's clock could keep its times. Stamps are taken before any file is read,
     /// so a text is never older than its stamp.
     ///
-    /// The folders are walked again, except by a first listing within `SETTLE` of
-    /// [`FsSource::discover`] (which has just walked them; see also
+    /// The first listing is of the files [`FsSource::discover`] found, however long ago:
+    /// the host made its catalogue cache's key from them, and a catalogue kept under that
+    /// key must hold what it says (a later walk could see a skill added, or a link switched,
+    /// since). Later listings walk the folders again (as does the first one after
     /// [`FsSource::walk_at_next_listing`]): a refresh sees skills added and removed. When
     /// the walk fails (the folder removed, or no longer readable), so does the listing: the
     /// catalogue reports the source as unlisted (a failure that may pass, so a kept
     /// catalogue holding it is refreshed, not restored).
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
         let first = !self.listed.swap(true, std::sync::atomic::Ordering::Relaxed);
-        if !(first && self.discovered.elapsed() < catalog_cache::SETTLE) {
+        if !first {
             // Resolved again: a root that is a link may lead elsewhere now (a release
             // switched by replacing the link), and the listing is of where it leads.
             let failed = |e: io::Error| SourceError::new(format!("{}: {e}", self.root().display()));
@@ -662,7 +660,7 @@ mod tests {
     }
 
     #[test]
-    fn a_restored_source_walks_at_its_first_listing_and_a_failed_walk_fails_the_listing() {
+    fn a_first_listing_is_discoverys_a_restored_one_walks_and_a_failed_walk_fails() {
         let dir = std::env::temp_dir().join(format!("skillwire-fs-restored-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let write = |name: &str| {
@@ -673,7 +671,10 @@ mod tests {
         let (source, built) = (FsSource::discover(&dir).unwrap(), FsSource::discover(&dir).unwrap());
         let in_engine = source.clone();
         write("b");
-        // Within SETTLE of discovery a first listing uses discovery's walk...
+        // However long after discovery (a first run compiling the component takes seconds),
+        // a first listing is discovery's walk, which the catalogue cache's key was made
+        // from...
+        std::thread::sleep(catalog_cache::SETTLE + std::time::Duration::from_millis(100));
         assert_eq!(built.list().unwrap().len(), 1);
         // ...but not once the host says its catalogue was restored: the engine's clone
         // (whose first listing is a refresh) sees the skill added since.
