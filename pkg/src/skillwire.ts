@@ -248,13 +248,13 @@ function entriesOf(listed: unknown[], limits: CoreLimits):
     // A stamp stands for the text: one that is not a string (`[object Object]` for every
     // version of an object) could keep a changed entry from being read, so it is refused.
     if (entry?.stamp != null && typeof entry.stamp !== 'string') {
-      throw new Error(`${location}: stamp is ${typeof entry.stamp}, not a string`);
+      throw new SkillwireError(`${location}: stamp is ${typeof entry.stamp}, not a string`, 'invalid_argument');
     }
     const stamp = entry?.stamp == null ? {} : { stamp: entry.stamp };
     // An id is the host's key for the skill: a number would be a different key once
     // turned into text (`1e21`, `0.1`), so only strings are taken.
     if (entry?.id != null && typeof entry.id !== 'string') {
-      throw new Error(`${location}: id is ${typeof entry.id}, not a string`);
+      throw new SkillwireError(`${location}: id is ${typeof entry.id}, not a string`, 'invalid_argument');
     }
     const id = entry?.id == null ? {} : { id: entry.id };
     return typeof text === 'string'
@@ -412,6 +412,8 @@ type Embed = NonNullable<Options['embed']>;
  * (a turn on the host model's choice, `selected`, ranks nothing). */
 function* turnContext(embed: Embed | undefined, message: string, context: TurnContext | undefined):
   Steps<TurnContext | undefined> {
+  // A field set to `undefined` is one left out, as the types say.
+  if (context !== null && typeof context === 'object') context = defined(context as Record<string, unknown>);
   if (!embed || context?.embedding !== undefined || context?.selected != null) return context;
   try {
     const [vector] = (yield embed([message])) as ArrayLike<number>[];
@@ -503,8 +505,10 @@ function* fetchFile(sources: SkillSource[], request: FileRequest): Steps<{ bytes
 
 /** `{maxSkillMdBytes: 1}` → `{max_skill_md_bytes: 1}`; undefined stays undefined. */
 function snakeKeys(object: object | undefined): Record<string, unknown> | undefined {
-  return object && Object.fromEntries(
-    Object.entries(object).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), v]));
+  // A field set to `undefined` is one left out, as the types say.
+  return object && Object.fromEntries(Object.entries(object)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()), v]));
 }
 
 /** An object without its `undefined` fields: the core fills what is left out with its
@@ -615,7 +619,15 @@ export class Skillwire {
   #timeout: number | undefined;
   #embed: Embed | undefined;
   #embeddingError: string | null = null;
+  /** How many updates' skills are being embedded again (`embeddingError` says so meanwhile). */
+  #reembedding = 0;
   #catalog: Catalog | null = null;
+  /** Catalogues that calls still running use, with how many: one replaced meanwhile (by a
+   * refresh or an update) is freed when the last of them ends, not under them. */
+  #holds = new Map<Catalog, number>();
+  /** Counts the changes to the live catalogue (replaced, or an entry taken in place): a
+   * refresh that started before one is made again from it. */
+  #generation = 0;
 
   /**
    * Builds the catalog synchronously: every source must answer synchronously. In
@@ -683,10 +695,10 @@ export class Skillwire {
     return call(() => catalog.snapshot(String(key)));
   }
 
-  #buildSteps(): Steps<Whole.Catalog> {
-    // A catalogue to refresh is the whole package's: buildSteps runs in no other.
-    const previous = (this.#catalog ?? undefined) as Whole.Catalog | undefined;
-    return buildSteps(this.#sources, this.#options, this.#limits, this.#embed, previous);
+  #buildSteps(previous?: Catalog): Steps<Whole.Catalog> {
+    // A catalogue to refresh is the whole package's: buildSteps runs in no other. (It is
+    // read when the steps start, before they wait for anything.)
+    return buildSteps(this.#sources, this.#options, this.#limits, this.#embed, previous as Whole.Catalog | undefined);
   }
 
   /** Why the skills have no embeddings when `embed` failed, else null. */
@@ -695,15 +707,39 @@ export class Skillwire {
   /** The embedder for turns: only while the skills have embeddings. */
   get #turnEmbed(): Embed | undefined { return this.#embeddingError === null ? this.#embed : undefined; }
 
-  /** Takes `next` as the live catalogue, freeing the one before. */
+  /** Takes `next` as the live catalogue, freeing the one before (once no call uses it). */
   #use(next: Catalog): void {
     this.#embeddingError = next.embeddingError() ?? null;
     if (this.#catalog) {
       registry?.unregister(this);
-      this.#catalog.free();
+      this.#retire(this.#catalog);
     }
     this.#catalog = next;
+    this.#generation++;
     registry?.register(this, next, this);
+  }
+
+  /** Frees `catalog`, no longer live, now or when the last call using it ends. */
+  #retire(catalog: Catalog): void {
+    if (!this.#holds.has(catalog)) catalog.free();
+  }
+
+  /** Runs `steps`, made on the live `catalog`, keeping it from being freed until they end:
+   * a turn that waits for a source finishes on the catalogue it was planned on, even when
+   * a refresh replaced it meanwhile. */
+  async #holding<T>(catalog: Catalog, steps: Steps<T>): Promise<T> {
+    this.#holds.set(catalog, (this.#holds.get(catalog) ?? 0) + 1);
+    try {
+      return await runAsync(steps, this.#timeout);
+    } finally {
+      const left = (this.#holds.get(catalog) ?? 1) - 1;
+      if (left > 0) {
+        this.#holds.set(catalog, left);
+      } else {
+        this.#holds.delete(catalog);
+        if (catalog !== this.#catalog) catalog.free();
+      }
+    }
   }
 
   #live(): Catalog {
@@ -721,11 +757,22 @@ export class Skillwire {
    * none; with `embed`, asks it only for the skills whose text to embed it has not embedded
    * (vectors set with `setEmbeddings` go, as with any refresh). */
   async refresh(): Promise<void> {
-    this.#use(await runAsync(this.#buildSteps(), this.#timeout));
+    for (;;) {
+      const generation = this.#generation;
+      const next = await runAsync(this.#buildSteps(this.#live()), this.#timeout);
+      if (this.#catalog !== null && this.#generation === generation) {
+        this.#use(next);
+        return;
+      }
+      // Freed meanwhile (`#live` then says so), or changed by another refresh or an update
+      // that ended first: this one, which may have listed the sources before that change,
+      // is made again from the catalogue as it is now.
+      next.free();
+    }
   }
   /** `refresh`, synchronously. */
   refreshSync(): void {
-    this.#use(runSync(this.#buildSteps()));
+    this.#use(runSync(this.#buildSteps(this.#live())));
   }
 
   /**
@@ -747,14 +794,16 @@ export class Skillwire {
    */
   async update(source: number, entry: SkillEntry): Promise<boolean> {
     const done = await runAsync(this.#updateSteps(source, entry), this.#timeout);
-    if (this.#refreshesAfter(done)) await this.refresh();
-    return done === 'in-place';
+    const refreshes = this.#refreshesAfter(done);
+    if (refreshes) await this.refresh();
+    return done === 'in-place' && !refreshes;
   }
   /** `update`, synchronously. */
   updateSync(source: number, entry: SkillEntry): boolean {
     const done = runSync(this.#updateSteps(source, entry));
-    if (this.#refreshesAfter(done)) this.refreshSync();
-    return done === 'in-place';
+    const refreshes = this.#refreshesAfter(done);
+    if (refreshes) this.refreshSync();
+    return done === 'in-place' && !refreshes;
   }
 
   /**
@@ -787,6 +836,7 @@ export class Skillwire {
     this.#sourceAt(source, 'remove');
     if (typeof location !== 'string') throw new SkillwireError('remove(): the location must be a string', 'invalid_argument');
     const done = call(() => catalog.remove(source, location)) as UpdateDone;
+    if (done !== 'not-taken') this.#generation++;
     if (done === 'reindexed' && typeof this.#embed === 'function') yield* this.#embedSteps(catalog);
     return done;
   }
@@ -813,6 +863,7 @@ export class Skillwire {
     // Until the vectors are back the skills rank by words, and say so (a sync call whose
     // `embed` returns a Promise stops here, and the next update refreshes).
     this.#embeddingError = 'the skills are being embedded again after an update';
+    this.#reembedding++;
     try {
       const vectors = yield* embedTexts(this.#embed!, texts.map((t) => t.text));
       if (vectors.length !== texts.length) throw new Error(`embed() returned ${vectors.length} vectors for ${texts.length} texts`);
@@ -823,11 +874,16 @@ export class Skillwire {
       this.#embeddingError = null;
     } catch (e) {
       if (this.#catalog === catalog) this.#embeddingError = describe(e);
+    } finally {
+      this.#reembedding--;
     }
   }
 
-  /** Whether `embed` failed for the live catalogue: an update then refreshes, which tries again. */
-  get #embedFailed(): boolean { return this.#embeddingError !== null && typeof this.#embed === 'function'; }
+  /** Whether `embed` failed for the live catalogue: an update then refreshes, which tries
+   * again (not while an update's skills are being embedded again: that has not failed). */
+  get #embedFailed(): boolean {
+    return this.#embeddingError !== null && this.#reembedding === 0 && typeof this.#embed === 'function';
+  }
 
   /** Whether `entry` of source `source` was taken in place (its text read when it came
    * without one; a read that fails leaves it to the refresh). */
@@ -848,6 +904,7 @@ export class Skillwire {
       if (this.#catalog !== catalog) return 'not-taken';
     }
     const done = call(() => catalog.update(source, listed, text)) as UpdateDone;
+    if (done !== 'not-taken') this.#generation++;
     if (done === 'reindexed' && typeof this.#embed === 'function') yield* this.#embedSteps(catalog);
     return done;
   }
@@ -891,21 +948,23 @@ export class Skillwire {
    * and ranking find.
    */
   async inject(message: string, context?: TurnContext): Promise<Injection> {
-    return runAsync(this.#turnSteps(message, context), this.#timeout);
+    const catalog = this.#live();
+    return this.#holding(catalog, this.#turnSteps(catalog, message, context));
   }
   /** `inject` for synchronous sources. */
   injectSync(message: string, context?: TurnContext): Injection {
-    return runSync(this.#turnSteps(message, context));
+    return runSync(this.#turnSteps(this.#live(), message, context));
   }
 
-  #turnSteps(message: string, context: TurnContext | undefined): Steps<Injection> {
+  #turnSteps(catalog: Catalog, message: string, context: TurnContext | undefined): Steps<Injection> {
     const listFiles = this.#options.render.list_files === true;
-    return turn(this.#live(), this.#sources, this.#turnEmbed, message, context, this.#limits, listFiles);
+    return turn(catalog, this.#sources, this.#turnEmbed, message, context, this.#limits, listFiles);
   }
 
   /** The skills a turn on `message` would inject (`{matches}`); reads no bodies. */
   async match(message: string, context?: TurnContext): Promise<Matches> {
-    return runAsync(matchSteps(this.#live(), this.#turnEmbed, message, context, this.#limits), this.#timeout);
+    const catalog = this.#live();
+    return this.#holding(catalog, matchSteps(catalog, this.#turnEmbed, message, context, this.#limits));
   }
   /** `match`, synchronously. */
   matchSync(message: string, context?: TurnContext): Matches {
@@ -928,7 +987,8 @@ export class Skillwire {
    * `options`: `format`, `budget`, `featured`, and the turn's `recent` / `embedding`.
    */
   async catalogFor(message: string, options: CatalogForOptions = {}): Promise<CatalogText> {
-    return runAsync(catalogForSteps(this.#live(), this.#turnEmbed, message, options, this.#limits), this.#timeout);
+    const catalog = this.#live();
+    return this.#holding(catalog, catalogForSteps(catalog, this.#turnEmbed, message, options, this.#limits));
   }
   /** `catalogFor`, synchronously. */
   catalogForSync(message: string, options: CatalogForOptions = {}): CatalogText {
@@ -942,7 +1002,8 @@ export class Skillwire {
    * `file_unavailable` (the source failed, or has no `listFiles`).
    */
   async files(skill: string): Promise<SkillFiles> {
-    return runAsync(filesSteps(this.#whole('files'), this.#sources, skill), this.#timeout);
+    const catalog = this.#whole('files');
+    return this.#holding(catalog, filesSteps(catalog, this.#sources, skill));
   }
   /** `files` for synchronous sources. */
   filesSync(skill: string): SkillFiles {
@@ -958,7 +1019,8 @@ export class Skillwire {
    * `limits.maxFileBytes`. A `script` is returned as text, never run.
    */
   async readFile(skill: string, path: string): Promise<FileContent> {
-    return runAsync(readFileSteps(this.#whole('readFile'), this.#sources, skill, path), this.#timeout);
+    const catalog = this.#whole('readFile');
+    return this.#holding(catalog, readFileSteps(catalog, this.#sources, skill, path));
   }
   /** `readFile` for synchronous sources. */
   readFileSync(skill: string, path: string): FileContent {
@@ -981,7 +1043,8 @@ export class Skillwire {
    * `content` as the tool's result.
    */
   async answerReadFile(args: unknown): Promise<ToolAnswer> {
-    return runAsync(answerReadFileSteps(this.#whole('answerReadFile'), this.#sources, args), this.#timeout);
+    const catalog = this.#whole('answerReadFile');
+    return this.#holding(catalog, answerReadFileSteps(catalog, this.#sources, args));
   }
   /** `answerReadFile` for synchronous sources. */
   answerReadFileSync(args: unknown): ToolAnswer {
@@ -1010,7 +1073,8 @@ export class Skillwire {
    * `Skillwire.defaults().select`. When `candidates` is empty there is nothing to ask.
    */
   async selectPrompt(message: string, options: SelectPromptOptions = {}): Promise<SelectPrompt> {
-    return runAsync(selectSteps(this.#whole('selectPrompt'), this.#turnEmbed, message, options, this.#limits), this.#timeout);
+    const catalog = this.#whole('selectPrompt');
+    return this.#holding(catalog, selectSteps(catalog, this.#turnEmbed, message, options, this.#limits));
   }
   /** `selectPrompt`, synchronously. */
   selectPromptSync(message: string, options: SelectPromptOptions = {}): SelectPrompt {
@@ -1075,8 +1139,9 @@ export class Skillwire {
   free(): void {
     if (this.#catalog) {
       registry?.unregister(this);
-      this.#catalog.free();
+      const catalog = this.#catalog;
       this.#catalog = null;
+      this.#retire(catalog);
     }
   }
 

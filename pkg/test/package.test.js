@@ -249,6 +249,107 @@ test('bytes from another realm are bytes; a view of a detached buffer is one fai
   }
 });
 
+/** A promise to hand a source, and the function that settles it. */
+function gate() {
+  let open;
+  const opened = new Promise((resolve) => { open = resolve; });
+  return { opened, open };
+}
+
+test('calls that overlap: a turn outlives a refresh, the newest change stays, a freed Skillwire stays freed', async () => {
+  const merged = pdf.replace('Fill PDF forms.', 'Merge PDF files.');
+  // A turn waiting for a body while a refresh replaces the catalogue finishes on the
+  // catalogue it was planned on (the one before is freed after it, not under it).
+  let wait = null;
+  const source = { list: () => [{ location: 'p/pdf/SKILL.md', stamp: '1' }], read: () => (wait ? wait.then(() => pdf) : pdf) };
+  const sw = new Skillwire({ sources: [source] });
+  let held = gate();
+  wait = held.opened;
+  const turn = sw.inject('@pdf fill this');
+  wait = null;
+  sw.refreshSync();
+  held.open();
+  assert.deepEqual((await turn).decisions.map((d) => [d.skill, d.skipped]), [['pdf', null]]);
+  assert.equal(sw.injectSync('@pdf').decisions[0].skill, 'pdf');
+
+  // A refresh that listed the sources before a newer refresh or an update ended does not
+  // put the older catalogue back: it is made again.
+  let version = { stamp: '1', text: pdf };
+  let listing = null;
+  const changing = {
+    list: () => {
+      const entries = [{ location: 'p/pdf/SKILL.md', stamp: version.stamp }];
+      return listing ? listing.then(() => entries) : entries;
+    },
+    read: () => version.text,
+  };
+  const describes = (s) => s.catalogSync().text.includes('Merge') ? 'merged' : 'fill';
+  for (const newer of ['refresh', 'update']) {
+    version = { stamp: '1', text: pdf };
+    const kept = await Skillwire.create({ sources: [changing] });
+    held = gate();
+    listing = held.opened;
+    const older = kept.refresh();
+    listing = null;
+    version = { stamp: '2', text: merged };
+    if (newer === 'refresh') await kept.refresh();
+    else assert.equal(await kept.update(0, { location: 'p/pdf/SKILL.md', stamp: '2' }), false); // reindexed
+    held.open();
+    await older;
+    assert.equal(describes(kept), 'merged', newer);
+    kept.free();
+  }
+
+  // Freed: a refresh then throws, and one that was waiting rejects; nothing comes back.
+  const gone = new Skillwire({ sources: [source] });
+  gone.free();
+  assert.throws(() => gone.refreshSync(), (e) => e.code === 'freed');
+  let listWait = null;
+  const switching = {
+    list: () => (listWait ? listWait.then(() => ['p/pdf/SKILL.md']) : ['p/pdf/SKILL.md']),
+    read: () => pdf,
+  };
+  const pending = new Skillwire({ sources: [switching] });
+  held = gate();
+  listWait = held.opened;
+  const refreshing = pending.refresh();
+  pending.free();
+  held.open();
+  await assert.rejects(refreshing, (e) => e.code === 'freed');
+  assert.throws(() => pending.report(), (e) => e.code === 'freed');
+  sw.free();
+});
+
+test('an update that ends in a refresh says so; fields set to undefined are fields left out', () => {
+  let text = pdf;
+  let lists = 0;
+  const source = { list: () => { lists++; return [{ location: 'u/pdf/SKILL.md', stamp: String(text.length) }]; }, read: () => text };
+  // `embed` failed: an update taken in place is followed by a refresh (which tries the
+  // model again), and resolves to false, as the set embeddings are gone.
+  const sw = new Skillwire({ sources: [source], embed: () => { throw new Error('model offline'); } });
+  assert.equal(sw.setEmbeddings({ pdf: [1, 0] }), 1);
+  text = pdf + 'More.\n';
+  lists = 0;
+  assert.equal(sw.updateSync(0, { location: 'u/pdf/SKILL.md', stamp: String(text.length), text }), false);
+  assert.equal(lists, 1);
+  assert.throws(() => sw.updateSync(0, { location: 'u/pdf/SKILL.md', stamp: 2 }),
+    (e) => e instanceof SkillwireError && e.code === 'invalid_argument' && /stamp is number/.test(e.message));
+  sw.free();
+  // Optional fields given as undefined, as the types allow, are the defaults.
+  const plain = new Skillwire({ sources: [vectorSource([{ location: 'u/pdf/SKILL.md', text: pdf }])] });
+  const defaults = new Skillwire({
+    sources: [vectorSource([{ location: 'u/pdf/SKILL.md', text: pdf }])],
+    limits: { maxSkills: undefined }, scan: { hiddenText: undefined }, rank: { maxRanked: undefined },
+  });
+  assert.deepEqual(defaults.catalogSync(), plain.catalogSync());
+  assert.deepEqual(defaults.injectSync('@pdf', { recent: undefined, embedding: undefined }), plain.injectSync('@pdf'));
+  assert.deepEqual(defaults.matchSync('fill the pdf form', { recent: undefined }), plain.matchSync('fill the pdf form'));
+  assert.deepEqual(plain.selectPromptSync('fill the pdf form', { shortlistSize: undefined, stats: [{ skill: 'pdf', fellBack: undefined }] }),
+    plain.selectPromptSync('fill the pdf form', { stats: [{ skill: 'pdf' }] }));
+  assert.deepEqual(lint('u/pdf/SKILL.md', pdf, { limits: { maxSkillMdBytes: undefined } }), lint('u/pdf/SKILL.md', pdf));
+  for (const s of [plain, defaults]) s.free();
+});
+
 test('huge strings from a source or a caller are refused before they reach the core', async () => {
   const huge = 'é'.repeat(600 * 1024); // 1.2 MB of UTF-8 in 600 K UTF-16 units
   const past = 'x'.repeat(1024 * 1024 + 1);
