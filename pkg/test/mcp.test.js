@@ -125,6 +125,13 @@ for (const engine of ['native', 'wasm']) {
       const userOnly = await client.callTool({ name: 'load_skill', arguments: { name: 'release-notes' } });
       assert.ok(userOnly.isError, text(userOnly));
       assert.match(text(userOnly), /only the user invokes \(disable-model-invocation\): the prompt "release-notes" runs it/);
+      // Nor read: its SKILL.md is its instructions.
+      const readUserOnly = await client.callTool({ name: 'read_skill_file', arguments: { skill: 'release-notes', path: 'SKILL.md' } });
+      assert.ok(readUserOnly.isError, text(readUserOnly));
+      assert.match(text(readUserOnly), /only the user invokes \(disable-model-invocation\): the prompt "release-notes" runs it/);
+      // Mentioned by name, it is found, marked as the user's to invoke.
+      const mentioned = JSON.parse(text(await client.callTool({ name: 'find_skills', arguments: { request: '@release-notes for 2.0' } })));
+      assert.deepEqual(mentioned.skills.map((s) => [s.name, s.user_only]), [['release-notes', true]]);
       // Nor is it suggested to the model as related unless the request mentions it.
       const related = JSON.parse(text(await client.callTool({ name: 'find_skills', arguments: { request: 'write the release notes' } })));
       assert.ok(![...related.skills, ...related.also_related].some((s) => s.name === 'release-notes'), JSON.stringify(related));
@@ -325,6 +332,31 @@ for (const engine of ['native', 'wasm']) {
       await changed;
       const docx = (await client.listPrompts()).prompts.find((p) => p.name === 'docx');
       assert.equal(docx.description, 'Track changes in Word documents.');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test(`MCP server (${engine}): skills/list pages stay in place while --watch takes skills out`, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-pages-watch-'));
+    const names = Array.from({ length: 45 }, (_, i) => `skill-${String(i).padStart(2, '0')}`);
+    for (const name of names) writeSkill(folder, name, `Skill number ${name}.`);
+    const client = await connect(engine, folder, ['--watch', '--watch-interval', '0.1']);
+    try {
+      const first = await client.request({ method: 'skills/list', params: {} }, ListSkills);
+      const seen = first.skills.map((s) => s.frontmatter.name);
+      assert.deepEqual(seen, names.slice(0, 20));
+      // Five skills of the page already given go; the rest of the pages still hold every other.
+      const changed = notified(client, PromptListChangedNotificationSchema);
+      for (const name of names.slice(0, 5)) rmSync(join(folder, name), { recursive: true });
+      await changed;
+      let cursor = first.nextCursor;
+      while (cursor) {
+        const page = await client.request({ method: 'skills/list', params: { cursor } }, ListSkills);
+        seen.push(...page.skills.map((s) => s.frontmatter.name));
+        cursor = page.nextCursor;
+      }
+      assert.deepEqual(seen, names);
     } finally {
       await client.close();
     }

@@ -33,6 +33,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 /// (at most [`MAX_MANIFEST_BYTES`](super::skills::MAX_MANIFEST_BYTES) each).
 const SKILLS_PER_PAGE: usize = 20;
 
+/// How a `skills/list` cursor begins: the name the page before ended with follows.
+const CURSOR_AFTER: &str = "after:";
+
 /// The `find_skills` tool's name.
 const FIND_SKILLS: &str = "find_skills";
 /// Most clients remembered for change notifications (HTTP sessions; stdio has one).
@@ -165,6 +168,11 @@ impl SkillServer {
                 if let (Some(score), Some(fields)) = (m.score, found.as_object_mut()) {
                     fields.insert("score".to_owned(), serde_json::json!((score * 1000.0).round() / 1000.0));
                 }
+                // Mentioned by name, but the user's alone to invoke: `load_skill` refuses
+                // it, and its prompt runs it (the model can say so).
+                if let (false, Some(fields)) = (offered(&m.skill), found.as_object_mut()) {
+                    fields.insert("user_only".to_owned(), serde_json::Value::Bool(true));
+                }
                 found
             })
             .collect();
@@ -190,12 +198,7 @@ impl SkillServer {
         match self.snapshot().get(name) {
             Some(skill) if offered(skill) => {}
             // A skill only the user invokes (`disable-model-invocation`): its prompt runs it.
-            Some(skill) if skill.user => {
-                return Ok(Err(format!(
-                    "skill \"{name}\" is one only the user invokes (disable-model-invocation): the prompt \
-                     \"{name}\" runs it"
-                )));
-            }
+            Some(skill) if skill.user => return Ok(Err(user_only(name))),
             _ => return Ok(Err(format!("no skill named \"{name}\" is offered here (find_skills lists them)"))),
         }
         let request = match message.is_empty() {
@@ -306,6 +309,12 @@ impl ServerHandler for SkillServer {
                 }
             }
             skillwire::READ_FILE_TOOL => {
+                // A skill only the user invokes is not the model's to read, as it is not
+                // the model's to load: its prompt runs it.
+                let skill = arguments.get("skill").and_then(serde_json::Value::as_str);
+                if let Some(skill) = skill.and_then(|name| self.snapshot().get(name).cloned()).filter(|s| !s.model) {
+                    return Ok(CallToolResult::error(vec![ContentBlock::text(user_only(&skill.name))]).into());
+                }
                 let arguments = serde_json::Value::Object(arguments).to_string();
                 let answer = self.run(move |engine| engine.answer_read_file(&arguments)).await?;
                 let answer = answer.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
@@ -429,25 +438,28 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
         let snapshot = self.snapshot();
-        let served = &snapshot.served;
-        // The cursor is the index of the page's first skill, as this server wrote it.
-        let start = match request.and_then(|r| r.cursor) {
-            None => 0,
-            Some(cursor) => (cursor.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| cursor.parse::<usize>().ok())
-                .flatten()
-                .filter(|&start| start > 0 && start < served.len())
-                .ok_or_else(|| ErrorData::invalid_params(format!("unknown cursor \"{cursor}\""), None))?,
+        // Skills in the order of their names; a cursor, as this server wrote it, holds the
+        // name a page ended with: the next page starts after it, so a skill added or removed
+        // meanwhile (`--watch`) moves no other skill past the client.
+        let after = match request.and_then(|r| r.cursor) {
+            None => None,
+            Some(cursor) => match cursor.strip_prefix(CURSOR_AFTER) {
+                Some(name) if !name.is_empty() => Some(name.to_owned()),
+                _ => return Err(ErrorData::invalid_params(format!("unknown cursor \"{cursor}\""), None)),
+            },
         };
+        let mut page = snapshot.by_name_after(after.as_deref()).take(SKILLS_PER_PAGE + 1);
         let mut skills = Vec::new();
-        for skill in served.iter().skip(start).take(SKILLS_PER_PAGE) {
+        let mut last = None;
+        for skill in page.by_ref().take(SKILLS_PER_PAGE) {
+            last = Some(skill.name.as_str());
             if let Ok(entry) = self.manifest(&skill.name, false).await? {
                 skills.push(entry);
             }
         }
+        let more = page.next().is_some();
         let mut result = ListSkillsResult::with_all_items(skills);
-        let next = start.saturating_add(SKILLS_PER_PAGE);
-        result.next_cursor = (next < served.len()).then(|| next.to_string());
+        result.next_cursor = last.filter(|_| more).map(|name| format!("{CURSOR_AFTER}{name}"));
         Ok(result)
     }
 
@@ -519,6 +531,11 @@ fn tools() -> Vec<Tool> {
             schema(read_file.get("input_schema").cloned().unwrap_or_default()),
         ),
     ]
+}
+
+/// Why the model may neither load nor read skill `name`: only the user invokes it.
+fn user_only(name: &str) -> String {
+    format!("skill \"{name}\" is one only the user invokes (disable-model-invocation): the prompt \"{name}\" runs it")
 }
 
 /// The string argument `key` of a tool call.

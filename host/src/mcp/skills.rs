@@ -34,6 +34,9 @@ pub(crate) struct Snapshot {
     pub(crate) served: Vec<Listed>,
     /// Index in `served` by name.
     by_name: HashMap<String, usize>,
+    /// Indexes in `served`, in the order of the skills' names (`skills/list` pages through
+    /// it: a page's cursor, the last name given, keeps its place when skills come and go).
+    in_name_order: Vec<usize>,
 }
 
 impl Snapshot {
@@ -43,7 +46,7 @@ impl Snapshot {
         let catalog = engine.catalog_text(CatalogFormat::Json, None).map_err(failed)?;
         let served: Vec<Listed> =
             serde_json::from_str(&catalog.text).map_err(|e| format!("the catalogue's JSON: {e}"))?;
-        let mut snapshot = Snapshot { served, by_name: HashMap::new() };
+        let mut snapshot = Snapshot { served, by_name: HashMap::new(), in_name_order: Vec::new() };
         let report = engine.report().map_err(failed)?;
         let mention_only: std::collections::HashSet<&str> = report.mention_only.iter().map(String::as_str).collect();
         for (i, skill) in snapshot.served.iter_mut().enumerate() {
@@ -64,7 +67,21 @@ impl Snapshot {
                 }
             }
         }
+        let mut in_name_order: Vec<usize> = (0..snapshot.served.len()).collect();
+        in_name_order.sort_by(|&a, &b| {
+            let name = |i: usize| snapshot.served.get(i).map(|skill| skill.name.as_str());
+            name(a).cmp(&name(b))
+        });
+        snapshot.in_name_order = in_name_order;
         Ok(snapshot)
+    }
+
+    /// The skills served, in the order of their names, from the first whose name sorts
+    /// after `after` (from the first, without it).
+    pub(crate) fn by_name_after(&self, after: Option<&str>) -> impl Iterator<Item = &Listed> {
+        let named = |i: &usize| self.served.get(*i).map(|skill| skill.name.as_str());
+        let start = after.map_or(0, |after| self.in_name_order.partition_point(|i| named(i) <= Some(after)));
+        self.in_name_order.get(start..).unwrap_or_default().iter().filter_map(|&i| self.served.get(i))
     }
 
     /// The skill named `name`, when the server serves it.
