@@ -66,6 +66,8 @@ fn native_engine_loaded(
     })?;
     if args.verbose {
         report(engine.catalog().report());
+    } else if !args.mcp.is_empty() {
+        say_unlisted(engine.catalog().report());
     }
     Ok((engine, restored))
 }
@@ -112,8 +114,20 @@ pub(crate) fn backend_loaded(
     };
     if args.verbose {
         report(&engine.report()?);
+    } else if !args.mcp.is_empty() {
+        say_unlisted(&engine.report()?);
     }
     Ok((engine, restored))
+}
+
+/// Says on standard error, without `-v`, that a source could not list its skills: an MCP
+/// server whose listing failed once it had answered (a page that does not read, a cursor
+/// that came twice, pages past the time limit), whose skills are then left out. (A folder
+/// that cannot be walked is refused before, when it is discovered.)
+fn say_unlisted(r: &CatalogReport) {
+    for s in r.skipped.iter().filter(|s| s.location.is_empty()) {
+        eprintln!("skillwire: {}", s.reason);
+    }
 }
 
 /// A kept snapshot, handed to an engine.

@@ -57,6 +57,25 @@ function cli(engine, ...args) {
 }
 
 for (const engine of ['native', 'wasm']) {
+  test(`--mcp (${engine}): a listing that fails once the server answered is said, and the other skills load`, () => {
+    const run = spawnSync(binary, ['--engine', engine, 'catalog', '--format', 'json', '--skills', local,
+      '--mcp', fixture('--cursor-loop')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout).map((s) => s.name), ['pdf']);
+    assert.match(run.stderr, /skillwire: source 1 could not list its skills: skills\/list: the cursor "2" came twice/);
+  });
+
+  test(`--mcp (${engine}): skillwire's own server, values YAML spells otherwise than JSON included`, () => {
+    const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-spelled-'));
+    mkdirSync(join(folder, 'spelled'));
+    writeFileSync(join(folder, 'spelled', 'SKILL.md'), '---\nname: spelled\ndescription: Keep the ledger.\n'
+      + 'empty:\nnothing: ~\nlimit: 1e3\nmask: 0x1F\nmetadata:\n  version: 1.50\n---\nBalance every entry.\n');
+    const own = `'${binary}' --engine native mcp --skills '${folder}'`;
+    const injection = cli(engine, 'inject', '--json', '--mcp', own, '@spelled this month');
+    assert.deepEqual(injection.decisions.map((d) => [d.skill, d.skipped]), [['spelled', null]]);
+    assert.match(injection.text, /Balance every entry\./);
+  });
+
   test(`--mcp (${engine}): a catalogue from skills/list, names kept apart by origin`, () => {
     const catalog = cli(engine, 'catalog', '--format', 'json', '--skills', local, '--mcp', fixture());
     assert.deepEqual(catalog.map((s) => [s.name, s.location]), [

@@ -4,6 +4,7 @@
 // `resources/read` of `skill://` URIs) over stdio, for skills described in a JSON file:
 //
 //   node skills-server.mjs SKILLS.json [--name NAME] [--tamper SKILL] [--flip SKILL] [--relabel SKILL] [--plain]
+//     [--cursor-loop]
 //
 // SKILLS.json is `[{frontmatter: {name, description, ...}, body, files?: {path: text}}]`;
 // each SKILL.md is the frontmatter (one `key: JSON` line per field: JSON is YAML) and the
@@ -57,7 +58,9 @@ const params = z.looseObject({ cursor: z.string().optional(), uri: z.string().op
 server.setRequestHandler(z.object({ method: z.literal('skills/list'), params }), (request) => {
   const start = Number(request.params?.cursor ?? 0);
   const next = start + PAGE;
-  return { skills: entries.slice(start, next), ...(next < entries.length ? { nextCursor: String(next) } : {}) };
+  // `--cursor-loop`: the last page sends the client back to the first, forever.
+  const cursor = next < entries.length ? String(next) : flags.includes('--cursor-loop') ? '0' : undefined;
+  return { skills: entries.slice(start, next), ...(cursor ? { nextCursor: cursor } : {}) };
 });
 server.setRequestHandler(z.object({ method: z.literal('skills/get'), params }), (request) => {
   const skill = entries.find((e) => e.uri === request.params?.uri);

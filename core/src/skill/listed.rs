@@ -17,9 +17,11 @@ pub fn listed_skill_text(fields: &Map<String, Value>) -> String {
 }
 
 /// Checks a SKILL.md `text` fetched from a server against the frontmatter it `listed` for
-/// it: both must load (within `limits`) as the same skill — every field as a catalogue
-/// reads it, unknown ones included. The error says what differs (a host must not use a
-/// skill whose file says otherwise than its listing).
+/// it: the text must load (within `limits`), and its frontmatter as JSON (typed as YAML
+/// reads it, as a skillwire server lists it) be the listing, or both load as the same
+/// skill — every field as a catalogue reads it, unknown ones included (for a server that
+/// types some value otherwise). The error says what differs (a host must not use a skill
+/// whose file says otherwise than its listing).
 pub fn check_listed_frontmatter(text: &str, listed: &Map<String, Value>, limits: &Limits) -> Result<(), String> {
     // One location for both, so a name left out falls back alike.
     let skill = |text: &str| {
@@ -28,6 +30,11 @@ pub fn check_listed_frontmatter(text: &str, listed: &Map<String, Value>, limits:
         loaded.skill.ok_or_else(|| error.unwrap_or_else(|| "it does not load".to_owned()))
     };
     let read = skill(text).map_err(|e| format!("its frontmatter does not read: {e}"))?;
+    // Every field the same, whatever its YAML spelling (`1e3`, `~`, an empty value, which
+    // the listing's JSON spells otherwise and a catalogue keeps as written).
+    if super::frontmatter_json(text, limits).is_ok_and(|json| json == *listed) {
+        return Ok(());
+    }
     let said = skill(&listed_skill_text(listed)).map_err(|e| format!("its listing does not read: {e}"))?;
     let field = match () {
         _ if read == said => return Ok(()),
@@ -71,5 +78,20 @@ mod tests {
         let why = check_listed_frontmatter(extra, &listed, &Limits::default()).unwrap_err();
         assert_eq!(why, "its frontmatter differs from the listing in a field other than `name` and `description`");
         assert!(check_listed_frontmatter("no frontmatter", &listed, &Limits::default()).is_err());
+    }
+
+    /// What a skillwire server lists (the frontmatter as JSON) is what its file says, for
+    /// values YAML spells in ways JSON does not: the fetched file is taken.
+    #[test]
+    fn a_listing_of_the_frontmatter_as_json_matches_its_file_however_yaml_spells_it() {
+        let text = "---\nname: pdf\ndescription: Fill forms.\nempty:\nnothing: ~\nexp: 1e3\nhex: 0x1F\nzero: -0\n\
+                    metadata:\n  version: 1.50\n  when: 2024-01-01\n---\nBody\n";
+        let listed = super::super::frontmatter_json(text, &Limits::default()).unwrap();
+        // Over the wire, as a client reads it.
+        let listed: Map<String, Value> = serde_json::from_str(&serde_json::to_string(&listed).unwrap()).unwrap();
+        assert_eq!(check_listed_frontmatter(text, &listed, &Limits::default()), Ok(()));
+        // A value changed is still told apart.
+        let other = text.replace("1.50", "2.50");
+        assert!(check_listed_frontmatter(&other, &listed, &Limits::default()).is_err());
     }
 }

@@ -39,6 +39,10 @@ pub const MCP_TIMEOUT: Duration = Duration::from_secs(20);
 /// The scheme of skill URIs.
 const SCHEME: &str = "skill://";
 
+/// Longest `skills/list` cursor taken: cursors are a server's place in its listing, a few
+/// dozen bytes; a longer one ends the listing with an error.
+const MAX_CURSOR_BYTES: usize = 4096;
+
 /// Where the server is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum McpServer {
@@ -211,11 +215,17 @@ impl McpSource {
 
     /// Every page of `skills/list`, within one time limit for them all; past the
     /// catalogue's limit on skills (one more, which the catalogue then reports as over it),
-    /// no page is asked for. A cursor handed out twice is an error (it would never end).
+    /// no page is asked for. A cursor handed out twice is an error (it would never end), and
+    /// so is one over [`MAX_CURSOR_BYTES`]; cursors are remembered by a hash of each, so a
+    /// server handing out new ones until the time limit cannot grow the memory held.
     fn list_skills(&self) -> Result<Vec<Skill>, String> {
         let client = self.client()?;
         let mut skills = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
+        let hash = |cursor: &str| {
+            use std::hash::{BuildHasher, BuildHasherDefault};
+            BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(cursor)
+        };
         let pages = async {
             let mut cursor: Option<String> = None;
             loop {
@@ -224,7 +234,13 @@ impl McpSource {
                 skills.extend(page.skills);
                 match page.next_cursor {
                     _ if skills.len() > self.limits.max_skills => return Ok(()),
-                    Some(next) if !seen.insert(next.clone()) => {
+                    Some(next) if next.len() > MAX_CURSOR_BYTES => {
+                        return Err(format!(
+                            "skills/list: a cursor of {} bytes (at most {MAX_CURSOR_BYTES})",
+                            next.len()
+                        ));
+                    }
+                    Some(next) if !seen.insert(hash(&next)) => {
                         return Err(format!("skills/list: the cursor {next:?} came twice"));
                     }
                     Some(next) => cursor = Some(next),
