@@ -78,8 +78,12 @@ pub(crate) fn run(
     if bytes.len() as u64 > MAX_EVENT_BYTES {
         return Err(InputError(format!("the hook event is over {MAX_EVENT_BYTES} bytes")));
     }
-    let event: Event =
-        serde_json::from_slice(&bytes).map_err(|e| InputError(format!("the hook event is not JSON: {e}")))?;
+    let event: Event = match serde_json::from_slice(&bytes) {
+        Ok(event) => event,
+        // A prompt may hold what serde_json refuses: read again with it replaced.
+        Err(e) => serde_json::from_str(&repaired(&bytes))
+            .map_err(|_| InputError(format!("the hook event is not JSON: {e}")))?,
+    };
     let state = event.session_id.as_deref().and_then(session_file);
     if event.hook_event_name == "SessionStart" {
         // A new, cleared or compacted conversation holds no skill bodies.
@@ -213,9 +217,61 @@ fn log_turn(
     writeln!(file, "{line}").map_err(|e| InputError(format!("--log {}: {e}", log.display())))
 }
 
+/// `json` with what a prompt may hold but serde_json refuses replaced by U+FFFD: bytes that
+/// are not UTF-8, and `\u` escapes of a lone surrogate (JavaScript's `JSON.stringify`
+/// writes one for a string cut inside an emoji, as an agent's prompt may be). Everything else,
+/// other escapes included, stays as it was.
+fn repaired(json: &[u8]) -> String {
+    let text = String::from_utf8_lossy(json);
+    let mut out = String::with_capacity(text.len());
+    let mut rest: &str = &text;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(rest.get(..at).unwrap_or_default());
+        let escape = rest.get(at..).unwrap_or_default();
+        let unit = |from: usize| escape.get(from..).and_then(escaped_unit);
+        let (taken, kept) = match unit(0) {
+            // A high surrogate followed by a low one: a character, kept.
+            Some(0xD800..=0xDBFF) if unit(6).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low)) => (12, true),
+            Some(0xD800..=0xDFFF) => (6, false),
+            Some(_) => (6, true),
+            // Another escape: the backslash and what it escapes.
+            None => (1 + escape.get(1..).and_then(|after| after.chars().next()).map_or(0, char::len_utf8), true),
+        };
+        match kept {
+            true => out.push_str(escape.get(..taken).unwrap_or(escape)),
+            false => out.push_str("\\ufffd"),
+        }
+        rest = escape.get(taken..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The UTF-16 unit of the `\uXXXX` escape `text` starts with.
+fn escaped_unit(text: &str) -> Option<u16> {
+    u16::from_str_radix(text.strip_prefix("\\u")?.get(..4)?, 16).ok()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::start_and_end;
+    use super::{repaired, start_and_end};
+
+    #[test]
+    fn what_serde_json_refuses_in_a_prompt_is_replaced_and_nothing_else() {
+        let event = |prompt: &str| format!(r#"{{"hook_event_name":"UserPromptSubmit","prompt":"{prompt}"}}"#);
+        let read = |json: &str| -> serde_json::Value { serde_json::from_str(&repaired(json.as_bytes())).unwrap() };
+        // A lone surrogate, high or low, and one cut short at the end of a string.
+        assert_eq!(read(&event(r"fix \ud83d this \udc00 now"))["prompt"], "fix \u{fffd} this \u{fffd} now");
+        assert_eq!(read(&event(r"cut \ud83d"))["prompt"], "cut \u{fffd}");
+        // A pair, other escapes and an escaped backslash before a `u` are kept.
+        let kept = event(r#"ok \ud83d\ude00 \\ud83d \n \u00e9 \"q\""#);
+        assert_eq!(repaired(kept.as_bytes()), kept);
+        assert_eq!(read(&kept)["prompt"], "ok \u{1f600} \\ud83d \n \u{e9} \"q\"");
+        // Bytes that are not UTF-8.
+        let mut bytes = event("caf").into_bytes();
+        bytes.splice(bytes.len() - 2..bytes.len() - 2, [0xe9]);
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&repaired(&bytes)).unwrap()["prompt"], "caf\u{fffd}");
+    }
 
     #[test]
     fn a_long_prompt_is_read_by_its_start_and_end() {

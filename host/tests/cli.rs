@@ -1273,6 +1273,18 @@ fn the_hook_routes_a_prompt_longer_than_the_message_limit() {
     }
 }
 
+/// A prompt holding what JSON parsers refuse — a lone surrogate, as JavaScript's
+/// `JSON.stringify` writes one for a string cut inside an emoji — is routed, not an error.
+#[test]
+fn the_hook_routes_a_prompt_with_a_lone_surrogate() {
+    let event = r#"{"hook_event_name":"UserPromptSubmit","prompt":"Review this SQL migration \ud83d"}"#;
+    for engine in ["native", "wasm"] {
+        let o = with_stdin(&["--engine", engine, "hook", "claude-code", "--skills", "examples/skills"], event);
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        assert!(stdout(&o).contains("[SKILL:sql-review]"), "{engine}: {}", stdout(&o));
+    }
+}
+
 /// `--allow` and `--deny` give one agent only its skills: what they keep out is neither
 /// matched nor injected, and `--verbose` says which pattern kept it out. Both engines.
 #[test]
