@@ -204,14 +204,17 @@ pub const MAX_FILES_IN_BLOCK: usize = 20;
 
 /// The line that ends an injected block with [`RenderOptions::list_files`](crate::RenderOptions):
 /// the skill's other files, for a model with the read-file tool — those
-/// [`Catalog::file_list`] would list (within `limits`), the SKILL.md left out, at most
-/// [`MAX_FILES_IN_BLOCK`] named and the rest counted. Only paths of ASCII letters, digits, `.`, `_`, `-` and `/` are named: a file
+/// [`Catalog::file_list`] would list (within `limits`), the SKILL.md left out, and those over
+/// `max_file_bytes` too (the tool would refuse them), at most [`MAX_FILES_IN_BLOCK`] named and
+/// the rest counted. Only paths of ASCII letters, digits, `.`, `_`, `-` and `/` are named: a file
 /// name is not a place for words aimed at the model. `None` when there is nothing to name.
 pub fn files_line(listed: &[ListedFile], limits: &Limits) -> Option<String> {
     let plain = |p: &str| p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/'));
     // The files `Catalog::file_list` would list, the SKILL.md left out.
-    let mut paths: Vec<String> =
-        (listed.iter()).filter_map(|f| normalise_file_path(&f.path, limits.max_file_path_bytes).ok()).collect();
+    let mut paths: Vec<String> = (listed.iter())
+        .filter(|f| f.size <= limits.max_file_bytes as u64)
+        .filter_map(|f| normalise_file_path(&f.path, limits.max_file_path_bytes).ok())
+        .collect();
     order::sort_by(&mut paths, |a, b| a.cmp(b));
     paths.dedup();
     paths.truncate(limits.max_skill_files);

@@ -201,6 +201,13 @@ fn the_files_line_names_plain_paths_and_counts_the_rest() {
     let many: Vec<&str> = many.iter().map(String::as_str).collect();
     let line = files_line(&listed(&many), &limits).unwrap();
     assert!(line.ends_with("references/19.md and 5 more"), "{line}");
+    // A file the read-file tool would refuse for its size is not named.
+    let mut sized = listed(&["SKILL.md", "assets/big.bin", "references/forms.md"]);
+    sized[1].size = limits.max_file_bytes as u64 + 1;
+    assert_eq!(
+        files_line(&sized, &limits),
+        Some("Files in this skill's folder (read_skill_file opens them): references/forms.md".to_owned())
+    );
 }
 
 /// A SKILL.md whose file changed since the catalogue was built: what `read_file` gives.
