@@ -33,6 +33,14 @@ use std::time::{Duration, SystemTime};
 /// How long a listed file must have stayed unchanged before a snapshot is written.
 pub const SETTLE: Duration = Duration::from_secs(2);
 
+/// Whether a file last changed at `changed` (as [`file_stamp`] gives it) had settled at
+/// `now`: unchanged for [`SETTLE`], so that its stamp tells any later write (one within the
+/// same tick of the filesystem's clock could keep its times). Not when its time is unknown or
+/// in the future.
+pub(crate) fn settled(changed: Option<SystemTime>, now: SystemTime) -> bool {
+    changed.is_some_and(|changed| now.duration_since(changed).is_ok_and(|age| age >= SETTLE))
+}
+
 /// Most snapshots the cache folder keeps: writing one removes the oldest past this.
 pub const KEPT_SNAPSHOTS: usize = 8;
 
@@ -80,7 +88,7 @@ impl CatalogCache {
                 listing.push(0);
                 match stamp {
                     Ok((line, changed)) => {
-                        settling |= changed.is_none_or(|t| now.duration_since(t).map_or(true, |age| age < SETTLE));
+                        settling |= !settled(changed, now);
                         listing.extend_from_slice(line.as_bytes());
                     }
                     Err(e) => {

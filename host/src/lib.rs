@@ -298,9 +298,7 @@ pub(crate) fn stamped_entries(files: &[PathBuf]) -> Vec<SkillEntry> {
         let entry = SkillEntry::new(path.to_string_lossy());
         let Ok(meta) = fs::metadata(path) else { return entry };
         match catalog_cache::file_stamp(&meta) {
-            (stamp, Some(changed)) if now.duration_since(changed).is_ok_and(|age| age >= catalog_cache::SETTLE) => {
-                entry.with_stamp(stamp)
-            }
+            (stamp, changed) if catalog_cache::settled(changed, now) => entry.with_stamp(stamp),
             _ => entry,
         }
     };
@@ -432,9 +430,7 @@ fn read_stamped(path: &Path, max_bytes: usize) -> ReadText {
     match opened {
         Ok((meta, file)) => {
             let (stamp, changed) = catalog_cache::file_stamp(&meta);
-            let now = std::time::SystemTime::now();
-            let settled = changed
-                .is_some_and(|changed| now.duration_since(changed).is_ok_and(|age| age >= catalog_cache::SETTLE));
+            let settled = catalog_cache::settled(changed, std::time::SystemTime::now());
             ReadText { text: read_opened(path, file, &meta, max_bytes), stamp: Some(stamp), settled }
         }
         Err(e) => {

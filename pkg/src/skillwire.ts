@@ -489,11 +489,8 @@ function* fetchFile(sources: SkillSource[], request: FileRequest): Steps<{ bytes
   if (typeof source?.readFile === 'function') {
     try {
       const got: unknown = yield source.readFile(request.location, request.path, request.max_bytes);
-      if (typeof got === 'string') bytes = new TextEncoder().encode(got);
-      else bytes = asBytes(got);
-      if (!bytes && typeof got !== 'string') {
-        error = `readFile() returned ${got === null ? 'null' : typeof got}, not bytes or a string`;
-      }
+      bytes = typeof got === 'string' ? new TextEncoder().encode(got) : asBytes(got);
+      if (!bytes) error = `readFile() returned ${got === null ? 'null' : typeof got}, not bytes or a string`;
       // One byte past the limit is enough for the core to refuse it: no more is copied in.
       if (bytes && bytes.length > request.max_bytes + 1) bytes = bytes.subarray(0, request.max_bytes + 1);
     } catch (e) {

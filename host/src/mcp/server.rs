@@ -312,8 +312,8 @@ impl ServerHandler for SkillServer {
                 // A skill only the user invokes is not the model's to read, as it is not
                 // the model's to load: its prompt runs it.
                 let skill = arguments.get("skill").and_then(serde_json::Value::as_str);
-                if let Some(skill) = skill.and_then(|name| self.snapshot().get(name).cloned()).filter(|s| !s.model) {
-                    return Ok(CallToolResult::error(vec![ContentBlock::text(user_only(&skill.name))]).into());
+                if let Some(name) = skill.filter(|name| self.snapshot().get(name).is_some_and(|s| !s.model)) {
+                    return Ok(CallToolResult::error(vec![ContentBlock::text(user_only(name))]).into());
                 }
                 let arguments = serde_json::Value::Object(arguments).to_string();
                 let answer = self.run(move |engine| engine.answer_read_file(&arguments)).await?;

@@ -7,7 +7,7 @@ use crate::wasm::WasmError;
 use crate::Backend;
 use rmcp::model::{SkillFrontmatter, SkillResource, SkillResources};
 use skillwire::{CatalogFormat, FileBody, FileError, Limits};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// The scheme of the URIs the server gives skills and their files.
 pub(crate) const SCHEME: &str = "skill://";
@@ -32,11 +32,9 @@ pub(crate) struct Listed {
 pub(crate) struct Snapshot {
     /// Every skill served, the model's in catalogue order first, each once.
     pub(crate) served: Vec<Listed>,
-    /// Index in `served` by name.
-    by_name: HashMap<String, usize>,
-    /// Indexes in `served`, in the order of the skills' names (`skills/list` pages through
-    /// it: a page's cursor, the last name given, keeps its place when skills come and go).
-    in_name_order: Vec<usize>,
+    /// Index in `served` by name, in the order of the names (`skills/list` pages through it:
+    /// a page's cursor, the last name given, keeps its place when skills come and go).
+    by_name: BTreeMap<String, usize>,
 }
 
 impl Snapshot {
@@ -46,7 +44,7 @@ impl Snapshot {
         let catalog = engine.catalog_text(CatalogFormat::Json, None).map_err(failed)?;
         let served: Vec<Listed> =
             serde_json::from_str(&catalog.text).map_err(|e| format!("the catalogue's JSON: {e}"))?;
-        let mut snapshot = Snapshot { served, by_name: HashMap::new(), in_name_order: Vec::new() };
+        let mut snapshot = Snapshot { served, by_name: BTreeMap::new() };
         let report = engine.report().map_err(failed)?;
         let mention_only: std::collections::HashSet<&str> = report.mention_only.iter().map(String::as_str).collect();
         for (i, skill) in snapshot.served.iter_mut().enumerate() {
@@ -67,21 +65,15 @@ impl Snapshot {
                 }
             }
         }
-        let mut in_name_order: Vec<usize> = (0..snapshot.served.len()).collect();
-        in_name_order.sort_by(|&a, &b| {
-            let name = |i: usize| snapshot.served.get(i).map(|skill| skill.name.as_str());
-            name(a).cmp(&name(b))
-        });
-        snapshot.in_name_order = in_name_order;
         Ok(snapshot)
     }
 
     /// The skills served, in the order of their names, from the first whose name sorts
     /// after `after` (from the first, without it).
     pub(crate) fn by_name_after(&self, after: Option<&str>) -> impl Iterator<Item = &Listed> {
-        let named = |i: &usize| self.served.get(*i).map(|skill| skill.name.as_str());
-        let start = after.map_or(0, |after| self.in_name_order.partition_point(|i| named(i) <= Some(after)));
-        self.in_name_order.get(start..).unwrap_or_default().iter().filter_map(|&i| self.served.get(i))
+        use std::ops::Bound::{Excluded, Unbounded};
+        let from = after.map_or(Unbounded, Excluded);
+        self.by_name.range::<str, _>((from, Unbounded)).filter_map(|(_, &i)| self.served.get(i))
     }
 
     /// The skill named `name`, when the server serves it.
