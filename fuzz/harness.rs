@@ -51,7 +51,7 @@ pub fn parse_and_lint(data: &[u8]) {
     // Every safety finding points into the text, and there are never more than the cap.
     let name = loaded.skill.as_ref().map(|s| s.name.as_str());
     let findings = skillwire::scan(&text, name, &skillwire::ScanPolicy::uniform(skillwire::Action::Warn))
-        .expect("the scan's automaton is built from a fixed list");
+        .expect("the scan's trigger table is made from a fixed list");
     assert!(findings.len() <= skillwire::MAX_FINDINGS);
     let lines: Vec<&str> = text.split('\n').collect();
     for f in &findings {

@@ -1,6 +1,7 @@
 //! Text a reader cannot see (tag characters, invisible formatting and control
 //! characters, bidirectional controls) and names made of look-alike letters.
 
+use super::blocks::{mask, Eight, BLOCK};
 use super::{visible, Category, Findings, MAX_EXCERPT_CHARS};
 use crate::text::{self, excerpt};
 
@@ -40,82 +41,89 @@ pub(super) fn invisible_kind(c: char, before: Option<char>, after: Option<char>)
 
 /// Tag-character runs, other invisible characters and bidi controls, one finding per run.
 pub(super) fn invisible_characters(out: &mut Findings<'_>) {
-    let text = out.text;
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        // Fastest path: eight bytes of printable ASCII at once (most of a SKILL.md).
-        if let Some(chunk) = bytes.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-            if printable_ascii(u64::from_le_bytes(chunk)) {
-                i += 8;
+    let bytes = out.text.as_bytes();
+    // Where the last character looked at ends (a run of tag characters reads past the
+    // places after its first).
+    let mut read_to = 0;
+    let mut block_start = 0;
+    while let Some(block) = bytes.get(block_start..).filter(|rest| !rest.is_empty()) {
+        // The bytes of the next 64 that may begin a character to look at (most of a
+        // SKILL.md has none), each taken from the block's bits in turn.
+        let mut places = mask(block, may_begin_invisible);
+        while places != 0 {
+            let offset = block_start + places.trailing_zeros() as usize;
+            places &= places - 1;
+            if offset < read_to {
                 continue;
             }
-        }
-        let Some(&b) = bytes.get(i) else { break };
-        // Fast path: printable ASCII, tabs and newlines, and the lead bytes of
-        // characters none of which is invisible (everything but the leads below).
-        if (0x20..0x7F).contains(&b) || b == b'\n' || b == b'\t' || b == b'\r' || (0x80..0xC2).contains(&b) {
-            i += 1;
-            continue;
-        }
-        if !(b < 0x80 || matches!(b, 0xC2 | 0xCD | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF3)) {
-            i += 1;
-            continue;
-        }
-        if out.full() {
-            return;
-        }
-        let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
-            i += 1;
-            continue;
-        };
-        let offset = i;
-        i += c.len_utf8();
-        if is_tag(c) {
-            let mut decoded = String::new();
-            push_tag(&mut decoded, c);
-            while let Some(next) = text.get(i..).and_then(|rest| rest.chars().next()).filter(|&n| is_tag(n)) {
-                push_tag(&mut decoded, next);
-                i += next.len_utf8();
+            if out.full() {
+                return;
             }
-            let message = if decoded.trim().is_empty() {
-                "Unicode tag characters (invisible)".to_owned()
-            } else {
-                format!("invisible Unicode tag characters spelling \"{}\"", excerpt(&decoded, MAX_EXCERPT_CHARS))
-            };
-            out.push(Category::HiddenText, offset, message, visible(text.get(offset..i).unwrap_or_default()));
-            continue;
+            read_to = look_at(out, offset);
         }
-        if is_bidi_control(c) {
-            if out.takes(Category::BidiControl) {
-                let message = format!("bidirectional control U+{:04X} reorders how the text displays", u32::from(c));
-                out.push(Category::BidiControl, offset, message, visible(line_around(text, offset)));
-            }
-            continue;
-        }
-        // A byte-order mark opening the file is ordinary.
-        if offset == 0 && c == '\u{FEFF}' {
-            continue;
-        }
-        let before = text.get(..offset).and_then(|s| s.chars().next_back());
-        let after = text.get(i..).and_then(|s| s.chars().next());
-        if let Some(kind) = invisible_kind(c, before, after).filter(|_| out.takes(Category::HiddenText)) {
-            let message = format!("{kind} U+{:04X}", u32::from(c));
-            out.push(Category::HiddenText, offset, message, visible(line_around(text, offset)));
-        }
+        block_start += block.len().min(BLOCK);
     }
 }
 
-/// True when all eight bytes of `word` are printable ASCII (0x20 to 0x7E), none of which
-/// can be or begin an invisible character. Bit tricks on the whole word: a byte with its
-/// high bit set, one below 0x20, or 0x7F makes it false.
-fn printable_ascii(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Exact for words without high bits: a byte below `n` borrows into its own high bit.
-    let below = |n: u64| word.wrapping_sub(n * ONES) & !word & HIGH;
-    let del = word ^ (0x7F * ONES);
-    word & HIGH == 0 && below(0x20) == 0 && del.wrapping_sub(ONES) & !del & HIGH == 0
+/// The character at `offset` (whose first byte [`may_begin_invisible`] picked), reported
+/// if it is a finding; where the text goes on after it (after a whole run of tags).
+fn look_at(out: &mut Findings<'_>, offset: usize) -> usize {
+    let text = out.text;
+    let Some(c) = text.get(offset..).and_then(|rest| rest.chars().next()) else {
+        return offset + 1;
+    };
+    let mut i = offset + c.len_utf8();
+    if is_tag(c) {
+        let mut decoded = String::new();
+        push_tag(&mut decoded, c);
+        while let Some(next) = text.get(i..).and_then(|rest| rest.chars().next()).filter(|&n| is_tag(n)) {
+            push_tag(&mut decoded, next);
+            i += next.len_utf8();
+        }
+        let message = if decoded.trim().is_empty() {
+            "Unicode tag characters (invisible)".to_owned()
+        } else {
+            format!("invisible Unicode tag characters spelling \"{}\"", excerpt(&decoded, MAX_EXCERPT_CHARS))
+        };
+        out.push(Category::HiddenText, offset, message, visible(text.get(offset..i).unwrap_or_default()));
+        return i;
+    }
+    if is_bidi_control(c) {
+        if out.takes(Category::BidiControl) {
+            let message = format!("bidirectional control U+{:04X} reorders how the text displays", u32::from(c));
+            out.push(Category::BidiControl, offset, message, visible(line_around(text, offset)));
+        }
+        return i;
+    }
+    // A byte-order mark opening the file is ordinary.
+    if offset == 0 && c == '\u{FEFF}' {
+        return i;
+    }
+    let before = text.get(..offset).and_then(|s| s.chars().next_back());
+    let after = text.get(i..).and_then(|s| s.chars().next());
+    if let Some(kind) = invisible_kind(c, before, after).filter(|_| out.takes(Category::HiddenText)) {
+        let message = format!("{kind} U+{:04X}", u32::from(c));
+        out.push(Category::HiddenText, offset, message, visible(line_around(text, offset)));
+    }
+    i
+}
+
+/// The bytes of `e` that may begin a character this pass looks at: a control character
+/// but a tab or a line break, DEL, or the lead byte of the ranges that hold the
+/// invisible, bidirectional and tag characters (U+0080–U+00BF, U+0340–U+037F,
+/// U+1000–U+3FFF, U+F000–U+FFFF, U+C0000–U+FFFFF); every other byte is passed over.
+fn may_begin_invisible(e: Eight) -> u64 {
+    let line_breaks_and_tabs = e.ascii(b'\t', b'\n') | e.ascii(b'\r', b'\r');
+    let ascii = (e.ascii(0, 0x1F) & !line_breaks_and_tabs) | e.ascii(0x7F, 0x7F);
+    if e.all_ascii() {
+        return ascii;
+    }
+    ascii
+        | e.non_ascii(0x42, 0x42)
+        | e.non_ascii(0x4D, 0x4D)
+        | e.non_ascii(0x61, 0x63)
+        | e.non_ascii(0x6F, 0x6F)
+        | e.non_ascii(0x73, 0x73)
 }
 
 fn push_tag(decoded: &mut String, c: char) {
@@ -246,20 +254,81 @@ fn name_offset(text: &str, name: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::printable_ascii;
+    use super::*;
 
-    /// The word test agrees with a byte-by-byte one for every byte value at every
-    /// position among printable neighbours.
+    /// [`may_begin_invisible`] for one byte.
+    fn may_begin_invisible_byte(b: u8) -> bool {
+        mask(&[b], may_begin_invisible) != 0
+    }
+
+    /// Every character the pass reports begins with a byte it stops at: each character
+    /// that is invisible, a bidirectional control or a tag, at each byte value of its
+    /// first byte's range.
     #[test]
-    fn printable_ascii_is_exact() {
-        for neighbour in [b' ', b'a', b'~'] {
-            for position in 0..8 {
-                for byte in 0..=255u8 {
-                    let mut chunk = [neighbour; 8];
-                    chunk[position] = byte;
-                    assert_eq!(printable_ascii(u64::from_le_bytes(chunk)), (0x20..0x7F).contains(&byte), "{chunk:?}");
-                }
+    fn stops_at_the_first_byte_of_every_character_it_reports() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let reported = is_tag(c) || is_bidi_control(c) || invisible_kind(c, Some('a'), Some('a')).is_some();
+            let mut buffer = [0u8; 4];
+            let first = c.encode_utf8(&mut buffer).as_bytes()[0];
+            if reported {
+                assert!(may_begin_invisible_byte(first), "U+{:04X}", u32::from(c));
             }
+        }
+        // Text, tabs and line breaks, and the lead bytes of other scripts are passed over.
+        for b in [b'a', b' ', b'~', b'\n', b'\t', b'\r', 0xC3, 0xE4, 0xF0, 0x80] {
+            assert!(!may_begin_invisible_byte(b), "{b:#x}");
+        }
+        assert!(may_begin_invisible_byte(0) && may_begin_invisible_byte(0x1B) && may_begin_invisible_byte(0x7F));
+    }
+
+    /// What the pass finds, against looking at every character in turn: texts dense in
+    /// characters it stops at without a finding (kana, dashes), with findings on either
+    /// side of a block's edge and runs of tags across one.
+    #[test]
+    fn finds_what_looking_at_every_character_finds() {
+        let pieces = [
+            "a",
+            "Word ",
+            "\n",
+            "\t",
+            "ア",
+            "—",
+            "é",
+            "\u{200B}",
+            "\u{200D}",
+            "\u{202E}",
+            "\u{E0041}\u{E0042}",
+            "\u{FEFF}",
+            "\u{1B}",
+            "\u{7F}",
+            "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstu",
+        ];
+        let mut next = crate::testing::numbers(7);
+        let policy = super::super::ScanPolicy::uniform(super::super::Action::Warn);
+        for _ in 0..2_000 {
+            let count = next(40);
+            let text: String = (0..count).map(|_| pieces[next(pieces.len())]).collect();
+            let findings = |every_character: bool| {
+                let mut out = Findings {
+                    text: &text,
+                    lines: super::super::LineCounter::default(),
+                    policy: &policy,
+                    list: Vec::new(),
+                    blocks: false,
+                };
+                if every_character {
+                    let mut read_to = 0;
+                    for (offset, _) in text.char_indices() {
+                        if offset >= read_to && !out.full() {
+                            read_to = look_at(&mut out, offset);
+                        }
+                    }
+                } else {
+                    invisible_characters(&mut out);
+                }
+                out.list.iter().map(|f| (f.line, f.column, f.message.clone())).collect::<Vec<_>>()
+            };
+            assert_eq!(findings(false), findings(true), "{text:?}");
         }
     }
 }

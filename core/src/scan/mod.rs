@@ -26,8 +26,8 @@
 //!   `rm -rf` of a project path and fetch-and-run installers (`curl … | sh`) are how
 //!   real skills install and clean up; they are not findings.
 //!
-//! Phrases start from trigger words found by one case-insensitive Aho-Corasick
-//! automaton (built once per process); each trigger is confirmed by reading the few
+//! Phrases start from trigger words found, case-insensitively, where a word starts
+//! (`triggers.rs`: one table look-up at each place one can start); each trigger is confirmed by reading the few
 //! words around it across line breaks, extra spaces and invisible characters
 //! (`ignore\n  all previous instructions`). A word split by an invisible character
 //! (`ig\u{200B}nore`) is not a trigger, but the character is itself a `hidden-text`
@@ -35,6 +35,7 @@
 //! reports at most [`MAX_FINDINGS`]: past them, a finding that blocks takes a warning's
 //! place (warnings never hide what blocks), and once they are held with one that blocks,
 //! the scan stops.
+mod blocks;
 mod cache;
 mod commands;
 mod comments;
@@ -43,6 +44,7 @@ mod hidden;
 
 pub(crate) use hidden::unseen_in_text;
 mod phrases;
+mod triggers;
 
 pub(crate) use cache::ScanCache;
 use comments::hidden_comments;
@@ -257,8 +259,8 @@ impl std::fmt::Display for Finding {
 
 /// Scans a SKILL.md whose frontmatter names the skill `name` (pass the loaded name,
 /// or `None` when it did not load). Findings are in text order (the name's first),
-/// at most [`MAX_FINDINGS`]. [`Error::Unavailable`] when the scan cannot run (its automaton
-/// could not be built): a skill is then treated as unscanned, never as clean.
+/// at most [`MAX_FINDINGS`]. [`Error::Unavailable`] when the scan cannot run (its trigger
+/// table could not be made): a skill is then treated as unscanned, never as clean.
 pub fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Result<Vec<Finding>, Error> {
     let mut out = Findings { text, lines: LineCounter::default(), policy, list: Vec::new(), blocks: false };
     if let Some(name) = name {

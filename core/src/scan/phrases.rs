@@ -1,12 +1,12 @@
 //! Phrases found from trigger words: instruction overrides, exfiltration, destructive
-//! commands. One case-insensitive automaton finds the triggers; the words around each
-//! confirm it.
+//! commands. The triggers are found where a word starts ([`triggers`](super::triggers));
+//! the words around each confirm it.
 
 use super::commands::{command_at, dangerous_remove_target, rest_of_line};
 use super::hidden::{invisible_kind, is_bidi_control, is_tag, line_around};
+use super::triggers::{is_word_byte, TriggerFinder};
 use super::{visible, Category, Findings, EXFILTRATION_WINDOW_LINES};
 use crate::error::Error;
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use std::sync::OnceLock;
 
 /// What a trigger word starts; each is confirmed by looking at the words around it.
@@ -40,20 +40,18 @@ enum Trigger {
     EnvDump,
 }
 
-struct Triggers {
-    matcher: AhoCorasick,
-    kinds: Vec<Trigger>,
+/// The trigger finder, made once per process; why it could not be, if it could not.
+fn triggers() -> Result<&'static TriggerFinder, Error> {
+    static TRIGGERS: OnceLock<Result<TriggerFinder, String>> = OnceLock::new();
+    match TRIGGERS.get_or_init(|| TriggerFinder::new(trigger_words())) {
+        Ok(triggers) => Ok(triggers),
+        Err(problem) => Err(Error::Unavailable { part: "safety scan's triggers".to_owned(), problem: problem.clone() }),
+    }
 }
 
-/// The trigger automaton, built once per process; why it could not be, if it could not.
-fn triggers() -> Result<&'static Triggers, Error> {
-    static TRIGGERS: OnceLock<Result<Triggers, String>> = OnceLock::new();
-    match TRIGGERS.get_or_init(build_triggers) {
-        Ok(triggers) => Ok(triggers),
-        Err(problem) => {
-            Err(Error::Unavailable { part: "safety scan's automaton".to_owned(), problem: problem.clone() })
-        }
-    }
+/// The trigger words and phrases, in [`TRIGGER_LIST`]'s order.
+pub(super) fn trigger_words() -> impl Iterator<Item = &'static str> {
+    TRIGGER_LIST.iter().map(|&(word, _)| word)
 }
 
 const TRIGGER_LIST: &[(&str, Trigger)] = &[
@@ -127,20 +125,6 @@ const TRIGGER_LIST: &[(&str, Trigger)] = &[
     ("env", Trigger::EnvDump),
     ("printenv", Trigger::EnvDump),
 ];
-
-fn build_triggers() -> Result<Triggers, String> {
-    let matcher = AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::LeftmostLongest)
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(TRIGGER_LIST.iter().map(|(p, _)| p))
-        .map_err(|e| e.to_string())?;
-    Ok(Triggers { matcher, kinds: TRIGGER_LIST.iter().map(|&(_, k)| k).collect() })
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
 
 /// Up to `n` words after byte `from`: runs of ASCII letters, digits and apostrophes,
 /// lowercase, across whitespace and invisible characters; punctuation ends the phrase.
@@ -270,15 +254,15 @@ pub(super) fn phrases(out: &mut Findings<'_>) -> Result<(), Error> {
     // Network commands and secrets by line, paired afterwards.
     let mut sinks: Vec<usize> = Vec::new();
     let mut secrets: Vec<(usize, usize)> = Vec::new();
-    for m in triggers.matcher.find_iter(text) {
-        let (start, end) = (m.start(), m.end());
+    // (Matches do not overlap: each search goes on from the last match's end.)
+    let mut from = 0;
+    while let Some(m) = triggers.next_match(bytes, from) {
+        let (start, end) = (m.start, m.end);
+        from = end;
         let found = text.get(start..end).unwrap_or_default();
-        // Whole words only: `nc` must not match inside `sync`, nor `rm` inside `rmdir`.
-        let starts_word = found.bytes().next().is_some_and(is_word_byte);
-        if starts_word && start > 0 && bytes.get(start - 1).is_some_and(|&b| is_word_byte(b)) {
-            continue;
-        }
-        let Some(&kind) = triggers.kinds.get(m.pattern().as_usize()) else {
+        // Whole words only: a trigger starts a word (the finder's rule: `nc` does not match
+        // inside `sync`) and, but for a device name, ends one (nor `rm` inside `rmdir`).
+        let Some(&(_, kind)) = TRIGGER_LIST.get(m.trigger) else {
             continue;
         };
         // (A device name goes on: `/dev/sd` + `a`.)

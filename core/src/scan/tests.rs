@@ -3,7 +3,7 @@
 use super::phrases::words_after;
 use super::*;
 
-/// The scan, which cannot fail here (its automaton is built from a fixed list).
+/// The scan, which cannot fail here (its trigger table is made from a fixed list).
 fn scan(text: &str, name: Option<&str>, policy: &ScanPolicy) -> Vec<Finding> {
     super::scan(text, name, policy).unwrap()
 }
