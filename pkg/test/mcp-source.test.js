@@ -65,6 +65,15 @@ for (const engine of ['native', 'wasm']) {
     assert.match(run.stderr, /skillwire: source 1 could not list its skills: skills\/list: the cursor "2" came twice/);
   });
 
+  test(`--mcp (${engine}): an entry that does not read is refused, and the others of its page load`, () => {
+    // `invoice` shares its page with `pdf`; its resources are a number, which rmcp's types refuse.
+    const run = spawnSync(binary, ['--engine', engine, 'catalog', '-v', '--format', 'json',
+      '--mcp', fixture('--malformed', 'invoice')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout).map((s) => s.name), ['pdf', 'weather']);
+    assert.match(run.stderr, /skipped skill:\/\/invoice\/SKILL\.md: the server's listing breaks the skills extension/);
+  });
+
   test(`--mcp (${engine}): skillwire's own server, values YAML spells otherwise than JSON included`, () => {
     const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-spelled-'));
     mkdirSync(join(folder, 'spelled'));
@@ -171,6 +180,20 @@ test('skillwire/mcp: a source over the SDK client, beside a local one', async ()
     sw.free();
   } finally {
     await client.close();
+  }
+});
+
+test('skillwire/mcp: an entry that does not read is refused, and the others of its page load', async () => {
+  const malformed = await connect(process.execPath, [fixtureServer, servedFile, '--malformed', 'invoice']);
+  try {
+    const sw = await Skillwire.create({ sources: [mcpSource(malformed)] });
+    assert.deepEqual(sw.catalogSync({ format: 'json' }).text.match(/"name":"[a-z]+"/g),
+      ['"name":"pdf"', '"name":"weather"']);
+    const skipped = sw.report().skipped.find((s) => s.location === 'skill://invoice/SKILL.md');
+    assert.match(skipped.reason, /the server's listing breaks the skills extension/);
+    sw.free();
+  } finally {
+    await malformed.close();
   }
 });
 

@@ -4,14 +4,15 @@
 // `resources/read` of `skill://` URIs) over stdio, for skills described in a JSON file:
 //
 //   node skills-server.mjs SKILLS.json [--name NAME] [--tamper SKILL] [--flip SKILL] [--relabel SKILL] [--plain]
-//     [--cursor-loop]
+//     [--cursor-loop] [--malformed SKILL]
 //
 // SKILLS.json is `[{frontmatter: {name, description, ...}, body, files?: {path: text}}]`;
 // each SKILL.md is the frontmatter (one `key: JSON` line per field: JSON is YAML) and the
 // body. `--tamper` serves that skill's files with bytes other than the listed digests say
 // (more of them), `--flip` with as many bytes as listed but one changed (the last);
 // `--relabel` lists that skill with a description its SKILL.md does not have; `--plain`
-// leaves the extension out of the server's capabilities.
+// leaves the extension out of the server's capabilities; `--malformed` lists that skill with
+// resources that are neither a list nor "dynamic" (a number), which the SDKs' types refuse.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -47,7 +48,7 @@ const entries = JSON.parse(readFileSync(file, 'utf8')).map((skill) => {
   const frontmatter = flag('--relabel') === name
     ? { ...skill.frontmatter, description: 'Something the file does not say.' }
     : skill.frontmatter;
-  return { uri: uri('SKILL.md'), frontmatter, resources };
+  return { uri: uri('SKILL.md'), frontmatter, resources: flag('--malformed') === name ? 42 : resources };
 });
 
 const server = new Server(

@@ -7,6 +7,8 @@
 //!   body, so the catalogue is built from names, descriptions and the other fields. An
 //!   entry the extension's rules refuse (a bad name or URI, a malformed digest) is listed
 //!   and then refused with the reason when the build reads it: it is reported as skipped.
+//!   So is an entry the SDK's types do not read (a field of the wrong type): the page's
+//!   other entries are read one by one and kept.
 //! - **Reading** a SKILL.md (a turn injects it) or another file (`read_skill_file`) is
 //!   `resources/read` of its URI, checked as the extension asks of hosts: the bytes against
 //!   the listed SHA-256, and the SKILL.md's frontmatter against the listed one. A mismatch
@@ -25,7 +27,8 @@
 
 use super::group::Group;
 use rmcp::model::{
-    ReadResourceRequestParams, ResourceContents, Skill, SkillFrontmatter, SkillResource, SkillResources,
+    ClientRequest, CustomResult, ListSkillsRequest, PaginatedRequestParams, ReadResourceRequestParams,
+    ResourceContents, ServerResult, Skill, SkillFrontmatter, SkillResource, SkillResources,
 };
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use skillwire::{Limits, ListedFile, SkillEntry, SkillSource, SourceError};
@@ -218,7 +221,7 @@ impl McpSource {
     /// no page is asked for. A cursor handed out twice is an error (it would never end), and
     /// so is one over [`MAX_CURSOR_BYTES`]; cursors are remembered by a hash of each, so a
     /// server handing out new ones until the time limit cannot grow the memory held.
-    fn list_skills(&self) -> Result<Vec<Skill>, String> {
+    fn list_skills(&self) -> Result<Vec<ListedEntry>, String> {
         let client = self.client()?;
         let mut skills = Vec::new();
         let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
@@ -229,10 +232,20 @@ impl McpSource {
         let pages = async {
             let mut cursor: Option<String> = None;
             loop {
-                let params = cursor.take().map(|c| rmcp::model::PaginatedRequestParams::default().with_cursor(Some(c)));
-                let page = client.list_skills(params).await.map_err(|e| format!("skills/list: {e}"))?;
-                skills.extend(page.skills);
-                match page.next_cursor {
+                let params = cursor.take().map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
+                let request = ClientRequest::ListSkillsRequest(ListSkillsRequest { params, ..Default::default() });
+                let page = client.send_request(request).await.map_err(|e| format!("skills/list: {e}"))?;
+                let next_cursor = match page {
+                    ServerResult::ListSkillsResult(page) => {
+                        skills.extend(page.skills.into_iter().map(ListedEntry::Read));
+                        page.next_cursor
+                    }
+                    // A page the SDK's types do not read whole (rmcp then hands it over as
+                    // JSON): its entries read one by one.
+                    ServerResult::CustomResult(CustomResult(page)) => read_page_by_entry(page, &mut skills)?,
+                    _ => return Err("skills/list: the answer is not a list of skills".to_owned()),
+                };
+                match next_cursor {
                     _ if skills.len() > self.limits.max_skills => return Ok(()),
                     Some(next) if next.len() > MAX_CURSOR_BYTES => {
                         return Err(format!(
@@ -316,8 +329,14 @@ impl SkillSource for McpSource {
         let mut listed = HashMap::new();
         let mut entries = Vec::new();
         for skill in skills {
-            let entry = SkillEntry::new(skill.uri.clone()).with_origin(self.origin.clone());
-            let (keep, text) = listed_skill(skill);
+            let (location, (keep, text)) = match skill {
+                ListedEntry::Read(skill) => (skill.uri.clone(), listed_skill(skill)),
+                ListedEntry::Unread { location, frontmatter, problem } => {
+                    let why = format!("the server's listing breaks the skills extension: {problem}");
+                    (location, (Listed { frontmatter, files: None, refused: Some(why) }, None))
+                }
+            };
+            let entry = SkillEntry::new(location).with_origin(self.origin.clone());
             listed.insert(entry.location.clone(), keep);
             entries.push(match text {
                 Some(text) => entry.with_text(text),
@@ -415,6 +434,45 @@ fn listed_skill(skill: Skill) -> (Listed, Option<String>) {
     (Listed { frontmatter, files, refused: None }, Some(text))
 }
 
+/// An entry of `skills/list`: read by the SDK's types, or not.
+enum ListedEntry {
+    Read(Skill),
+    /// Its URI (or `skills/list entry N`, its place in the listing, when it has none), its
+    /// frontmatter when it is an object, and why it does not read.
+    Unread {
+        location: String,
+        frontmatter: serde_json::Map<String, serde_json::Value>,
+        problem: String,
+    },
+}
+
+/// The entries of a `skills/list` page that does not read whole, each read alone, added to
+/// `skills`; the page's next cursor (a string, else none). A page without a list of skills
+/// is an error.
+fn read_page_by_entry(page: serde_json::Value, skills: &mut Vec<ListedEntry>) -> Result<Option<String>, String> {
+    let serde_json::Value::Object(mut page) = page else {
+        return Err("skills/list: the answer is not an object".to_owned());
+    };
+    let Some(serde_json::Value::Array(entries)) = page.remove("skills") else {
+        return Err("skills/list: the answer has no skills list".to_owned());
+    };
+    for entry in entries {
+        let location = match entry.get("uri").and_then(|u| u.as_str()) {
+            Some(uri) => uri.to_owned(),
+            None => format!("skills/list entry {}", skills.len()),
+        };
+        let frontmatter = entry.get("frontmatter").and_then(|f| f.as_object()).cloned().unwrap_or_default();
+        skills.push(match serde_json::from_value::<Skill>(entry) {
+            Ok(skill) => ListedEntry::Read(skill),
+            Err(e) => ListedEntry::Unread { location, frontmatter, problem: e.to_string() },
+        });
+    }
+    Ok(match page.remove("nextCursor") {
+        Some(serde_json::Value::String(cursor)) => Some(cursor),
+        _ => None,
+    })
+}
+
 /// The listing's frontmatter as the JSON fields a SKILL.md's frontmatter reads as.
 fn frontmatter_fields(frontmatter: &SkillFrontmatter) -> serde_json::Map<String, serde_json::Value> {
     match serde_json::to_value(frontmatter) {
@@ -474,6 +532,46 @@ mod tests {
         assert_eq!(relative_path(skill, "skill://pdf/"), None);
         let nested = "skill://acme/billing/pdf/SKILL.md";
         assert_eq!(relative_path(nested, "skill://acme/billing/pdf/forms.md").as_deref(), Some("forms.md"));
+    }
+
+    /// A page read entry by entry: what reads is kept, what does not is named by its URI or
+    /// its place in the listing, with its frontmatter when that is an object.
+    #[test]
+    fn a_page_that_does_not_read_whole_is_read_by_entry() {
+        let page = serde_json::json!({
+            "skills": [
+                {"uri": "skill://pdf/SKILL.md", "frontmatter": {"name": "pdf", "description": "Fill forms."}, "resources": "dynamic"},
+                {"uri": "skill://invoice/SKILL.md", "frontmatter": {"name": "invoice"}, "resources": 42},
+                {"frontmatter": "not an object"},
+            ],
+            "nextCursor": "p2",
+        });
+        let mut skills = vec![ListedEntry::Unread {
+            location: "earlier".into(),
+            frontmatter: Default::default(),
+            problem: String::new(),
+        }];
+        assert_eq!(read_page_by_entry(page, &mut skills).unwrap().as_deref(), Some("p2"));
+        let read: Vec<String> = skills
+            .iter()
+            .map(|e| match e {
+                ListedEntry::Read(skill) => format!("read {}", skill.uri),
+                ListedEntry::Unread { location, frontmatter, .. } => format!("unread {location} {}", frontmatter.len()),
+            })
+            .collect();
+        assert_eq!(
+            read,
+            [
+                "unread earlier 0",
+                "read skill://pdf/SKILL.md",
+                "unread skill://invoice/SKILL.md 1",
+                "unread skills/list entry 3 0"
+            ]
+        );
+        // No list of skills is no page; a cursor that is not a string is none.
+        assert!(read_page_by_entry(serde_json::json!({"nextCursor": "x"}), &mut skills).is_err());
+        assert!(read_page_by_entry(serde_json::json!([]), &mut skills).is_err());
+        assert_eq!(read_page_by_entry(serde_json::json!({"skills": [], "nextCursor": 7}), &mut skills).unwrap(), None);
     }
 
     #[test]
