@@ -129,6 +129,10 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
           ResultSchema, { timeout: left }) as { skills?: unknown; nextCursor?: unknown };
         if (!Array.isArray(page.skills)) throw new Error('skills/list: the answer has no skills list');
         skills.push(...page.skills);
+        // A cursor neither a string nor null would lose the pages after it unsaid.
+        if (page.nextCursor !== undefined && page.nextCursor !== null && typeof page.nextCursor !== 'string') {
+          throw new Error(`skills/list: the next cursor is not a string: ${JSON.stringify(page.nextCursor)}`);
+        }
         cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
         // A server that hands out one cursor twice would page forever.
         if (cursor !== undefined && seen.has(cursor)) throw new Error(`skills/list: the cursor ${cursor} came twice`);

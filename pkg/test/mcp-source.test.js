@@ -71,7 +71,7 @@ for (const engine of ['native', 'wasm']) {
       '--mcp', fixture('--malformed', 'invoice')], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout).map((s) => s.name), ['pdf', 'weather']);
-    assert.match(run.stderr, /skipped skill:\/\/invoice\/SKILL\.md: the server's listing breaks the skills extension/);
+    assert.match(run.stderr, /skipped skill:\/\/invoice\/SKILL\.md: the server's listing breaks the skills extension: skill:\/\/invoice\/SKILL\.md: its resources are neither a list nor "dynamic"/);
   });
 
   test(`--mcp (${engine}): skillwire's own server, values YAML spells otherwise than JSON included`, () => {
@@ -185,14 +185,15 @@ test('skillwire/mcp: a source over the SDK client, beside a local one', async ()
 
 test('skillwire/mcp: an entry that does not read is refused, and the others of its page load', async () => {
   const malformed = await connect(process.execPath, [fixtureServer, servedFile, '--malformed', 'invoice']);
+  let sw;
   try {
-    const sw = await Skillwire.create({ sources: [mcpSource(malformed)] });
+    sw = await Skillwire.create({ sources: [mcpSource(malformed)] });
     assert.deepEqual(sw.catalogSync({ format: 'json' }).text.match(/"name":"[a-z]+"/g),
       ['"name":"pdf"', '"name":"weather"']);
     const skipped = sw.report().skipped.find((s) => s.location === 'skill://invoice/SKILL.md');
-    assert.match(skipped.reason, /the server's listing breaks the skills extension/);
-    sw.free();
+    assert.match(skipped.reason, /the server's listing breaks the skills extension: .*its resources are neither a list nor "dynamic"/);
   } finally {
+    sw?.free();
     await malformed.close();
   }
 });

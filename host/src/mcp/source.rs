@@ -331,9 +331,9 @@ impl SkillSource for McpSource {
         for skill in skills {
             let (location, (keep, text)) = match skill {
                 ListedEntry::Read(skill) => (skill.uri.clone(), listed_skill(skill)),
-                ListedEntry::Unread { location, frontmatter, problem } => {
+                ListedEntry::Unread { location, problem } => {
                     let why = format!("the server's listing breaks the skills extension: {problem}");
-                    (location, (Listed { frontmatter, files: None, refused: Some(why) }, None))
+                    (location, (Listed { frontmatter: Default::default(), files: None, refused: Some(why) }, None))
                 }
             };
             let entry = SkillEntry::new(location).with_origin(self.origin.clone());
@@ -437,19 +437,19 @@ fn listed_skill(skill: Skill) -> (Listed, Option<String>) {
 /// An entry of `skills/list`: read by the SDK's types, or not.
 enum ListedEntry {
     Read(Skill),
-    /// Its URI (or `skills/list entry N`, its place in the listing, when it has none), its
-    /// frontmatter when it is an object, and why it does not read.
+    /// Its URI (or `skills/list entry N`, its place in the listing, when it has none) and
+    /// why it does not read.
     Unread {
         location: String,
-        frontmatter: serde_json::Map<String, serde_json::Value>,
         problem: String,
     },
 }
 
 /// The entries of a `skills/list` page that does not read whole, each read alone, added to
-/// `skills`; the page's next cursor (a string, else none). A page without a list of skills
-/// is an error.
+/// `skills`; the page's next cursor. A page without a list of skills, or whose cursor is
+/// neither a string nor null, is an error (the pages after it would be lost unsaid).
 fn read_page_by_entry(page: serde_json::Value, skills: &mut Vec<ListedEntry>) -> Result<Option<String>, String> {
+    use serde::Deserialize;
     let serde_json::Value::Object(mut page) = page else {
         return Err("skills/list: the answer is not an object".to_owned());
     };
@@ -457,20 +457,47 @@ fn read_page_by_entry(page: serde_json::Value, skills: &mut Vec<ListedEntry>) ->
         return Err("skills/list: the answer has no skills list".to_owned());
     };
     for entry in entries {
-        let location = match entry.get("uri").and_then(|u| u.as_str()) {
-            Some(uri) => uri.to_owned(),
-            None => format!("skills/list entry {}", skills.len()),
-        };
-        let frontmatter = entry.get("frontmatter").and_then(|f| f.as_object()).cloned().unwrap_or_default();
-        skills.push(match serde_json::from_value::<Skill>(entry) {
+        skills.push(match Skill::deserialize(&entry) {
             Ok(skill) => ListedEntry::Read(skill),
-            Err(e) => ListedEntry::Unread { location, frontmatter, problem: e.to_string() },
+            Err(e) => {
+                let location = match entry.get("uri").and_then(|u| u.as_str()) {
+                    Some(uri) => uri.to_owned(),
+                    None => format!("skills/list entry {}", skills.len()),
+                };
+                ListedEntry::Unread { problem: why_unread(&entry, &location, &e), location }
+            }
         });
     }
-    Ok(match page.remove("nextCursor") {
-        Some(serde_json::Value::String(cursor)) => Some(cursor),
-        _ => None,
-    })
+    match page.remove("nextCursor") {
+        Some(serde_json::Value::String(cursor)) => Ok(Some(cursor)),
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(other) => Err(format!("skills/list: the next cursor is not a string: {other}")),
+    }
+}
+
+/// Why a listing entry does not read, in the extension's terms where a field's shape says
+/// it (the parser's words name no field), else the parser's.
+fn why_unread(entry: &serde_json::Value, location: &str, error: &serde_json::Error) -> String {
+    let frontmatter = entry.get("frontmatter").and_then(|f| f.as_object());
+    let text_in_frontmatter = |field: &str| frontmatter.is_some_and(|f| f.get(field).is_some_and(|v| v.is_string()));
+    let resources = entry.get("resources");
+    if !entry.is_object() {
+        format!("{location} is not an object")
+    } else if !entry.get("uri").is_some_and(|v| v.is_string()) {
+        format!("{location} has no URI string")
+    } else if !text_in_frontmatter("name") || !text_in_frontmatter("description") {
+        format!("{location}: its frontmatter has no name or description string")
+    } else if !resources.is_some_and(|r| r.is_array() || r.as_str() == Some("dynamic")) {
+        format!("{location}: its resources are neither a list nor \"dynamic\"")
+    } else if let Some(file) = resources.and_then(|r| r.as_array()).into_iter().flatten().find(|file| {
+        !(file.get("uri").is_some_and(|v| v.is_string())
+            && file.get("digest").is_some_and(|v| v.is_string())
+            && file.get("size").is_some_and(|v| v.is_u64()))
+    }) {
+        format!("{location}: a file listed as {file} is not one of its files with a SHA-256 digest")
+    } else {
+        format!("{location}: {error}")
+    }
 }
 
 /// The listing's frontmatter as the JSON fields a SKILL.md's frontmatter reads as.
@@ -535,43 +562,70 @@ mod tests {
     }
 
     /// A page read entry by entry: what reads is kept, what does not is named by its URI or
-    /// its place in the listing, with its frontmatter when that is an object.
+    /// its place in the listing, with why in the extension's terms.
     #[test]
     fn a_page_that_does_not_read_whole_is_read_by_entry() {
+        let pdf = serde_json::json!({
+            "uri": "skill://pdf/SKILL.md", "frontmatter": {"name": "pdf", "description": "Fill forms."}, "resources": "dynamic"
+        });
         let page = serde_json::json!({
             "skills": [
-                {"uri": "skill://pdf/SKILL.md", "frontmatter": {"name": "pdf", "description": "Fill forms."}, "resources": "dynamic"},
-                {"uri": "skill://invoice/SKILL.md", "frontmatter": {"name": "invoice"}, "resources": 42},
+                pdf,
+                {"uri": "skill://invoice/SKILL.md", "frontmatter": {"name": "invoice", "description": "Draft."}, "resources": 42},
+                {"uri": "skill://a/SKILL.md", "frontmatter": {"name": "a"}, "resources": []},
                 {"frontmatter": "not an object"},
+                "an entry",
+                {"uri": "skill://b/SKILL.md", "frontmatter": {"name": "b", "description": "B."}, "resources": [{"uri": 5}]},
+                {"uri": "skill://c/SKILL.md", "frontmatter": {"name": "c", "description": "C."}, "resources": [], "_meta": 5},
             ],
             "nextCursor": "p2",
         });
-        let mut skills = vec![ListedEntry::Unread {
-            location: "earlier".into(),
-            frontmatter: Default::default(),
-            problem: String::new(),
-        }];
+        let mut skills = vec![ListedEntry::Unread { location: "earlier".into(), problem: String::new() }];
         assert_eq!(read_page_by_entry(page, &mut skills).unwrap().as_deref(), Some("p2"));
         let read: Vec<String> = skills
             .iter()
+            .skip(1)
             .map(|e| match e {
                 ListedEntry::Read(skill) => format!("read {}", skill.uri),
-                ListedEntry::Unread { location, frontmatter, .. } => format!("unread {location} {}", frontmatter.len()),
+                ListedEntry::Unread { location, problem } => format!("{location} | {problem}"),
             })
             .collect();
         assert_eq!(
-            read,
+            read[..5],
             [
-                "unread earlier 0",
-                "read skill://pdf/SKILL.md",
-                "unread skill://invoice/SKILL.md 1",
-                "unread skills/list entry 3 0"
+                "read skill://pdf/SKILL.md".to_owned(),
+                "skill://invoice/SKILL.md | skill://invoice/SKILL.md: its resources are neither a list nor \"dynamic\""
+                    .to_owned(),
+                "skill://a/SKILL.md | skill://a/SKILL.md: its frontmatter has no name or description string".to_owned(),
+                "skills/list entry 4 | skills/list entry 4 has no URI string".to_owned(),
+                "skills/list entry 5 | skills/list entry 5 is not an object".to_owned(),
             ]
         );
-        // No list of skills is no page; a cursor that is not a string is none.
+        assert_eq!(
+            read[5],
+            "skill://b/SKILL.md | skill://b/SKILL.md: a file listed as {\"uri\":5} is not one of its files with a SHA-256 digest"
+        );
+        // Past the shapes the extension names, the parser's own words.
+        assert!(read[6].starts_with("skill://c/SKILL.md | skill://c/SKILL.md: invalid type"), "{}", read[6]);
+        // No list of skills is no page; a cursor neither a string nor null ends the listing loudly.
         assert!(read_page_by_entry(serde_json::json!({"nextCursor": "x"}), &mut skills).is_err());
         assert!(read_page_by_entry(serde_json::json!([]), &mut skills).is_err());
-        assert_eq!(read_page_by_entry(serde_json::json!({"skills": [], "nextCursor": 7}), &mut skills).unwrap(), None);
+        assert!(read_page_by_entry(serde_json::json!({"skills": [], "nextCursor": 7}), &mut skills).is_err());
+        assert_eq!(
+            read_page_by_entry(serde_json::json!({"skills": [], "nextCursor": null}), &mut skills).unwrap(),
+            None
+        );
+    }
+
+    /// What reading a page by entry rests on: rmcp hands a `skills/list` page with an entry
+    /// its types do not read over as JSON, not as another result that would swallow it.
+    #[test]
+    fn rmcp_hands_a_page_it_does_not_read_over_as_json() {
+        let page = serde_json::json!({
+            "skills": [{"uri": "skill://invoice/SKILL.md", "frontmatter": {"name": "invoice", "description": "D."}, "resources": 42}],
+            "nextCursor": "2",
+        });
+        assert!(matches!(serde_json::from_value::<ServerResult>(page), Ok(ServerResult::CustomResult(_))));
     }
 
     #[test]
