@@ -1363,3 +1363,37 @@ fn the_hook_never_injects_a_blocked_body() {
         assert_eq!(stdout(&o), "", "{engine}");
     }
 }
+
+/// A SKILL.md of a few kilobytes whose aliases, each nesting the one before over a large
+/// anchor, would read as billions of values (natively, the allocation failed and the
+/// process aborted; in the component, the call ran out of fuel and nothing loaded) is one
+/// skipped skill: the others load, in both engines, and `lint` says why.
+#[test]
+fn a_frontmatter_whose_aliases_expand_without_bound_is_one_skipped_skill() {
+    let dir = temp_dir("alias-bomb");
+    let mut bomb = format!("---\nname: bomb\ndescription: A skill.\nl0: &l0 [{}]\n", vec!["x"; 3_000].join(","));
+    for level in 1..31 {
+        bomb.push_str(&format!("l{level}: &l{level} [*l{}, *l{}]\n", level - 1, level - 1));
+    }
+    bomb.push_str("---\nBody.\n");
+    write(&dir.join("bomb/SKILL.md"), bomb.as_bytes());
+    write(&dir.join("pdf/SKILL.md"), b"---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse pypdf.\n");
+    let skills = dir.to_string_lossy().into_owned();
+    for engine in ["native", "wasm"] {
+        let out = skillwire(&["--engine", engine, "catalog", "-v", "--format", "json", "--skills", &skills]);
+        assert!(out.status.success(), "{engine}: {}", stderr(&out));
+        let listed: Vec<Value> = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(listed.iter().map(|s| s["name"].as_str().unwrap()).collect::<Vec<_>>(), ["pdf"], "{engine}");
+        assert!(
+            stderr(&out).contains("aliases expand the frontmatter past 65536 values"),
+            "{engine}: {}",
+            stderr(&out)
+        );
+        let lint = skillwire(&["--engine", engine, "lint", "--format", "json", &dir.join("bomb").to_string_lossy()]);
+        assert!(
+            stdout(&lint).contains("aliases expand the frontmatter past 65536 values"),
+            "{engine}: {}",
+            stdout(&lint)
+        );
+    }
+}

@@ -140,17 +140,25 @@ pub struct YamlLimits {
     pub max_depth: usize,
     /// Most alias references (`*name`).
     pub max_aliases: usize,
+    /// Most values a document with aliases reads as, the aliases expanded (`Limits`'s
+    /// `max_frontmatter_bytes`: no more than a frontmatter within that limit could hold
+    /// written out, since a value takes a byte at least).
+    pub max_values: usize,
 }
 
 impl From<&crate::Limits> for YamlLimits {
     fn from(limits: &crate::Limits) -> Self {
-        YamlLimits { max_depth: limits.max_yaml_depth, max_aliases: limits.max_yaml_aliases }
+        YamlLimits {
+            max_depth: limits.max_yaml_depth,
+            max_aliases: limits.max_yaml_aliases,
+            max_values: limits.max_frontmatter_bytes,
+        }
     }
 }
 
 /// Parses `text` strictly: any YAML error is returned.
 pub fn parse(text: &str, limits: YamlLimits) -> Result<Node, YamlError> {
-    check_structure(text, limits)?;
+    check_bounds(text, limits)?;
     match simple::read(text) {
         Some(node) => Ok(node),
         None => parse_with_parser(text),
@@ -187,7 +195,7 @@ pub fn parse_lenient(text: &str, limits: YamlLimits) -> Result<Lenient, YamlErro
 /// [`parse_lenient`] repairs it. Tags are dropped.
 pub fn to_json_lenient(text: &str, limits: YamlLimits) -> Result<serde_json::Value, YamlError> {
     let to_json = |text: &str, limits| {
-        check_structure(text, limits)?;
+        check_bounds(text, limits)?;
         Ok(json_of(&resolved(text)?.0))
     };
     repairing(text, limits, to_json).map(|(json, _)| json)
@@ -272,10 +280,10 @@ fn json_of(value: &Value) -> serde_json::Value {
 /// limit, before the parser sees the text. Aliases are counted lexically: a `*` outside
 /// quotes and comments, after a line start, a blank or `[{,`, and before a name
 /// character. (A `*word` inside a block scalar counts too: the count can only be high.)
-fn check_structure(text: &str, limits: YamlLimits) -> Result<(), YamlError> {
+fn check_structure(text: &str, limits: YamlLimits) -> Result<usize, YamlError> {
     // Only `[`, `{` and `*` count: most frontmatter has none of them.
     if memchr::memchr3(b'[', b'{', b'*', text.as_bytes()).is_none() {
-        return Ok(());
+        return Ok(0);
     }
     let refuse = |message: String, line: usize, column: usize| {
         Err(YamlError { message, line: Some(line), column: Some(column), limit: true })
@@ -328,7 +336,31 @@ fn check_structure(text: &str, limits: YamlLimits) -> Result<(), YamlError> {
             previous = Some(c);
         }
     }
-    Ok(())
+    Ok(aliases)
+}
+
+/// [`check_structure`], and for a document with aliases, that they do not expand it past
+/// `limits.max_values` values: a few aliases of a large anchor, each nesting the one
+/// before (`b: &b [*a, *a]`, `c: &c [*b, *b]`, …), read as billions of values from a few
+/// kilobytes, which the alias count alone does not stop. Counted by reading the document
+/// once without keeping anything, up to the bound.
+fn check_bounds(text: &str, limits: YamlLimits) -> Result<(), YamlError> {
+    if check_structure(text, limits)? == 0 {
+        return Ok(());
+    }
+    let mut documents = serde_norway::Deserializer::from_str(text);
+    let Some(document) = documents.next() else { return Ok(()) };
+    let left = std::cell::Cell::new(Some(limits.max_values));
+    match serde::de::DeserializeSeed::deserialize(shape::Counted { left: &left }, document) {
+        // What else fails to read here, the parse that follows reports as it always has.
+        Err(_) if left.get().is_none() => Err(YamlError {
+            message: format!("aliases expand the frontmatter past {} values", limits.max_values),
+            line: None,
+            column: None,
+            limit: true,
+        }),
+        Ok(()) | Err(_) => Ok(()),
+    }
 }
 
 fn convert_error(err: serde_norway::Error) -> YamlError {

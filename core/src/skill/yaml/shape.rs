@@ -1,9 +1,12 @@
 //! The second read of a document that held numbers or booleans: the first read's shape
-//! followed, every scalar asked for as a string, so its source text is kept.
+//! followed, every scalar asked for as a string, so its source text is kept. And the
+//! reads that are not the usual one: [`Wide`], for integers past 64 bits, and [`Counted`],
+//! which counts a document's values, aliases expanded, up to a bound.
 
 use super::{key_text, Node, Scalar};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_norway::Value;
+use std::cell::Cell;
 use std::fmt;
 
 /// Reads a document a second time, following `shape` (the first read), asking for
@@ -183,5 +186,101 @@ impl<'de> Visitor<'de> for WideVisitor {
         }
         let value = de::VariantAccess::newtype_variant_seed(contents, Wide)?;
         Ok(Value::Tagged(Box::new(serde_norway::value::TaggedValue { tag: serde_norway::value::Tag::new(tag), value })))
+    }
+}
+
+/// Reads a document keeping nothing, counting its values (each scalar, sequence, mapping
+/// and tag; aliases expanded, as every read expands them) down from `left`, and failing,
+/// `left` then `None`, at a value past them: what bounds a document's aliases before a
+/// read that keeps values.
+pub(super) struct Counted<'a> {
+    pub(super) left: &'a Cell<Option<usize>>,
+}
+
+impl Counted<'_> {
+    fn count<E: de::Error>(&self) -> Result<(), E> {
+        let left = self.left.get().and_then(|left| left.checked_sub(1));
+        self.left.set(left);
+        match left {
+            Some(_) => Ok(()),
+            None => Err(de::Error::custom("too many values")),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Counted<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Counted<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.count()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        self.count()?;
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.count()?;
+        while seq.next_element_seed(Counted { left: self.left })?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
+        self.count()?;
+        while access.next_key_seed(Counted { left: self.left })?.is_some() {
+            access.next_value_seed(Counted { left: self.left })?;
+        }
+        Ok(())
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        self.count()?;
+        let ((), contents) = data.variant_seed(Counted { left: self.left })?;
+        de::VariantAccess::newtype_variant_seed(contents, Counted { left: self.left })
     }
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 
-const BOUNDS: YamlLimits = YamlLimits { max_depth: 32, max_aliases: 64 };
+const BOUNDS: YamlLimits = YamlLimits { max_depth: 32, max_aliases: 64, max_values: 64 << 10 };
 
 fn map(node: &Node) -> &[(String, Node)] {
     match node {
@@ -55,17 +55,46 @@ fn alias_bomb_is_refused() {
         ));
         prev = name;
     }
-    // The alias count refuses it first; without that bound, the parser's own does.
+    // The alias count refuses it first; without that bound, the count of values does, and
+    // without both, the parser's own bound on repetition.
     let err = parse(&text, BOUNDS).unwrap_err();
     assert_eq!(err.message, "more than 64 aliases");
-    let unbounded = YamlLimits { max_depth: 32, max_aliases: usize::MAX };
+    let unbounded = YamlLimits { max_aliases: usize::MAX, ..BOUNDS };
+    let err = parse(&text, unbounded).unwrap_err();
+    assert!(err.limit && err.message == "aliases expand the frontmatter past 65536 values", "{}", err.message);
+    let unbounded = YamlLimits { max_aliases: usize::MAX, max_values: usize::MAX, ..BOUNDS };
     let err = parse(&text, unbounded).unwrap_err();
     assert!(err.limit && err.message.contains("repetition limit"), "{}", err.message);
 }
 
+/// A large anchor doubled by each alias of a chain, within the alias count, reads as
+/// billions of values (which the parser's bound on repetition, relative to the document's
+/// size, lets through): refused before any is kept, by what load, lint and the frontmatter
+/// as JSON all read.
+#[test]
+fn aliases_that_expand_past_the_frontmatter_limit_are_refused() {
+    let mut text = format!("a0: &a0 [{}]\n", vec!["x"; 3_000].join(","));
+    for level in 1..31 {
+        let before = level - 1;
+        text.push_str(&format!("a{level}: &a{level} [*a{before}, *a{before}]\n"));
+    }
+    for err in [parse(&text, BOUNDS).unwrap_err(), to_json_lenient(&text, BOUNDS).unwrap_err()] {
+        assert!(err.limit, "{err:?}");
+        assert_eq!(err.message, "aliases expand the frontmatter past 65536 values");
+    }
+    // The same aliases over a small anchor are within it; the count is exact at the bound.
+    let small = "a: &a [x, y]\nb: [*a, *a]\n";
+    assert!(parse(small, BOUNDS).is_ok());
+    // The root mapping; the key a, its sequence and 2 scalars; the key b, its sequence of
+    // two sequences of 2: 13 values.
+    assert!(parse(small, YamlLimits { max_values: 13, ..BOUNDS }).is_ok());
+    let err = parse(small, YamlLimits { max_values: 12, ..BOUNDS }).unwrap_err();
+    assert_eq!((err.message.as_str(), err.limit), ("aliases expand the frontmatter past 12 values", true));
+}
+
 #[test]
 fn aliases_are_counted_outside_quotes_and_comments() {
-    let limits = YamlLimits { max_depth: 32, max_aliases: 2 };
+    let limits = YamlLimits { max_aliases: 2, ..BOUNDS };
     assert!(parse("a: &x 1\nb: [*x, *x]\n", limits).is_ok());
     let err = parse("a: &x 1\nb: [*x, *x]\nc: *x\n", limits).unwrap_err();
     assert!(err.limit);
