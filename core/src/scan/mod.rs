@@ -48,7 +48,7 @@ mod triggers;
 
 pub(crate) use cache::ScanCache;
 use comments::hidden_comments;
-pub(crate) use decoded::{scan_loaded, scan_skill_md};
+pub(crate) use decoded::{scan_loaded, scan_skill_file, scan_skill_md};
 use hidden::{homoglyph_name, invisible_characters, invisible_kind, is_bidi_control, is_tag};
 use phrases::phrases;
 

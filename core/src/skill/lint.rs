@@ -76,10 +76,7 @@ pub fn lint_with(location: &str, text: &str, options: &LintOptions) -> LintRepor
     // skillwire's own findings: the lenient loader's warnings that the standard's
     // rules above don't already report.
     let loaded = skill::load(location, text, limits);
-    let findings = match &loaded.skill {
-        Some(loaded) => scan::scan_loaded(text, skill::frontmatter::head_and_body(text).0, loaded, &options.scan),
-        None => scan::scan(text, None, &options.scan),
-    };
+    let findings = scan::scan_skill_file(text, loaded.skill.as_ref(), limits, &options.scan);
     let findings = findings.unwrap_or_else(|e| {
         errors.push(format!("The safety scan could not run: {e}"));
         Vec::new()

@@ -133,6 +133,17 @@ pub fn frontmatter_json(text: &str, limits: &Limits) -> Result<serde_json::Map<S
     }
 }
 
+/// A SKILL.md's frontmatter fields as YAML reads them — the tree [`load`] reads a skill's
+/// fields from, before any is cut or left out — within the same limits; `None` where no
+/// frontmatter reads as a mapping.
+pub(crate) fn frontmatter_fields(text: &str, limits: &Limits) -> Option<Vec<(String, Node)>> {
+    let doc = split_within_limits(text, limits, &mut Vec::new())?;
+    match yaml::parse_lenient(&doc.yaml, limits.into()).ok()?.root {
+        Node::Map(fields) => Some(fields),
+        Node::Scalar(_) | Node::Seq(_) => None,
+    }
+}
+
 /// 1-based line of a top-level `key:` in `yaml` (or in a whole frontmatter, `---` line
 /// included: its line in the SKILL.md).
 pub(crate) fn key_line(yaml: &str, key: &str) -> Option<usize> {
