@@ -1385,13 +1385,13 @@ fn a_frontmatter_whose_aliases_expand_without_bound_is_one_skipped_skill() {
         let listed: Vec<Value> = serde_json::from_str(&stdout(&out)).unwrap();
         assert_eq!(listed.iter().map(|s| s["name"].as_str().unwrap()).collect::<Vec<_>>(), ["pdf"], "{engine}");
         assert!(
-            stderr(&out).contains("aliases expand the frontmatter past 65536 values"),
+            stderr(&out).contains("aliases expand the frontmatter past 131072 bytes"),
             "{engine}: {}",
             stderr(&out)
         );
         let lint = skillwire(&["--engine", engine, "lint", "--format", "json", &dir.join("bomb").to_string_lossy()]);
         assert!(
-            stdout(&lint).contains("aliases expand the frontmatter past 65536 values"),
+            stdout(&lint).contains("aliases expand the frontmatter past 131072 bytes"),
             "{engine}: {}",
             stdout(&lint)
         );

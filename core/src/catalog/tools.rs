@@ -20,7 +20,7 @@ use crate::order;
 use crate::select::rules::mention_key;
 use crate::text::shorten_at_word;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Longest tool name, in bytes (OpenAI's limit; Anthropic's is no lower).
 pub const MAX_TOOL_NAME_BYTES: usize = 64;
@@ -185,6 +185,11 @@ impl Catalog {
         let exact = |name: &str| sanitise(name) == name && TOOL_PREFIX.len() + name.len() <= MAX_TOOL_NAME_BYTES;
         let mut taken: HashSet<String> =
             offered.iter().filter(|e| exact(&e.skill.name)).map(|e| format!("{TOOL_PREFIX}{}", e.skill.name)).collect();
+        // Per name as cut to fit, the suffix to try first: names cut alike (long ones that
+        // share their start) share every suffixed name, so each goes on from where the one
+        // before stopped rather than trying again the suffixes it took (which made a
+        // catalogue of such names quadratic).
+        let mut next_suffix: HashMap<String, usize> = HashMap::new();
         offered
             .into_iter()
             .map(|entry| {
@@ -192,12 +197,14 @@ impl Catalog {
                 let name = if exact(&entry.skill.name) {
                     base
                 } else {
-                    let mut name = fit(&base, "");
-                    let mut n = 2usize;
+                    let fitted = fit(&base, "");
+                    let mut name = fitted.clone();
+                    let mut n = next_suffix.get(&fitted).copied().unwrap_or(2);
                     while taken.contains(&name) {
                         name = fit(&base, &format!("_{n}"));
                         n += 1;
                     }
+                    next_suffix.insert(fitted, n);
                     taken.insert(name.clone());
                     name
                 };
@@ -286,6 +293,21 @@ mod tests {
         // The order the sources list skills in does not change the names.
         let reversed = catalog(&[(&long, ""), ("café", ""), ("pdf_tools", ""), ("pdf tools", ""), ("pdf.tools", "")]);
         assert_eq!(names(&reversed.tools(&ToolOptions::default())), names(&tools));
+    }
+
+    /// Many long names cut to the same start get `_2`, `_3`, … in name order, as a few do
+    /// (each going on from the suffix the one before took).
+    #[test]
+    fn many_names_cut_alike_are_numbered_in_turn() {
+        let names_given: Vec<String> = (0..300).map(|i| format!("{}-{i:03}", "x".repeat(60))).collect();
+        let c = catalog(&names_given.iter().map(|n| (n.as_str(), "")).collect::<Vec<_>>());
+        let tools = c.tools(&ToolOptions::default());
+        let cut = |suffix: &str| {
+            format!("skills__{}", "x".repeat(56))[..MAX_TOOL_NAME_BYTES - suffix.len()].to_owned() + suffix
+        };
+        let want: Vec<String> = std::iter::once(cut("")).chain((2..=300).map(|n| cut(&format!("_{n}")))).collect();
+        assert_eq!(tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>(), want);
+        assert_eq!(tools.iter().map(|t| t.skill.clone()).collect::<Vec<_>>(), names_given);
     }
 
     #[test]

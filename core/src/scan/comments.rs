@@ -18,6 +18,9 @@ pub(super) fn hidden_comments(out: &mut Findings<'_>) {
     let text = out.text;
     // Fenced code is tracked in the same pass: lines up to `tracked` have been seen.
     let (mut fences, mut tracked) = (Fences::default(), 0);
+    // The last comment's line start, and its start: no line break lies between them (a
+    // comment inside code does not move `tracked`, so its line is not searched again).
+    let (mut last_line_start, mut searched_to) = (0, 0);
     let mut from = 0;
     // `memmem` looks for the opener with SIMD where the target has it: most texts have none.
     let opener = memchr::memmem::Finder::new("<!--");
@@ -25,9 +28,16 @@ pub(super) fn hidden_comments(out: &mut Findings<'_>) {
         let body_start = start + 4;
         let end = text.get(body_start..).and_then(|rest| rest.find("-->")).map_or(text.len(), |i| body_start + i);
         from = (end + 3).min(text.len());
-        // The comment's line starts after the last newline since what was tracked (looking
-        // back only that far keeps the pass linear).
-        let line_start = text.get(tracked..start).and_then(|gap| gap.rfind('\n')).map_or(tracked, |i| tracked + i + 1);
+        // The comment's line starts after the last newline since what was tracked, or since
+        // the last comment when that was on a line no earlier (each byte is looked at once:
+        // the pass stays linear).
+        let (search_from, no_break_from) = match searched_to > tracked {
+            true => (searched_to, last_line_start),
+            false => (tracked, tracked),
+        };
+        let line_start = (text.get(search_from..start).and_then(|gap| gap.rfind('\n')))
+            .map_or(no_break_from, |i| search_from + i + 1);
+        (last_line_start, searched_to) = (line_start, start);
         if line_start > tracked {
             for line in text.get(tracked..line_start).unwrap_or_default().lines() {
                 fences.update(line);

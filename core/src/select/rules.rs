@@ -92,10 +92,51 @@ const MIN_AUTO_CHARS: usize = 3;
 /// the size to build and to walk.
 const DESCRIPTION_PATTERN_BYTES: usize = 32;
 
+/// Byte spans, to ask whether any overlaps a range in time that grows with the logarithm of
+/// their number (a message of many `@` words and many matches would otherwise compare each
+/// match with every span).
+struct SpanSet {
+    /// The spans by start.
+    spans: Vec<Span>,
+    /// For each span in that order, the furthest end of it and those before it.
+    reach: Vec<usize>,
+}
+
+impl SpanSet {
+    fn new(spans: &[Span]) -> SpanSet {
+        let mut spans = spans.to_vec();
+        // (`mentions` gives them in order already; the shared sort keeps the turn's
+        // WebAssembly from another copy of the sorting code.)
+        if !spans.is_sorted() {
+            crate::order::sort_by_key(&mut spans, |&span| span);
+        }
+        let reach = (spans.iter())
+            .scan(0, |furthest: &mut usize, &(_, end)| {
+                *furthest = end.max(*furthest);
+                Some(*furthest)
+            })
+            .collect();
+        SpanSet { spans, reach }
+    }
+
+    /// Whether a span overlaps `start..end`: one of those that start before `end` ends
+    /// after `start`.
+    fn overlaps(&self, start: usize, end: usize) -> bool {
+        let starting_before_end = self.spans.partition_point(|&(s, _)| s < end);
+        starting_before_end
+            .checked_sub(1)
+            .and_then(|last| self.reach.get(last))
+            .is_some_and(|&furthest| furthest > start)
+    }
+}
+
 /// The per-catalogue lookup structures.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MatchIndex {
     by_name: SeededMap<String, usize>,
+    /// The longest key in `by_name`, in bytes: what bounds the texts a mention is looked
+    /// up as.
+    longest_key: usize,
     automaton: Option<AhoCorasick>,
     /// Why the automaton could not be built, if it could not: every turn then fails
     /// with [`Error::Unavailable`] rather than matching nothing.
@@ -384,7 +425,9 @@ impl MatchIndex {
         let one_word = (patterns.into_iter().zip(one_word).enumerate())
             .filter_map(|(id, (pattern, one_word))| one_word.then_some((id, pattern)))
             .collect();
-        let index = MatchIndex { by_name, automaton, broken, targets, description_rests, rests, order_keys };
+        let longest_key = by_name.keys().map(String::len).max().unwrap_or(0);
+        let index =
+            MatchIndex { by_name, longest_key, automaton, broken, targets, description_rests, rests, order_keys };
         UnsettledRules { index, one_word }
     }
 
@@ -459,13 +502,14 @@ impl MatchIndex {
         at_spans: &[Span],
         best: &mut FastMap<usize, (Reason, usize)>,
     ) {
+        let at_spans = SpanSet::new(at_spans);
         for m in automaton.find_overlapping_iter(&folded.text) {
             // (A pattern may stand for nothing: an everyday one-word name or tag.)
             let Some(targets) = self.targets.get(m.pattern().as_usize()).filter(|t| !t.is_empty()) else {
                 continue;
             };
             let (start, end) = (folded.original(m.start()), folded.original(m.end()));
-            let in_at_span = |end: usize| at_spans.iter().any(|&(s, e)| start < e && end > s);
+            let in_at_span = |end: usize| at_spans.overlaps(start, end);
             let text = &folded.text;
             let whole_word = !text.get(..m.start()).and_then(|t| t.chars().next_back()).is_some_and(is_word_char)
                 && !text.get(m.end()..).and_then(|t| t.chars().next()).is_some_and(is_word_char);
@@ -520,16 +564,9 @@ impl MatchIndex {
                 }
                 continue;
             }
-            let mut token = after.get(..token_len).unwrap_or("");
-            while !token.is_empty() {
-                if let Some(skill) = self.by_mention(&mention_key(token)) {
-                    mentions.push((skill, at, at + 1 + token.len()));
-                    break;
-                }
-                match token.strip_suffix(['.', ':', '-', '_']) {
-                    Some(shorter) => token = shorter,
-                    None => break,
-                }
+            let token = after.get(..token_len).unwrap_or("");
+            if let Some((skill, len)) = self.named_by_start(token, 1, &['.', ':', '-', '_']) {
+                mentions.push((skill, at, at + 1 + len));
             }
         }
         (mentions, spans)
@@ -543,15 +580,32 @@ impl MatchIndex {
     fn qualified_mention(&self, after: &str, token_len: usize) -> Option<Option<(usize, usize)>> {
         let rest = after.get(token_len..)?.strip_prefix('@')?;
         let origin_len = rest.bytes().take_while(|&b| b.is_ascii_alphanumeric() || b"._-".contains(&b)).count();
-        let mut qualified = after.get(..token_len + 1 + origin_len)?;
-        while qualified.len() > token_len + 1 {
-            if let Some(skill) = self.by_mention(&mention_key(qualified)) {
-                return Some(Some((skill, qualified.len())));
-            }
-            let Some(shorter) = qualified.strip_suffix(['.', '-', '_']) else { break };
-            qualified = shorter;
+        let qualified = after.get(..token_len + 1 + origin_len)?;
+        if let Some(found) = self.named_by_start(qualified, token_len + 2, &['.', '-', '_']) {
+            return Some(Some(found));
         }
         rest.starts_with(|c: char| c.is_ascii_alphanumeric()).then_some(None)
+    }
+
+    /// The skill `text` names, and the length of what names it: `text` itself, else `text`
+    /// with its trailing `punctuation` left off one character at a time (trailing
+    /// punctuation ends a sentence), down to `shortest` bytes. Only the texts that could
+    /// be a key are looked up: no longer than four times the longest key (a character
+    /// lowercases to a quarter of its bytes at least), each key a prefix of the one
+    /// lowercased key of the longest (punctuation lowercases byte for byte) — so a run of
+    /// dots after an `@`, however long, costs as much as a name.
+    fn named_by_start(&self, text: &str, shortest: usize, punctuation: &[char]) -> Option<(usize, usize)> {
+        let named = text.trim_end_matches(punctuation).len();
+        let longest = text.len().min(self.longest_key.saturating_mul(4));
+        if longest < named.max(shortest) {
+            return None;
+        }
+        // (From `named` on, `text` is ASCII punctuation: any length past it is a boundary.)
+        let key = mention_key(text.get(..longest)?);
+        let key_of_named = key.len().checked_sub(longest - named)?;
+        (named.max(shortest)..=longest)
+            .rev()
+            .find_map(|len| Some((self.by_mention(key.get(..key_of_named + (len - named))?)?, len)))
     }
 }
 
@@ -602,6 +656,40 @@ mod tests {
             names(&s, "use @My-Tool then @PDF."),
             vec![("my_tool".into(), Reason::Mention), ("pdf".into(), Reason::Mention)]
         );
+    }
+
+    /// Trailing punctuation after a mention is left off, however long the run (each text
+    /// that could be a name looked up once, as a prefix of one key).
+    #[test]
+    fn a_mention_is_found_before_any_run_of_punctuation() {
+        let s = catalogue();
+        for (message, want) in [
+            (format!("ask @pdf{}", ".".repeat(100_000)), vec![("pdf".to_owned(), Reason::Mention)]),
+            (format!("ask @my_tool{} now", "_".repeat(50_000)), vec![("my_tool".into(), Reason::Mention)]),
+            (format!("ask @{}", ".".repeat(100_000)), vec![]),
+            (format!("ask @pdfx{}", ":".repeat(1_000)), vec![]),
+            ("ask @Git-Worktrees:-.".to_owned(), vec![("git-worktrees".into(), Reason::Mention)]),
+        ] {
+            assert_eq!(names(&s, &message), want, "{}", &message[..message.len().min(30)]);
+        }
+    }
+
+    /// An occurrence inside an `@` word does not fire, whichever of many such words it is in
+    /// (spans overlapping, out of order, nested, or ending where it starts).
+    #[test]
+    fn a_span_set_finds_what_comparing_every_span_finds() {
+        let spans: Vec<Span> = vec![(10, 20), (0, 4), (12, 14), (30, 31), (5, 40), (50, 50), (45, 60)];
+        let set = SpanSet::new(&spans);
+        for start in 0..70 {
+            for end in start..72 {
+                let want = spans.iter().any(|&(s, e)| start < e && end > s);
+                assert_eq!(set.overlaps(start, end), want, "{start}..{end}");
+            }
+        }
+        assert!(!SpanSet::new(&[]).overlaps(0, 10));
+        let s = catalogue();
+        let many = "mail a@pdf.com ".repeat(2_000) + "and convert this PDF";
+        assert_eq!(names(&s, &many), vec![("pdf".to_owned(), Reason::Name)]);
     }
 
     #[test]

@@ -140,10 +140,10 @@ pub struct YamlLimits {
     pub max_depth: usize,
     /// Most alias references (`*name`).
     pub max_aliases: usize,
-    /// Most values a document with aliases reads as, the aliases expanded (`Limits`'s
-    /// `max_frontmatter_bytes`: no more than a frontmatter within that limit could hold
-    /// written out, since a value takes a byte at least).
-    pub max_values: usize,
+    /// How large a document with aliases may read, the aliases expanded: each value's
+    /// text and a byte for each value (twice `Limits`'s `max_frontmatter_bytes`: a
+    /// frontmatter within that limit written out reads as no more than it).
+    pub max_expanded_bytes: usize,
 }
 
 impl From<&crate::Limits> for YamlLimits {
@@ -151,7 +151,7 @@ impl From<&crate::Limits> for YamlLimits {
         YamlLimits {
             max_depth: limits.max_yaml_depth,
             max_aliases: limits.max_yaml_aliases,
-            max_values: limits.max_frontmatter_bytes,
+            max_expanded_bytes: limits.max_frontmatter_bytes.saturating_mul(2),
         }
     }
 }
@@ -201,8 +201,14 @@ pub fn to_json_lenient(text: &str, limits: YamlLimits) -> Result<serde_json::Val
     repairing(text, limits, to_json).map(|(json, _)| json)
 }
 
+/// Most plain values holding `: ` one read repairs: each repair reads the document again,
+/// so past a few the reads, not the document, would cost (a frontmatter of 6,400 such
+/// lines took 17 s).
+const MAX_REPAIRS: usize = 32;
+
 /// Runs `parse` on `text`, and again after each repair of a plain value holding `: ` on
-/// the line the error names; returns what it read and the repaired lines.
+/// the line the error names (at most [`MAX_REPAIRS`]); returns what it read and the
+/// repaired lines.
 fn repairing<T>(
     text: &str,
     limits: YamlLimits,
@@ -220,6 +226,12 @@ fn repairing<T>(
                 };
                 // Each repair quotes one more line, so this loop ends.
                 match quote_colon_value(&current, line) {
+                    Some((_, key_line))
+                        if repaired_lines.len() == MAX_REPAIRS && !repaired_lines.contains(&key_line) =>
+                    {
+                        let message = format!("more than {MAX_REPAIRS} plain values hold ': '");
+                        return Err(YamlError { message, line: Some(key_line), column: None, limit: true });
+                    }
                     Some((fixed, key_line)) if !repaired_lines.contains(&key_line) => {
                         repaired_lines.push(key_line);
                         current = fixed;
@@ -340,21 +352,21 @@ fn check_structure(text: &str, limits: YamlLimits) -> Result<usize, YamlError> {
 }
 
 /// [`check_structure`], and for a document with aliases, that they do not expand it past
-/// `limits.max_values` values: a few aliases of a large anchor, each nesting the one
-/// before (`b: &b [*a, *a]`, `c: &c [*b, *b]`, …), read as billions of values from a few
-/// kilobytes, which the alias count alone does not stop. Counted by reading the document
-/// once without keeping anything, up to the bound.
+/// `limits.max_expanded_bytes`: a few aliases of a large anchor, each nesting the one
+/// before (`b: &b [*a, *a]`, `c: &c [*b, *b]`, …), read as billions of values or
+/// gigabytes of text from a few kilobytes, which the alias count alone does not stop.
+/// Measured by reading the document once without keeping anything, up to the bound.
 fn check_bounds(text: &str, limits: YamlLimits) -> Result<(), YamlError> {
     if check_structure(text, limits)? == 0 {
         return Ok(());
     }
     let mut documents = serde_norway::Deserializer::from_str(text);
     let Some(document) = documents.next() else { return Ok(()) };
-    let left = std::cell::Cell::new(Some(limits.max_values));
+    let left = std::cell::Cell::new(Some(limits.max_expanded_bytes));
     match serde::de::DeserializeSeed::deserialize(shape::Counted { left: &left }, document) {
         // What else fails to read here, the parse that follows reports as it always has.
         Err(_) if left.get().is_none() => Err(YamlError {
-            message: format!("aliases expand the frontmatter past {} values", limits.max_values),
+            message: format!("aliases expand the frontmatter past {} bytes", limits.max_expanded_bytes),
             line: None,
             column: None,
             limit: true,

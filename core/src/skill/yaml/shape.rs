@@ -1,7 +1,7 @@
 //! The second read of a document that held numbers or booleans: the first read's shape
 //! followed, every scalar asked for as a string, so its source text is kept. And the
 //! reads that are not the usual one: [`Wide`], for integers past 64 bits, and [`Counted`],
-//! which counts a document's values, aliases expanded, up to a bound.
+//! which measures a document, aliases expanded, up to a bound.
 
 use super::{key_text, Node, Scalar};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -189,22 +189,27 @@ impl<'de> Visitor<'de> for WideVisitor {
     }
 }
 
-/// Reads a document keeping nothing, counting its values (each scalar, sequence, mapping
-/// and tag; aliases expanded, as every read expands them) down from `left`, and failing,
-/// `left` then `None`, at a value past them: what bounds a document's aliases before a
-/// read that keeps values.
+/// Reads a document keeping nothing, measuring it (aliases expanded, as every read expands
+/// them: a byte for each scalar, sequence, mapping and tag, and each scalar's text) down
+/// from `left`, and failing, `left` then `None`, past it: what bounds a document's aliases
+/// before a read that keeps values.
 pub(super) struct Counted<'a> {
     pub(super) left: &'a Cell<Option<usize>>,
 }
 
 impl Counted<'_> {
-    fn count<E: de::Error>(&self) -> Result<(), E> {
-        let left = self.left.get().and_then(|left| left.checked_sub(1));
+    /// Takes a value of `text_bytes` of text from what is left.
+    fn take<E: de::Error>(&self, text_bytes: usize) -> Result<(), E> {
+        let left = self.left.get().and_then(|left| left.checked_sub(text_bytes.saturating_add(1)));
         self.left.set(left);
         match left {
             Some(_) => Ok(()),
-            None => Err(de::Error::custom("too many values")),
+            None => Err(de::Error::custom("too large")),
         }
+    }
+
+    fn count<E: de::Error>(&self) -> Result<(), E> {
+        self.take(0)
     }
 }
 
@@ -247,8 +252,8 @@ impl<'de> Visitor<'de> for Counted<'_> {
         self.count()
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        self.count()
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<(), E> {
+        self.take(text.len())
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {

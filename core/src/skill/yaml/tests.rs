@@ -2,7 +2,7 @@
 
 use super::*;
 
-const BOUNDS: YamlLimits = YamlLimits { max_depth: 32, max_aliases: 64, max_values: 64 << 10 };
+const BOUNDS: YamlLimits = YamlLimits { max_depth: 32, max_aliases: 64, max_expanded_bytes: 128 << 10 };
 
 fn map(node: &Node) -> &[(String, Node)] {
     match node {
@@ -55,22 +55,22 @@ fn alias_bomb_is_refused() {
         ));
         prev = name;
     }
-    // The alias count refuses it first; without that bound, the count of values does, and
-    // without both, the parser's own bound on repetition.
+    // The alias count refuses it first; without that bound, the measure of what the aliases
+    // expand to does, and without both, the parser's own bound on repetition.
     let err = parse(&text, BOUNDS).unwrap_err();
     assert_eq!(err.message, "more than 64 aliases");
     let unbounded = YamlLimits { max_aliases: usize::MAX, ..BOUNDS };
     let err = parse(&text, unbounded).unwrap_err();
-    assert!(err.limit && err.message == "aliases expand the frontmatter past 65536 values", "{}", err.message);
-    let unbounded = YamlLimits { max_aliases: usize::MAX, max_values: usize::MAX, ..BOUNDS };
+    assert!(err.limit && err.message == "aliases expand the frontmatter past 131072 bytes", "{}", err.message);
+    let unbounded = YamlLimits { max_aliases: usize::MAX, max_expanded_bytes: usize::MAX, ..BOUNDS };
     let err = parse(&text, unbounded).unwrap_err();
     assert!(err.limit && err.message.contains("repetition limit"), "{}", err.message);
 }
 
 /// A large anchor doubled by each alias of a chain, within the alias count, reads as
 /// billions of values (which the parser's bound on repetition, relative to the document's
-/// size, lets through): refused before any is kept, by what load, lint and the frontmatter
-/// as JSON all read.
+/// size, lets through), and a long text repeated by a few aliases as gigabytes: refused
+/// before any is kept, by what load, lint and the frontmatter as JSON all read.
 #[test]
 fn aliases_that_expand_past_the_frontmatter_limit_are_refused() {
     let mut text = format!("a0: &a0 [{}]\n", vec!["x"; 3_000].join(","));
@@ -80,16 +80,23 @@ fn aliases_that_expand_past_the_frontmatter_limit_are_refused() {
     }
     for err in [parse(&text, BOUNDS).unwrap_err(), to_json_lenient(&text, BOUNDS).unwrap_err()] {
         assert!(err.limit, "{err:?}");
-        assert_eq!(err.message, "aliases expand the frontmatter past 65536 values");
+        assert_eq!(err.message, "aliases expand the frontmatter past 131072 bytes");
     }
+    let mut long = format!("a: &a \"{}\"\n", "x".repeat(1_000));
+    for (name, before) in [('b', 'a'), ('c', 'b'), ('d', 'c')] {
+        long.push_str(&format!("{name}: &{name} [{}]\n", vec![format!("*{before}"); 8].join(", ")));
+    }
+    let err = parse(&long, BOUNDS).unwrap_err();
+    assert_eq!((err.message.as_str(), err.limit), ("aliases expand the frontmatter past 131072 bytes", true));
     // The same aliases over a small anchor are within it; the count is exact at the bound.
     let small = "a: &a [x, y]\nb: [*a, *a]\n";
     assert!(parse(small, BOUNDS).is_ok());
-    // The root mapping; the key a, its sequence and 2 scalars; the key b, its sequence of
-    // two sequences of 2: 13 values.
-    assert!(parse(small, YamlLimits { max_values: 13, ..BOUNDS }).is_ok());
-    let err = parse(small, YamlLimits { max_values: 12, ..BOUNDS }).unwrap_err();
-    assert_eq!((err.message.as_str(), err.limit), ("aliases expand the frontmatter past 12 values", true));
+    // A byte for each value and each scalar's text: the root mapping (1); the key a (2),
+    // its sequence (1) and 2 scalars (4); the key b (2), its sequence (1) of two sequences
+    // of 2 (10): 21 bytes.
+    assert!(parse(small, YamlLimits { max_expanded_bytes: 21, ..BOUNDS }).is_ok());
+    let err = parse(small, YamlLimits { max_expanded_bytes: 20, ..BOUNDS }).unwrap_err();
+    assert_eq!((err.message.as_str(), err.limit), ("aliases expand the frontmatter past 20 bytes", true));
 }
 
 #[test]
@@ -120,6 +127,17 @@ fn errors_carry_positions() {
     let err = parse("name: [invalid\ndescription: broken\n", BOUNDS).unwrap_err();
     assert_eq!(err.message, "did not find expected ',' or ']', while parsing a flow sequence");
     assert_eq!((err.line, err.column), (Some(2), Some(12)));
+}
+
+/// Each repair reads the document again: past 32, the read is refused as a limit rather
+/// than taking time that grows with the square of the document.
+#[test]
+fn repairs_stop_at_a_bound() {
+    let lines = |n: usize| (0..n).map(|i| format!("k{i}: a: b\n")).collect::<String>();
+    let read = parse_lenient(&lines(32), BOUNDS).unwrap();
+    assert_eq!(read.repaired_lines.len(), 32);
+    let err = parse_lenient(&lines(33), BOUNDS).unwrap_err();
+    assert_eq!((err.message.as_str(), err.line, err.limit), ("more than 32 plain values hold ': '", Some(33), true));
 }
 
 #[test]
