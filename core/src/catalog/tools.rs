@@ -170,6 +170,28 @@ fn fit(base: &str, suffix: &str) -> String {
     format!("{}{suffix}", base.get(..keep).unwrap_or(base))
 }
 
+/// `base` with the first suffix `_2`, `_3`, … that makes a name not `taken`, cut to fit;
+/// `next` holds, per width of suffix and the start kept before it, the suffix to try first.
+fn suffixed(base: &str, taken: &HashSet<String>, next: &mut HashMap<(String, usize), usize>) -> String {
+    let mut n = 2usize;
+    loop {
+        let width = format!("_{n}").len();
+        let kept = fit(base, &format!("_{n}")).len() - width;
+        let key = (base.get(..kept).unwrap_or(base).to_owned(), width);
+        n = n.max(next.get(&key).copied().unwrap_or(n));
+        // The suffixes of this width, from there on.
+        while format!("_{n}").len() == width {
+            let name = fit(base, &format!("_{n}"));
+            n += 1;
+            if !taken.contains(&name) {
+                next.insert(key, n);
+                return name;
+            }
+        }
+        next.insert(key, n);
+    }
+}
+
 impl Catalog {
     /// The skills a model may invoke, as tools, in name order (see the module docs).
     pub fn tools(&self, options: &ToolOptions) -> Vec<SkillTool> {
@@ -185,11 +207,11 @@ impl Catalog {
         let exact = |name: &str| sanitise(name) == name && TOOL_PREFIX.len() + name.len() <= MAX_TOOL_NAME_BYTES;
         let mut taken: HashSet<String> =
             offered.iter().filter(|e| exact(&e.skill.name)).map(|e| format!("{TOOL_PREFIX}{}", e.skill.name)).collect();
-        // Per name as cut to fit, the suffix to try first: names cut alike (long ones that
-        // share their start) share every suffixed name, so each goes on from where the one
-        // before stopped rather than trying again the suffixes it took (which made a
-        // catalogue of such names quadratic).
-        let mut next_suffix: HashMap<String, usize> = HashMap::new();
+        // The suffix to try first, per width of suffix and what of a name is kept before one
+        // that wide: names that keep the same start share those suffixed names, so each
+        // goes on from where the one before stopped rather than trying again the suffixes
+        // it took (which made a catalogue of long names that share their start quadratic).
+        let mut next_suffix: HashMap<(String, usize), usize> = HashMap::new();
         offered
             .into_iter()
             .map(|entry| {
@@ -197,14 +219,10 @@ impl Catalog {
                 let name = if exact(&entry.skill.name) {
                     base
                 } else {
-                    let fitted = fit(&base, "");
-                    let mut name = fitted.clone();
-                    let mut n = next_suffix.get(&fitted).copied().unwrap_or(2);
-                    while taken.contains(&name) {
-                        name = fit(&base, &format!("_{n}"));
-                        n += 1;
-                    }
-                    next_suffix.insert(fitted, n);
+                    let name = match fit(&base, "") {
+                        free if !taken.contains(&free) => free,
+                        _ => suffixed(&base, &taken, &mut next_suffix),
+                    };
                     taken.insert(name.clone());
                     name
                 };
@@ -308,6 +326,37 @@ mod tests {
         let want: Vec<String> = std::iter::once(cut("")).chain((2..=300).map(|n| cut(&format!("_{n}")))).collect();
         assert_eq!(tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>(), want);
         assert_eq!(tools.iter().map(|t| t.skill.clone()).collect::<Vec<_>>(), names_given);
+    }
+
+    /// Names given each suffix as the plain rule does (try `_2`, `_3`, … in turn), whatever
+    /// the catalogue: long names that share their start only up to where a suffix cuts
+    /// them, names that are another's suffixed name, short ones.
+    #[test]
+    fn suffixes_are_those_trying_each_in_turn_gives() {
+        let q = "q".repeat(52);
+        let mut given: Vec<String> = (0..120).flat_map(|t| [format!("{q}{t:04}-a"), format!("{q}{t:04}-b")]).collect();
+        given.extend(["pdf tools", "pdf.tools", "pdf_tools", "pdf_tools_2", "pdf-tools_3"].map(String::from));
+        let c = catalog(&given.iter().map(|n| (n.as_str(), "")).collect::<Vec<_>>());
+        let tools = c.tools(&ToolOptions::default());
+        // The rule, plainly: names needing no change first, then the others in name order.
+        let mut sorted: Vec<&str> = given.iter().map(String::as_str).collect();
+        sorted.sort_unstable();
+        let exact = |n: &str| sanitise(n) == n && TOOL_PREFIX.len() + n.len() <= MAX_TOOL_NAME_BYTES;
+        let mut taken: HashSet<String> =
+            sorted.iter().filter(|n| exact(n)).map(|n| format!("{TOOL_PREFIX}{n}")).collect();
+        let want: Vec<String> = (sorted.iter())
+            .map(|n| {
+                let base = format!("{TOOL_PREFIX}{}", sanitise(n));
+                if exact(n) {
+                    return base;
+                }
+                let name = (1..).map(|k| if k == 1 { fit(&base, "") } else { fit(&base, &format!("_{k}")) });
+                let name = name.into_iter().find(|name| !taken.contains(name)).unwrap();
+                taken.insert(name.clone());
+                name
+            })
+            .collect();
+        assert_eq!(tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>(), want);
     }
 
     #[test]

@@ -45,8 +45,10 @@ pub(super) fn hidden_comments(out: &mut Findings<'_>) {
             tracked = line_start;
         }
         let in_code = fences.inside();
-        // What a comment holds is not Markdown: a fence line inside it opens nothing.
-        if !in_code {
+        // What a comment holds is not Markdown: a fence line inside it opens nothing. (A
+        // comment ending before what was tracked, one of several on a line, leaves it: the
+        // line's end is not looked for again.)
+        if !in_code && end >= tracked {
             tracked = text.get(end..).and_then(|rest| rest.find('\n')).map_or(text.len(), |i| end + i + 1).max(tracked);
         }
         if out.full() {

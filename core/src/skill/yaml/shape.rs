@@ -10,30 +10,35 @@ use std::cell::Cell;
 use std::fmt;
 
 /// Reads a document a second time, following `shape` (the first read), asking for
-/// every scalar as a string so that its source text is kept.
+/// every scalar as a string so that its source text is kept: each text and a byte for it
+/// taken from `left`, failing (`left` then `None`) past it.
 pub(super) struct RawSeed<'a> {
     pub(super) shape: &'a Value,
+    pub(super) left: &'a Cell<Option<usize>>,
 }
 
 impl<'de> DeserializeSeed<'de> for RawSeed<'_> {
     type Value = Node;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
+        let left = self.left;
         match self.shape {
-            Value::Sequence(items) => deserializer.deserialize_seq(SeqShape { items }),
-            Value::Mapping(map) => deserializer.deserialize_map(MapShape { map }),
-            Value::Tagged(tagged) => RawSeed { shape: &tagged.value }.deserialize(deserializer),
+            Value::Sequence(items) => deserializer.deserialize_seq(SeqShape { items, left }),
+            Value::Mapping(map) => deserializer.deserialize_map(MapShape { map, left }),
+            Value::Tagged(tagged) => RawSeed { shape: &tagged.value, left }.deserialize(deserializer),
             other => {
                 let null = matches!(other, Value::Null);
-                deserializer.deserialize_str(ScalarText).map(|text| Node::Scalar(Scalar { text, null }))
+                deserializer.deserialize_str(ScalarText { left }).map(|text| Node::Scalar(Scalar { text, null }))
             }
         }
     }
 }
 
-struct ScalarText;
+struct ScalarText<'a> {
+    left: &'a Cell<Option<usize>>,
+}
 
-impl Visitor<'_> for ScalarText {
+impl Visitor<'_> for ScalarText<'_> {
     type Value = String;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -41,12 +46,14 @@ impl Visitor<'_> for ScalarText {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Counted { left: self.left, typed_bytes: 0 }.take(v.len())?;
         Ok(v.to_owned())
     }
 }
 
 struct SeqShape<'a> {
     items: &'a [Value],
+    left: &'a Cell<Option<usize>>,
 }
 
 impl<'de> Visitor<'de> for SeqShape<'_> {
@@ -59,7 +66,7 @@ impl<'de> Visitor<'de> for SeqShape<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
         let mut out = Vec::with_capacity(self.items.len());
         for shape in self.items {
-            match seq.next_element_seed(RawSeed { shape })? {
+            match seq.next_element_seed(RawSeed { shape, left: self.left })? {
                 Some(node) => out.push(node),
                 None => return Err(de::Error::custom("sequence shorter on second read")),
             }
@@ -70,6 +77,7 @@ impl<'de> Visitor<'de> for SeqShape<'_> {
 
 struct MapShape<'a> {
     map: &'a serde_norway::Mapping,
+    left: &'a Cell<Option<usize>>,
 }
 
 impl<'de> Visitor<'de> for MapShape<'_> {
@@ -82,10 +90,10 @@ impl<'de> Visitor<'de> for MapShape<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Node, A::Error> {
         let mut out = Vec::with_capacity(self.map.len());
         for (key_shape, value_shape) in self.map.iter() {
-            let Some(key) = access.next_key_seed(RawSeed { shape: key_shape })? else {
+            let Some(key) = access.next_key_seed(RawSeed { shape: key_shape, left: self.left })? else {
                 return Err(de::Error::custom("mapping shorter on second read"));
             };
-            let value = access.next_value_seed(RawSeed { shape: value_shape })?;
+            let value = access.next_value_seed(RawSeed { shape: value_shape, left: self.left })?;
             out.push((key_text(&key), value));
         }
         Ok(Node::Map(out))
@@ -190,11 +198,13 @@ impl<'de> Visitor<'de> for WideVisitor {
 }
 
 /// Reads a document keeping nothing, measuring it (aliases expanded, as every read expands
-/// them: a byte for each scalar, sequence, mapping and tag, and each scalar's text) down
-/// from `left`, and failing, `left` then `None`, past it: what bounds a document's aliases
-/// before a read that keeps values.
+/// them: a byte for each scalar, sequence, mapping and tag, each string's text, and for a
+/// scalar read as a number, a boolean or null `typed_bytes`, the longest its text may be)
+/// down from `left`, and failing, `left` then `None`, past it: what bounds a document's
+/// aliases before a read that keeps values (or reads a long number again at each alias).
 pub(super) struct Counted<'a> {
     pub(super) left: &'a Cell<Option<usize>>,
+    pub(super) typed_bytes: usize,
 }
 
 impl Counted<'_> {
@@ -210,6 +220,16 @@ impl Counted<'_> {
 
     fn count<E: de::Error>(&self) -> Result<(), E> {
         self.take(0)
+    }
+
+    /// A scalar read as a number, a boolean or null: its text is not seen, so it is taken
+    /// as long as it may be.
+    fn typed<E: de::Error>(&self) -> Result<(), E> {
+        self.take(self.typed_bytes)
+    }
+
+    fn inner(&self) -> Counted<'_> {
+        Counted { left: self.left, typed_bytes: self.typed_bytes }
     }
 }
 
@@ -229,27 +249,27 @@ impl<'de> Visitor<'de> for Counted<'_> {
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<(), E> {
@@ -257,11 +277,11 @@ impl<'de> Visitor<'de> for Counted<'_> {
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.count()
+        self.typed()
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -271,21 +291,21 @@ impl<'de> Visitor<'de> for Counted<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         self.count()?;
-        while seq.next_element_seed(Counted { left: self.left })?.is_some() {}
+        while seq.next_element_seed(self.inner())?.is_some() {}
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
         self.count()?;
-        while access.next_key_seed(Counted { left: self.left })?.is_some() {
-            access.next_value_seed(Counted { left: self.left })?;
+        while access.next_key_seed(self.inner())?.is_some() {
+            access.next_value_seed(self.inner())?;
         }
         Ok(())
     }
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
         self.count()?;
-        let ((), contents) = data.variant_seed(Counted { left: self.left })?;
-        de::VariantAccess::newtype_variant_seed(contents, Counted { left: self.left })
+        let ((), contents) = data.variant_seed(self.inner())?;
+        de::VariantAccess::newtype_variant_seed(contents, self.inner())
     }
 }
