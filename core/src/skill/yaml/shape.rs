@@ -46,7 +46,7 @@ impl Visitor<'_> for ScalarText<'_> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-        Counted { left: self.left, typed_bytes: 0 }.take(v.len())?;
+        spend(self.left, v.len())?;
         Ok(v.to_owned())
     }
 }
@@ -202,35 +202,31 @@ impl<'de> Visitor<'de> for WideVisitor {
 /// scalar read as a number, a boolean or null `typed_bytes`, the longest its text may be)
 /// down from `left`, and failing, `left` then `None`, past it: what bounds a document's
 /// aliases before a read that keeps values (or reads a long number again at each alias).
+#[derive(Clone, Copy)]
 pub(super) struct Counted<'a> {
     pub(super) left: &'a Cell<Option<usize>>,
     pub(super) typed_bytes: usize,
 }
 
-impl Counted<'_> {
-    /// Takes a value of `text_bytes` of text from what is left.
-    fn take<E: de::Error>(&self, text_bytes: usize) -> Result<(), E> {
-        let left = self.left.get().and_then(|left| left.checked_sub(text_bytes.saturating_add(1)));
-        self.left.set(left);
-        match left {
-            Some(_) => Ok(()),
-            None => Err(de::Error::custom("too large")),
-        }
+/// Takes a value of `text_bytes` of text (and a byte for the value) from `left`: an error,
+/// `left` then `None`, past it.
+fn spend<E: de::Error>(left: &Cell<Option<usize>>, text_bytes: usize) -> Result<(), E> {
+    let rest = left.get().and_then(|left| left.checked_sub(text_bytes.saturating_add(1)));
+    left.set(rest);
+    match rest {
+        Some(_) => Ok(()),
+        None => Err(de::Error::custom("too large")),
     }
+}
 
-    fn count<E: de::Error>(&self) -> Result<(), E> {
-        self.take(0)
-    }
-
-    /// A scalar read as a number, a boolean or null: its text is not seen, so it is taken
-    /// as long as it may be.
-    fn typed<E: de::Error>(&self) -> Result<(), E> {
-        self.take(self.typed_bytes)
-    }
-
-    fn inner(&self) -> Counted<'_> {
-        Counted { left: self.left, typed_bytes: self.typed_bytes }
-    }
+/// [`Counted`]'s visits of a scalar read as a number, a boolean or null: its text is not
+/// seen, so it is taken as `typed_bytes` long, the longest it may be.
+macro_rules! typed_visits {
+    ($($visit:ident($($value:ty)?)),* $(,)?) => {
+        $(fn $visit<E: de::Error>(self $(, _: $value)?) -> Result<(), E> {
+            spend(self.left, self.typed_bytes)
+        })*
+    };
 }
 
 impl<'de> DeserializeSeed<'de> for Counted<'_> {
@@ -248,64 +244,35 @@ impl<'de> Visitor<'de> for Counted<'_> {
         f.write_str("any YAML value")
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        self.typed()
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        self.typed()
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        self.typed()
-    }
-
-    fn visit_i128<E: de::Error>(self, _: i128) -> Result<(), E> {
-        self.typed()
-    }
-
-    fn visit_u128<E: de::Error>(self, _: u128) -> Result<(), E> {
-        self.typed()
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        self.typed()
-    }
+    typed_visits!(visit_bool(bool), visit_i64(i64), visit_u64(u64), visit_i128(i128), visit_u128(u128), visit_f64(f64));
+    typed_visits!(visit_unit(), visit_none());
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<(), E> {
-        self.take(text.len())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.typed()
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.typed()
+        spend(self.left, text.len())
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        self.count()?;
+        spend(self.left, 0)?;
         deserializer.deserialize_any(self)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.count()?;
-        while seq.next_element_seed(self.inner())?.is_some() {}
+        spend(self.left, 0)?;
+        while seq.next_element_seed(self)?.is_some() {}
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
-        self.count()?;
-        while access.next_key_seed(self.inner())?.is_some() {
-            access.next_value_seed(self.inner())?;
+        spend(self.left, 0)?;
+        while access.next_key_seed(self)?.is_some() {
+            access.next_value_seed(self)?;
         }
         Ok(())
     }
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
-        self.count()?;
-        let ((), contents) = data.variant_seed(self.inner())?;
-        de::VariantAccess::newtype_variant_seed(contents, self.inner())
+        spend(self.left, 0)?;
+        let ((), contents) = data.variant_seed(self)?;
+        de::VariantAccess::newtype_variant_seed(contents, self)
     }
 }
