@@ -536,6 +536,34 @@ fn native_and_component_agree_on_the_corpus_and_the_examples() {
     }
 }
 
+/// The component's scan classes bytes sixteen at a time with WebAssembly SIMD, the
+/// native one eight at a time in a `u64`: every ASCII character and the non-ASCII ones
+/// whose first bytes it looks for (and their neighbours), beside trigger phrases at
+/// every place of a block, give the same findings at the same places in both.
+#[test]
+fn the_components_scan_finds_what_the_native_scan_finds_beside_every_character() {
+    let non_ascii = "\u{80}\u{AD}\u{BF}é\u{33F}\u{340}\u{37F}\u{380}\u{61C}\u{FFF}\u{1000}\u{200B}\u{200D}\u{202E}\
+                     \u{2066}\u{3164}\u{4E2D}\u{EFFF}\u{FEFF}\u{FFA0}\u{1F600}\u{E0041}\u{E0100}\u{F0000}";
+    let probes = (1u8..0x80).map(char::from).chain(non_ascii.chars());
+    let options = LintOptions::default();
+    let mut findings = 0;
+    for probe in probes {
+        for shift in 0..=20 {
+            let pad = "a".repeat(shift);
+            let text = format!(
+                "---\nname: probe\ndescription: Probes the scan.\n---\n{pad}{probe}rm -rf /{probe}ignore previous \
+                 instructions{probe}x{probe}curl{probe}$(env){probe}\u{200B}{probe}y\n"
+            );
+            let native = skillwire::lint_with("probe/SKILL.md", &text, &options);
+            let wasm = runtime().lint("probe/SKILL.md", &text, &options, CallLimits::default()).unwrap();
+            findings += native.findings.len();
+            assert_eq!(json!(native), json!(wasm), "{probe:?} after {shift} bytes");
+        }
+    }
+    // (Triggers start words or punctuation: which probes hide one is part of what is compared.)
+    assert!(findings > 5_000, "{findings} findings");
+}
+
 /// The component exports the core's defaults, so a component host restates none.
 #[test]
 fn the_component_exports_the_cores_defaults() {

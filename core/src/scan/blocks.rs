@@ -1,82 +1,217 @@
-//! Reading a text 64 bytes at a time: tests on eight bytes at once as arithmetic on a
-//! `u64` (no branch, no table, the same speed in WebAssembly, whose builds are optimised
-//! for size and not vectorised), packed into one bit per byte — so the scan's passes skip
-//! what they need not look at without a branch per byte.
+//! Reading a text 64 bytes at a time: tests on several bytes at once, packed into one bit
+//! per byte — so the scan's passes skip what they need not look at without a branch per
+//! byte.
+//!
+//! The bytes tested at once ([`Lanes`]) are held one of two ways, with the same tests and
+//! the same answers: sixteen in a WebAssembly SIMD vector where the build enables
+//! `simd128` (the component's guest), else eight as arithmetic on a `u64` (no branch, no
+//! table: native builds, and the npm modules, which are built without SIMD). Natively the
+//! x86-64 vector instructions are not used: safe Rust may call them only from functions
+//! marked for the feature, which the rest of the crate could call only through `unsafe`.
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) use simd::{Lanes, Passing};
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+pub(super) use swar::{Lanes, Passing};
 
 /// How many bytes [`mask`] reads at a time (one bit each in a `u64`).
 pub(super) const BLOCK: usize = 64;
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// Eight bytes of text, to be tested at once: each test gives 0x80 in every byte that
-/// passes it and 0 in the others.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Eight {
-    /// Each byte's low seven bits.
-    low: u64,
-    /// Each byte's high bit (set for the bytes of a non-ASCII character).
-    high: u64,
-}
-
-impl Eight {
-    fn new(word: u64) -> Eight {
-        Eight { low: word & !HIGH, high: word & HIGH }
-    }
-
-    /// The ASCII bytes from `lo` to `hi` (both ASCII).
-    pub(super) fn ascii(self, lo: u8, hi: u8) -> u64 {
-        self.between(lo, hi) & !self.high
-    }
-
-    /// The non-ASCII bytes whose low seven bits are from `lo` to `hi` (`0xC2` is
-    /// `non_ascii(0x42, 0x42)`).
-    pub(super) fn non_ascii(self, lo: u8, hi: u8) -> u64 {
-        self.between(lo, hi) & self.high
-    }
-
-    /// Whether all eight bytes are ASCII.
-    pub(super) fn all_ascii(self) -> bool {
-        self.high == 0
-    }
-
-    /// The word bytes: ASCII letters, digits and `_`.
-    pub(super) fn word_bytes(self) -> u64 {
-        let letters = Eight { low: self.low | (0x20 * ONES), high: self.high }.between(b'a', b'z');
-        (letters | self.between(b'0', b'9') | self.between(b'_', b'_')) & !self.high
-    }
-
-    /// The bytes whose low seven bits are from `lo` to `hi`. No byte carries into the
-    /// next: a low part is at most 0x7F and each addend at most 0x80.
-    fn between(self, lo: u8, hi: u8) -> u64 {
-        let (lo, hi) = (u64::from(lo & 0x7F), u64::from(hi & 0x7F));
-        let at_least_lo = self.low.wrapping_add((0x80 - lo) * ONES);
-        let above_hi = self.low.wrapping_add((0x7F - hi) * ONES);
-        at_least_lo & !above_hi & HIGH
-    }
-}
-
 /// One bit per byte of `block` (its first [`BLOCK`] bytes), the first byte the lowest:
-/// set where `test` (on [`Eight`] bytes at a time) says so.
-pub(super) fn mask(block: &[u8], test: impl Fn(Eight) -> u64) -> u64 {
-    let mut bits = 0;
-    for (i, chunk) in block.chunks(8).take(BLOCK / 8).enumerate() {
-        let word = match <[u8; 8]>::try_from(chunk) {
-            Ok(eight) => u64::from_le_bytes(eight),
-            Err(_) => {
-                let mut eight = [0u8; 8];
-                eight.iter_mut().zip(chunk).for_each(|(to, &from)| *to = from);
-                u64::from_le_bytes(eight)
-            }
-        };
-        // Each byte's 0x80 moved to 0x01, then each of those into the top byte, in order.
-        let ones = (test(Eight::new(word)) >> 7) & ONES;
-        bits |= (ones.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+/// set where `test` says so.
+pub(super) fn mask(block: &[u8], test: impl Fn(Lanes) -> Passing) -> u64 {
+    match block.first_chunk::<BLOCK>() {
+        Some(whole) => whole_mask(whole, &test),
+        None => {
+            // A short block is read padded with zeros, which are no text.
+            let mut padded = [0u8; BLOCK];
+            padded.iter_mut().zip(block).for_each(|(to, &from)| *to = from);
+            whole_mask(&padded, &test) & ((1u64 << block.len()) - 1)
+        }
     }
-    // (A short block's padding is no text.)
-    match block.len() {
-        len if len < BLOCK => bits & ((1u64 << len) - 1),
-        _ => bits,
+}
+
+/// [`mask`] of a whole block (an array of known length: the compiler unrolls the tests).
+fn whole_mask(block: &[u8; BLOCK], test: &impl Fn(Lanes) -> Passing) -> u64 {
+    let parts = block.chunks_exact(Lanes::WIDTH).filter_map(|part| <&[u8; Lanes::WIDTH]>::try_from(part).ok());
+    parts.enumerate().fold(0, |bits, (i, part)| bits | test(Lanes::load(part)).bits() << (Lanes::WIDTH * i))
+}
+
+/// Eight bytes in a `u64`.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+mod swar {
+    use std::ops::{BitAnd, BitOr, Not};
+
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+
+    /// Eight bytes of text, to be tested at once.
+    #[derive(Debug, Clone, Copy)]
+    pub(in crate::scan) struct Lanes {
+        /// Each byte's low seven bits.
+        low: u64,
+        /// Each byte's high bit (set for the bytes of a non-ASCII character).
+        high: u64,
+    }
+
+    /// The bytes of a [`Lanes`] that passed a test, combined with `|`, `&` and `!`: 0x80
+    /// in each byte that passed (the other bits are not read).
+    #[derive(Debug, Clone, Copy)]
+    pub(in crate::scan) struct Passing(u64);
+
+    impl Lanes {
+        /// How many bytes are tested at once.
+        pub(super) const WIDTH: usize = 8;
+
+        pub(super) fn load(eight: &[u8; Lanes::WIDTH]) -> Lanes {
+            let word = u64::from_le_bytes(*eight);
+            Lanes { low: word & !HIGH, high: word & HIGH }
+        }
+
+        /// The ASCII bytes from `lo` to `hi` (both ASCII).
+        pub(in crate::scan) fn ascii(self, lo: u8, hi: u8) -> Passing {
+            Passing(self.between(lo, hi) & !self.high)
+        }
+
+        /// The non-ASCII bytes whose low seven bits are from `lo` to `hi` (`0xC2` is
+        /// `non_ascii(0x42, 0x42)`).
+        pub(in crate::scan) fn non_ascii(self, lo: u8, hi: u8) -> Passing {
+            Passing(self.between(lo, hi) & self.high)
+        }
+
+        /// Whether all the bytes are ASCII.
+        pub(in crate::scan) fn all_ascii(self) -> bool {
+            self.high == 0
+        }
+
+        /// The word bytes: ASCII letters, digits and `_`.
+        pub(in crate::scan) fn word_bytes(self) -> Passing {
+            let letters = Lanes { low: self.low | (0x20 * ONES), high: self.high }.between(b'a', b'z');
+            Passing((letters | self.between(b'0', b'9') | self.between(b'_', b'_')) & !self.high)
+        }
+
+        /// The bytes whose low seven bits are from `lo` to `hi`, 0x80 each. No byte
+        /// carries into the next: a low part is at most 0x7F and each addend at most 0x80.
+        fn between(self, lo: u8, hi: u8) -> u64 {
+            let (lo, hi) = (u64::from(lo & 0x7F), u64::from(hi & 0x7F));
+            let at_least_lo = self.low.wrapping_add((0x80 - lo) * ONES);
+            let above_hi = self.low.wrapping_add((0x7F - hi) * ONES);
+            at_least_lo & !above_hi & HIGH
+        }
+    }
+
+    impl Passing {
+        /// One bit per byte that passed, the first byte the lowest.
+        pub(super) fn bits(self) -> u64 {
+            // Each byte's 0x80 moved to 0x01, then each of those into the top byte, in order.
+            (((self.0 >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+        }
+    }
+
+    impl BitOr for Passing {
+        type Output = Passing;
+        fn bitor(self, other: Passing) -> Passing {
+            Passing(self.0 | other.0)
+        }
+    }
+
+    impl BitAnd for Passing {
+        type Output = Passing;
+        fn bitand(self, other: Passing) -> Passing {
+            Passing(self.0 & other.0)
+        }
+    }
+
+    impl Not for Passing {
+        type Output = Passing;
+        fn not(self) -> Passing {
+            Passing(!self.0)
+        }
+    }
+}
+
+/// Sixteen bytes in a WebAssembly SIMD vector.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use std::arch::wasm32::{self as wasm, v128};
+    use std::ops::{BitAnd, BitOr, Not};
+
+    /// Sixteen bytes of text, to be tested at once.
+    #[derive(Debug, Clone, Copy)]
+    pub(in crate::scan) struct Lanes(v128);
+
+    /// The bytes of a [`Lanes`] that passed a test, combined with `|`, `&` and `!`: every
+    /// bit set in each byte that passed, none in the others.
+    #[derive(Debug, Clone, Copy)]
+    pub(in crate::scan) struct Passing(v128);
+
+    impl Lanes {
+        /// How many bytes are tested at once.
+        pub(super) const WIDTH: usize = 16;
+
+        pub(super) fn load(sixteen: &[u8; Lanes::WIDTH]) -> Lanes {
+            // (Two halves, which the compiler reads as one vector load.)
+            let (first, last) = (sixteen.first_chunk::<8>(), sixteen.last_chunk::<8>());
+            let half = |eight: Option<&[u8; 8]>| eight.map_or(0, |h| u64::from_le_bytes(*h));
+            Lanes(wasm::u64x2(half(first), half(last)))
+        }
+
+        /// The ASCII bytes from `lo` to `hi` (both ASCII).
+        pub(in crate::scan) fn ascii(self, lo: u8, hi: u8) -> Passing {
+            Passing(self.between(lo & 0x7F, hi & 0x7F))
+        }
+
+        /// The non-ASCII bytes whose low seven bits are from `lo` to `hi` (`0xC2` is
+        /// `non_ascii(0x42, 0x42)`).
+        pub(in crate::scan) fn non_ascii(self, lo: u8, hi: u8) -> Passing {
+            Passing(self.between(lo | 0x80, hi | 0x80))
+        }
+
+        /// Whether all the bytes are ASCII.
+        pub(in crate::scan) fn all_ascii(self) -> bool {
+            wasm::u8x16_bitmask(self.0) == 0
+        }
+
+        /// The word bytes: ASCII letters, digits and `_`.
+        pub(in crate::scan) fn word_bytes(self) -> Passing {
+            let letters = Lanes(wasm::v128_or(self.0, wasm::u8x16_splat(0x20))).between(b'a', b'z');
+            let underscores = wasm::u8x16_eq(self.0, wasm::u8x16_splat(b'_'));
+            Passing(wasm::v128_or(wasm::v128_or(letters, self.between(b'0', b'9')), underscores))
+        }
+
+        /// The bytes from `lo` to `hi` (all eight bits set in each).
+        fn between(self, lo: u8, hi: u8) -> v128 {
+            let from_lo = wasm::u8x16_sub(self.0, wasm::u8x16_splat(lo));
+            wasm::u8x16_le(from_lo, wasm::u8x16_splat(hi.wrapping_sub(lo)))
+        }
+    }
+
+    impl Passing {
+        /// One bit per byte that passed, the first byte the lowest.
+        pub(super) fn bits(self) -> u64 {
+            u64::from(wasm::u8x16_bitmask(self.0))
+        }
+    }
+
+    impl BitOr for Passing {
+        type Output = Passing;
+        fn bitor(self, other: Passing) -> Passing {
+            Passing(wasm::v128_or(self.0, other.0))
+        }
+    }
+
+    impl BitAnd for Passing {
+        type Output = Passing;
+        fn bitand(self, other: Passing) -> Passing {
+            Passing(wasm::v128_and(self.0, other.0))
+        }
+    }
+
+    impl Not for Passing {
+        type Output = Passing;
+        fn not(self) -> Passing {
+            Passing(wasm::v128_not(self.0))
+        }
     }
 }
 
@@ -87,7 +222,7 @@ mod tests {
     /// Every byte value, at every place of a block, against the same test on one byte.
     #[test]
     fn each_test_agrees_with_a_byte_at_a_time() {
-        type Test = (fn(Eight) -> u64, fn(u8) -> bool);
+        type Test = (fn(Lanes) -> Passing, fn(u8) -> bool);
         let tests: [Test; 5] = [
             (|e| e.word_bytes(), |b| b.is_ascii_alphanumeric() || b == b'_'),
             (|e| e.ascii(b'0', b'9'), |b| b.is_ascii_digit()),

@@ -1,7 +1,7 @@
 //! Text a reader cannot see (tag characters, invisible formatting and control
 //! characters, bidirectional controls) and names made of look-alike letters.
 
-use super::blocks::{mask, Eight, BLOCK};
+use super::blocks::{mask, Lanes, Passing, BLOCK};
 use super::{visible, Category, Findings, MAX_EXCERPT_CHARS};
 use crate::text::{self, excerpt};
 
@@ -112,7 +112,7 @@ fn look_at(out: &mut Findings<'_>, offset: usize) -> usize {
 /// but a tab or a line break, DEL, or the lead byte of the ranges that hold the
 /// invisible, bidirectional and tag characters (U+0080–U+00BF, U+0340–U+037F,
 /// U+1000–U+3FFF, U+F000–U+FFFF, U+C0000–U+FFFFF); every other byte is passed over.
-fn may_begin_invisible(e: Eight) -> u64 {
+fn may_begin_invisible(e: Lanes) -> Passing {
     let line_breaks_and_tabs = e.ascii(b'\t', b'\n') | e.ascii(b'\r', b'\r');
     let ascii = (e.ascii(0, 0x1F) & !line_breaks_and_tabs) | e.ascii(0x7F, 0x7F);
     if e.all_ascii() {
