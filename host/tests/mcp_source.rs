@@ -1,7 +1,8 @@
 //! `McpSource` through the library, against `skillwire mcp` (built on the official Rust
 //! SDK's server) over streamable HTTP and over stdio: the listing without bodies, bodies and
-//! files fetched and checked, a change after listing refused, and the server's skills kept
-//! apart from a folder's by origin. (The CLI's `--mcp` against a server written with the
+//! files fetched and checked, a change after listing refused, the server's skills kept
+//! apart from a folder's by origin, and a request past its time limit cancelled at a server
+//! that never answers. (The CLI's `--mcp` against a server written with the
 //! TypeScript SDK, and tampering servers, are in pkg/test/mcp-source.test.js.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // test code
 
@@ -202,4 +203,52 @@ fn called_from_an_async_task_the_source_answers_with_an_error_not_a_panic() {
         // Nor does dropping it there panic.
         drop(source);
     });
+}
+
+/// A stdio MCP server (Python) that declares the skills extension, never answers
+/// `skills/list`, and writes each notification it receives, one JSON line each, to `log`.
+const SILENT_SERVER: &str = r#"
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("method") == "initialize":
+        result = {"protocolVersion": message["params"]["protocolVersion"], "serverInfo": {"name": "silent", "version": "1"},
+                  "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}}}
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+    elif "id" not in message:
+        log.write(line)
+        log.flush()
+"#;
+
+/// A `skills/list` the server leaves unanswered past the time limit is an error, and the
+/// server is told the request is cancelled (`notifications/cancelled` with its id), so it
+/// can stop working on it.
+#[test]
+fn a_request_past_its_time_limit_is_cancelled_at_the_server() {
+    let root = std::env::temp_dir().join(format!("skillwire-mcp-source-{}-silent", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let (script, log) = (root.join("server.py"), root.join("notifications.jsonl"));
+    std::fs::write(&script, SILENT_SERVER).unwrap();
+    let server = McpServer::Command(format!("python3 {} {}", script.display(), log.display()));
+    let source = McpSource::connect_within(&server, Duration::from_secs(1)).unwrap();
+    let failed = source.list().unwrap_err();
+    assert!(failed.to_string().contains("skills/list: not every page within 1 s"), "{failed}");
+    // The cancellation goes out as the limit passes; the server writes it soon after.
+    let cancelled = (0..50)
+        .find_map(|_| {
+            let seen = std::fs::read_to_string(&log).unwrap_or_default();
+            let found = seen
+                .lines()
+                .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+                .find(|n| n["method"] == "notifications/cancelled");
+            if found.is_none() {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            found
+        })
+        .expect("no notifications/cancelled reached the server");
+    // (The handshake's request was the client's first, skills/list its second.)
+    assert_eq!(cancelled["params"]["requestId"], 1, "{cancelled}");
 }

@@ -19,7 +19,9 @@
 //!   or loses a name held by one from elsewhere (`NAME@ORIGIN`, reported).
 //!
 //! Each read has a time limit, and the listing's pages one for them all
-//! ([`McpSource::with_timeout`]); no page is asked for past the catalogue's limit on skills.
+//! ([`McpSource::with_timeout`]); a request that runs past it is cancelled
+//! (`notifications/cancelled`, so the server can stop working on it). No page is asked for
+//! past the catalogue's limit on skills.
 //! The client runs on a runtime of its own, so the source answers from any thread that is
 //! not an async task (from one, it answers with an error instead of blocking it).
 //! A skill whose files the server lists as `"dynamic"` has no digests to check: its
@@ -27,10 +29,10 @@
 
 use super::group::Group;
 use rmcp::model::{
-    ClientRequest, CustomResult, ListSkillsRequest, PaginatedRequestParams, ReadResourceRequestParams,
-    ResourceContents, ServerResult, Skill, SkillFrontmatter, SkillResource, SkillResources,
+    ClientRequest, CustomResult, ListSkillsRequest, PaginatedRequestParams, ReadResourceRequest,
+    ReadResourceRequestParams, ResourceContents, ServerResult, Skill, SkillFrontmatter, SkillResource, SkillResources,
 };
-use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt};
 use skillwire::{Limits, ListedFile, SkillEntry, SkillSource, SourceError};
 use std::collections::HashMap;
 use std::future::Future;
@@ -193,27 +195,27 @@ impl McpSource {
         self.client.as_ref().ok_or_else(|| "the MCP client is closed".to_owned())
     }
 
-    /// Runs `call` on the client's runtime within the time limit; `late` says what did not
-    /// come in time.
-    fn within<T>(
+    /// Runs `call` on the client's runtime; `call` is given the time its requests must be
+    /// answered by (see [`ask`]). The same limit, with a moment more for the cancellation
+    /// to go out, also bounds the whole call; `late` says what did not come in time.
+    fn within<T, F: Future<Output = Result<T, Failure>>>(
         &self,
-        call: impl Future<Output = Result<T, String>>,
-        late: impl FnOnce(u64) -> String,
+        call: impl FnOnce(tokio::time::Instant) -> F,
+        late: impl Fn(u64) -> String,
     ) -> Result<T, String> {
         outside_async()?;
         let runtime = self.runtime.as_ref().ok_or("the MCP client is closed")?;
         let timeout = self.timeout;
-        runtime.block_on(async { tokio::time::timeout(timeout, call).await }).map_err(|_| late(timeout.as_secs()))?
-    }
-
-    /// Runs one request on the client's runtime, within the time limit.
-    fn request<T>(
-        &self,
-        what: &str,
-        call: impl Future<Output = Result<T, rmcp::service::ServiceError>>,
-    ) -> Result<T, String> {
-        let answer = async { call.await.map_err(|e| format!("{what}: {e}")) };
-        self.within(answer, |secs| format!("{what}: no answer within {secs} s"))
+        runtime
+            .block_on(async {
+                let deadline = tokio::time::Instant::now() + timeout;
+                tokio::time::timeout(timeout + CANCEL_GRACE, call(deadline)).await
+            })
+            .map_err(|_| late(timeout.as_secs()))?
+            .map_err(|failure| match failure {
+                Failure::Late => late(timeout.as_secs()),
+                Failure::Said(why) => why,
+            })
     }
 
     /// Every page of `skills/list`, within one time limit for them all; past the
@@ -223,18 +225,18 @@ impl McpSource {
     /// server handing out new ones until the time limit cannot grow the memory held.
     fn list_skills(&self) -> Result<Vec<ListedEntry>, String> {
         let client = self.client()?;
-        let mut skills = Vec::new();
-        let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
         let hash = |cursor: &str| {
             use std::hash::{BuildHasher, BuildHasherDefault};
             BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(cursor)
         };
-        let pages = async {
+        let pages = |deadline| async move {
+            let mut skills = Vec::new();
+            let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
             let mut cursor: Option<String> = None;
             loop {
                 let params = cursor.take().map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
                 let request = ClientRequest::ListSkillsRequest(ListSkillsRequest { params, ..Default::default() });
-                let page = client.send_request(request).await.map_err(|e| format!("skills/list: {e}"))?;
+                let page = ask(client, request, deadline).await.map_err(|e| answer_error("skills/list", e))?;
                 let next_cursor = match page {
                     ServerResult::ListSkillsResult(page) => {
                         skills.extend(page.skills.into_iter().map(ListedEntry::Read));
@@ -243,33 +245,42 @@ impl McpSource {
                     // A page the SDK's types do not read whole (rmcp then hands it over as
                     // JSON): its entries read one by one.
                     ServerResult::CustomResult(CustomResult(page)) => read_page_by_entry(page, &mut skills)?,
-                    _ => return Err("skills/list: the answer is not a list of skills".to_owned()),
+                    _ => return Err("skills/list: the answer is not a list of skills".to_owned().into()),
                 };
                 match next_cursor {
-                    _ if skills.len() > self.limits.max_skills => return Ok(()),
+                    _ if skills.len() > self.limits.max_skills => return Ok(skills),
                     Some(next) if next.len() > MAX_CURSOR_BYTES => {
                         return Err(format!(
                             "skills/list: a cursor of {} bytes (at most {MAX_CURSOR_BYTES})",
                             next.len()
-                        ));
+                        )
+                        .into());
                     }
                     Some(next) if !seen.insert(hash(&next)) => {
-                        return Err(format!("skills/list: the cursor {next:?} came twice"));
+                        return Err(format!("skills/list: the cursor {next:?} came twice").into());
                     }
                     Some(next) => cursor = Some(next),
-                    None => return Ok(()),
+                    None => return Ok(skills),
                 }
             }
         };
-        self.within(pages, |secs| format!("skills/list: not every page within {secs} s"))?;
+        let mut skills = self.within(pages, |secs| format!("skills/list: not every page within {secs} s"))?;
         skills.truncate(self.limits.max_skills.saturating_add(1));
         Ok(skills)
     }
 
     /// The bytes of the resource at `uri`.
     fn read_bytes(&self, uri: &str) -> Result<Vec<u8>, String> {
-        let params = ReadResourceRequestParams::new(uri);
-        let result = self.request(&format!("resources/read {uri}"), self.client()?.read_resource(params))?;
+        let what = &format!("resources/read {uri}");
+        let client = self.client()?;
+        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(ReadResourceRequestParams::new(uri)));
+        let answer = self.within(
+            |deadline| async move { ask(client, request, deadline).await.map_err(|e| answer_error(what, e)) },
+            |secs| format!("{what}: no answer within {secs} s"),
+        )?;
+        let ServerResult::ReadResourceResult(result) = answer else {
+            return Err(format!("{what}: the answer is not a resource's contents"));
+        };
         let content = result.contents.into_iter().next().ok_or_else(|| format!("{uri}: the server sent no content"))?;
         match content {
             ResourceContents::TextResourceContents { text, .. } => Ok(text.into_bytes()),
@@ -294,6 +305,44 @@ impl McpSource {
             Some(resource) => resource.verify(bytes).map_err(|e| format!("{e} (the file changed since it was listed)")),
             None => Ok(()),
         }
+    }
+}
+
+/// How long past a request's time limit a call waits for the cancellation to go out.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// Why a call to the server failed: it ran out of time (the caller says which limit), or
+/// what went wrong otherwise.
+enum Failure {
+    Late,
+    Said(String),
+}
+
+impl From<String> for Failure {
+    fn from(why: String) -> Failure {
+        Failure::Said(why)
+    }
+}
+
+/// Sends `request` and waits for its answer until `deadline`. Past it, rmcp sends the
+/// server `notifications/cancelled` for the request before answering with its timeout.
+async fn ask(
+    client: &RunningService<RoleClient, ()>,
+    request: ClientRequest,
+    deadline: tokio::time::Instant,
+) -> Result<ServerResult, ServiceError> {
+    let mut options = PeerRequestOptions::default();
+    // (A limit already passed still sends the request, and cancels it a millisecond later.)
+    options.timeout =
+        Some(deadline.saturating_duration_since(tokio::time::Instant::now()).max(Duration::from_millis(1)));
+    client.send_request_with_option(request, options).await?.await_response().await
+}
+
+/// What a failed request says, `what` naming it.
+fn answer_error(what: &str, error: ServiceError) -> Failure {
+    match error {
+        ServiceError::Timeout { .. } => Failure::Late,
+        error => Failure::Said(format!("{what}: {error}")),
     }
 }
 
