@@ -19,9 +19,9 @@
 //!   or loses a name held by one from elsewhere (`NAME@ORIGIN`, reported).
 //!
 //! Each read has a time limit, and the listing's pages one for them all
-//! ([`McpSource::with_timeout`]); a request that runs past it is cancelled
-//! (`notifications/cancelled`, so the server can stop working on it). No page is asked for
-//! past the catalogue's limit on skills.
+//! ([`McpSource::with_timeout`]); the server is told of a request given up at its limit
+//! (`notifications/cancelled`), so it can stop working on it. No page is asked for past
+//! the catalogue's limit on skills.
 //! The client runs on a runtime of its own, so the source answers from any thread that is
 //! not an async task (from one, it answers with an error instead of blocking it).
 //! A skill whose files the server lists as `"dynamic"` has no digests to check: its
@@ -29,14 +29,14 @@
 
 use super::group::Group;
 use rmcp::model::{
-    ClientRequest, CustomResult, ListSkillsRequest, PaginatedRequestParams, ReadResourceRequest,
-    ReadResourceRequestParams, ResourceContents, ServerResult, Skill, SkillFrontmatter, SkillResource, SkillResources,
+    ClientRequest, CustomResult, ListSkillsRequest, PaginatedRequestParams, ReadResourceRequestParams,
+    ResourceContents, ServerResult, Skill, SkillFrontmatter, SkillResource, SkillResources,
 };
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt};
 use skillwire::{Limits, ListedFile, SkillEntry, SkillSource, SourceError};
 use std::collections::HashMap;
 use std::future::Future;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a request to the server may take before the source gives up on it.
 pub const MCP_TIMEOUT: Duration = Duration::from_secs(20);
@@ -195,27 +195,31 @@ impl McpSource {
         self.client.as_ref().ok_or_else(|| "the MCP client is closed".to_owned())
     }
 
-    /// Runs `call` on the client's runtime; `call` is given the time its requests must be
-    /// answered by (see [`ask`]). The same limit, with a moment more for the cancellation
-    /// to go out, also bounds the whole call; `late` says what did not come in time.
-    fn within<T, F: Future<Output = Result<T, Failure>>>(
+    /// Runs `call` on the client's runtime within the time limit and `grace` more; `late`
+    /// says what did not come in time.
+    fn within<T>(
         &self,
-        call: impl FnOnce(tokio::time::Instant) -> F,
-        late: impl Fn(u64) -> String,
+        grace: Duration,
+        call: impl Future<Output = Result<T, String>>,
+        late: impl FnOnce(u64) -> String,
     ) -> Result<T, String> {
         outside_async()?;
         let runtime = self.runtime.as_ref().ok_or("the MCP client is closed")?;
         let timeout = self.timeout;
         runtime
-            .block_on(async {
-                let deadline = tokio::time::Instant::now() + timeout;
-                tokio::time::timeout(timeout + CANCEL_GRACE, call(deadline)).await
-            })
+            .block_on(async { tokio::time::timeout(timeout.saturating_add(grace), call).await })
             .map_err(|_| late(timeout.as_secs()))?
-            .map_err(|failure| match failure {
-                Failure::Late => late(timeout.as_secs()),
-                Failure::Said(why) => why,
-            })
+    }
+
+    /// Runs one request on the client's runtime, within the time limit.
+    fn request<T>(
+        &self,
+        what: &str,
+        call: impl Future<Output = Result<T, rmcp::service::ServiceError>>,
+    ) -> Result<T, String> {
+        // (rmcp tells the server when a read is dropped unanswered.)
+        let answer = async { call.await.map_err(|e| format!("{what}: {e}")) };
+        self.within(Duration::ZERO, answer, |secs| format!("{what}: no answer within {secs} s"))
     }
 
     /// Every page of `skills/list`, within one time limit for them all; past the
@@ -225,18 +229,36 @@ impl McpSource {
     /// server handing out new ones until the time limit cannot grow the memory held.
     fn list_skills(&self) -> Result<Vec<ListedEntry>, String> {
         let client = self.client()?;
+        let mut skills = Vec::new();
+        let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
         let hash = |cursor: &str| {
             use std::hash::{BuildHasher, BuildHasherDefault};
             BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(cursor)
         };
-        let pages = |deadline| async move {
-            let mut skills = Vec::new();
-            let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
+        let secs = self.timeout.as_secs();
+        let late = move || format!("skills/list: not every page within {secs} s");
+        // Each page is asked for with the time left as rmcp's own limit, which tells the
+        // server when it passes (`notifications/cancelled`); the call's limit, a moment
+        // later, bounds the rest.
+        let deadline = Instant::now().checked_add(self.timeout);
+        let pages = async {
             let mut cursor: Option<String> = None;
             loop {
+                let options = match deadline.map(|d| d.saturating_duration_since(Instant::now())) {
+                    Some(left) if left.is_zero() => return Err(late()),
+                    Some(left) => PeerRequestOptions::with_timeout(left),
+                    None => PeerRequestOptions::no_options(),
+                };
                 let params = cursor.take().map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
                 let request = ClientRequest::ListSkillsRequest(ListSkillsRequest { params, ..Default::default() });
-                let page = ask(client, request, deadline).await.map_err(|e| answer_error("skills/list", e))?;
+                let page = match client.send_request_with_option(request, options).await {
+                    Ok(sent) => sent.await_response().await,
+                    Err(error) => Err(error),
+                }
+                .map_err(|error| match error {
+                    ServiceError::Timeout { .. } => late(),
+                    error => format!("skills/list: {error}"),
+                })?;
                 let next_cursor = match page {
                     ServerResult::ListSkillsResult(page) => {
                         skills.extend(page.skills.into_iter().map(ListedEntry::Read));
@@ -245,42 +267,33 @@ impl McpSource {
                     // A page the SDK's types do not read whole (rmcp then hands it over as
                     // JSON): its entries read one by one.
                     ServerResult::CustomResult(CustomResult(page)) => read_page_by_entry(page, &mut skills)?,
-                    _ => return Err("skills/list: the answer is not a list of skills".to_owned().into()),
+                    _ => return Err("skills/list: the answer is not a list of skills".to_owned()),
                 };
                 match next_cursor {
-                    _ if skills.len() > self.limits.max_skills => return Ok(skills),
+                    _ if skills.len() > self.limits.max_skills => return Ok(()),
                     Some(next) if next.len() > MAX_CURSOR_BYTES => {
                         return Err(format!(
                             "skills/list: a cursor of {} bytes (at most {MAX_CURSOR_BYTES})",
                             next.len()
-                        )
-                        .into());
+                        ));
                     }
                     Some(next) if !seen.insert(hash(&next)) => {
-                        return Err(format!("skills/list: the cursor {next:?} came twice").into());
+                        return Err(format!("skills/list: the cursor {next:?} came twice"));
                     }
                     Some(next) => cursor = Some(next),
-                    None => return Ok(skills),
+                    None => return Ok(()),
                 }
             }
         };
-        let mut skills = self.within(pages, |secs| format!("skills/list: not every page within {secs} s"))?;
+        self.within(CANCEL_GRACE, pages, |_| late())?;
         skills.truncate(self.limits.max_skills.saturating_add(1));
         Ok(skills)
     }
 
     /// The bytes of the resource at `uri`.
     fn read_bytes(&self, uri: &str) -> Result<Vec<u8>, String> {
-        let what = &format!("resources/read {uri}");
-        let client = self.client()?;
-        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(ReadResourceRequestParams::new(uri)));
-        let answer = self.within(
-            |deadline| async move { ask(client, request, deadline).await.map_err(|e| answer_error(what, e)) },
-            |secs| format!("{what}: no answer within {secs} s"),
-        )?;
-        let ServerResult::ReadResourceResult(result) = answer else {
-            return Err(format!("{what}: the answer is not a resource's contents"));
-        };
+        let params = ReadResourceRequestParams::new(uri);
+        let result = self.request(&format!("resources/read {uri}"), self.client()?.read_resource(params))?;
         let content = result.contents.into_iter().next().ok_or_else(|| format!("{uri}: the server sent no content"))?;
         match content {
             ResourceContents::TextResourceContents { text, .. } => Ok(text.into_bytes()),
@@ -308,43 +321,8 @@ impl McpSource {
     }
 }
 
-/// How long past a request's time limit a call waits for the cancellation to go out.
+/// How long past the listing's time limit its call waits for the cancellation to go out.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
-
-/// Why a call to the server failed: it ran out of time (the caller says which limit), or
-/// what went wrong otherwise.
-enum Failure {
-    Late,
-    Said(String),
-}
-
-impl From<String> for Failure {
-    fn from(why: String) -> Failure {
-        Failure::Said(why)
-    }
-}
-
-/// Sends `request` and waits for its answer until `deadline`. Past it, rmcp sends the
-/// server `notifications/cancelled` for the request before answering with its timeout.
-async fn ask(
-    client: &RunningService<RoleClient, ()>,
-    request: ClientRequest,
-    deadline: tokio::time::Instant,
-) -> Result<ServerResult, ServiceError> {
-    let mut options = PeerRequestOptions::default();
-    // (A limit already passed still sends the request, and cancels it a millisecond later.)
-    options.timeout =
-        Some(deadline.saturating_duration_since(tokio::time::Instant::now()).max(Duration::from_millis(1)));
-    client.send_request_with_option(request, options).await?.await_response().await
-}
-
-/// What a failed request says, `what` naming it.
-fn answer_error(what: &str, error: ServiceError) -> Failure {
-    match error {
-        ServiceError::Timeout { .. } => Failure::Late,
-        error => Failure::Said(format!("{what}: {error}")),
-    }
-}
 
 impl Drop for McpSource {
     /// Closes the session; a server started as a command is killed if it has not ended
