@@ -307,10 +307,10 @@ fn json_of(value: &Value) -> serde_json::Value {
 /// limit, before the parser sees the text. Aliases are counted lexically: a `*` outside
 /// quotes and comments, after a line start, a blank or `[{,`, and before a name
 /// character. (A `*word` inside a block scalar counts too: the count can only be high.)
-fn check_structure(text: &str, limits: YamlLimits) -> Result<usize, YamlError> {
+fn check_structure(text: &str, limits: YamlLimits) -> Result<(), YamlError> {
     // Only `[`, `{` and `*` count: most frontmatter has none of them.
     if memchr::memchr3(b'[', b'{', b'*', text.as_bytes()).is_none() {
-        return Ok(0);
+        return Ok(());
     }
     let refuse = |message: String, line: usize, column: usize| {
         Err(YamlError { message, line: Some(line), column: Some(column), limit: true })
@@ -363,7 +363,7 @@ fn check_structure(text: &str, limits: YamlLimits) -> Result<usize, YamlError> {
             previous = Some(c);
         }
     }
-    Ok(aliases)
+    Ok(())
 }
 
 /// [`check_structure`], and for a document with aliases, that they do not expand it past
