@@ -417,6 +417,19 @@ fn ranked<'a>(skills: &'a [CatalogSkill], nothing: &'a Skill) -> Vec<&'a Skill> 
     skills.iter().map(|s| if s.blocked() { nothing } else { &s.skill }).collect()
 }
 
+/// The ranking index of `skills` made again as [`indexes_made_again`] makes it, alone (the
+/// rule automaton kept).
+pub(super) fn ranking_made_again(
+    skills: &[CatalogSkill],
+    headings: bool,
+    keep: bool,
+    rebuild: impl FnOnce(&[&Skill]) -> Option<RankIndex>,
+) -> RankIndex {
+    let nothing = Skill::default();
+    let ranked = ranked(skills, &nothing);
+    rebuild(&ranked).unwrap_or_else(|| RankIndex::build_keeping(ranked.iter().copied(), headings, keep))
+}
+
 /// Both indexes of `skills` (in catalogue order) made again: the ranking index by `rebuild`
 /// from what a previous one kept (given the skills as ranking reads them; a whole reading,
 /// keeping its readings with `keep`, stands in should it fail), and meanwhile, on a second

@@ -10,11 +10,12 @@
 //!
 //! An edit to what ranking and the rule automaton read — a description, tags,
 //! `when_to_use`, `when_not_to_use`, the body's "When to use" sections or headings — is
-//! taken in place too, and then both indexes are made again around it, as a refresh makes
-//! them: the ranking index from what reading each other skill gave (kept by a catalogue
-//! built from stamped entries; without it the refresh takes the usual way), the rule
-//! automaton whole. The catalogue then gets a new number and no embeddings, as a refresh
-//! leaves it.
+//! taken in place too: the rule automaton takes it in place (`select/rules/edits.rs`: the
+//! edited skill's old rule texts lose it, its new ones gain it, a text no pattern holds
+//! goes to a small second automaton), and the ranking index is made again around it, as a
+//! refresh makes it, from what reading each other skill gave (kept by a catalogue built
+//! from stamped entries; without it the refresh takes the usual way). The catalogue then
+//! gets a new number and no embeddings, as a refresh leaves it.
 //!
 //! One entry added to the listing or removed from it is taken in place too, with both
 //! indexes made again (`listing_change.rs`).
@@ -44,9 +45,10 @@ pub enum EntryUpdate {
     /// Taken in place, and nothing else changed (an edit to the skill's instructions): the
     /// catalogue keeps its number and its skills' embeddings.
     InPlace,
-    /// Taken in place, and both indexes made again around it (an edit to what ranking and
+    /// Taken in place, and the indexes made again around it (an edit to what ranking and
     /// the rules read: a description, tags, `when_to_use`, `when_not_to_use`, "When to use"
-    /// sections, headings). The catalogue is the one a refresh would give, with a new
+    /// sections, headings; the rule automaton takes an edit in place, an entry added or
+    /// removed is made whole). The catalogue is the one a refresh would give, with a new
     /// number; the skills whose text to embed did not change keep the vectors the host's
     /// model gave them, the one read again has none: embed
     /// [`Catalog::missing_embedding_texts`] and give them to
@@ -309,18 +311,30 @@ impl Catalog {
         if (!reindex.is_empty() || reshape.is_some()) && !self.ranking.keeps_readings() {
             return EntryUpdate::NotTaken;
         }
+        // With no entry added or removed, the edits to what the rules read are taken into
+        // the rule automaton in place (see `MatchIndex::take_out`), unless it must be made
+        // whole (`rules_kept` false).
+        let mut rules_kept = reshape.is_none();
         for ((at, entry, flagged), stamp) in updates {
             self.stamps.insert((entry.source, entry.skill.location.clone()), stamp.clone());
             if let Some(report) = flagged.and_then(|i| self.report.flagged.get_mut(i)) {
                 report.findings = entry.findings.clone();
             }
             if let Some(slot) = self.skills.get_mut(at) {
+                let edit_rules = rules_kept && reindex.contains(&at);
+                if edit_rules {
+                    self.index.take_out(at, &slot.skill);
+                }
                 *slot = entry;
+                if edit_rules {
+                    rules_kept = self.index.put_in(at, &slot.skill);
+                }
             }
         }
         if reindex.is_empty() && reshape.is_none() {
             return EntryUpdate::InPlace;
         }
+        rules_kept = rules_kept && self.index.finish_edits();
         let moved = reshape.map_or(Moved::Nothing, |reshape| self.take_reshape(reshape));
         let mut read_again: Vec<usize> = reindex.into_iter().filter_map(|at| moved.now(at)).collect();
         if let Moved::Inserted(at) = moved {
@@ -330,7 +344,7 @@ impl Catalog {
             true => self.ranking.take_vectors(),
             false => Vec::new(),
         };
-        self.reindex(&read_again, |now| moved.before(now));
+        self.reindex(&read_again, |now| moved.before(now), rules_kept);
         if !held.is_empty() {
             let kept = (0..self.skills.len())
                 .map(|now| match read_again.contains(&now) {
@@ -346,13 +360,21 @@ impl Catalog {
     /// Makes both indexes again after the skills at `read_again` were added or edited in
     /// what they read, as a refresh makes them (the readings of the other skills kept, each
     /// found where `before` says it was; the rule automaton made while the ranking index is),
-    /// and gives the catalogue a new number.
-    fn reindex(&mut self, read_again: &[usize], before: impl Fn(usize) -> Option<usize>) {
+    /// and gives the catalogue a new number. With `rules_kept`, the rule automaton has taken
+    /// the edits in place already: only the ranking index is made again, and the one-word
+    /// rules settled again on it.
+    fn reindex(&mut self, read_again: &[usize], before: impl Fn(usize) -> Option<usize>, rules_kept: bool) {
         let headings = self.options.rank.headings;
         let previous = std::mem::take(&mut self.ranking);
         let unchanged = |at: usize| if read_again.contains(&at) { None } else { before(at) };
         let rebuild = |ranked: &[&Skill]| RankIndex::rebuild(previous, ranked, unchanged, headings);
-        (self.ranking, self.index) = indexes_made_again(&self.skills, headings, true, rebuild);
+        if rules_kept {
+            self.ranking = super::build::ranking_made_again(&self.skills, headings, true, rebuild);
+            let ranking = &self.ranking;
+            self.index.settle(|word| ranking.shared_word(word));
+        } else {
+            (self.ranking, self.index) = indexes_made_again(&self.skills, headings, true, rebuild);
+        }
         self.id = super::build::next_id();
     }
 
@@ -784,6 +806,8 @@ mod tests {
             assert!(!engine.update(0, entry(&texts, at, true)), "{at}");
             assert_eq!(texts.reads.get(), reads, "{at}: read or refreshed");
             assert_ne!(engine.catalog().id, number);
+            // The rule automaton took the edit in place (see `rules/edits.rs`).
+            assert!(engine.catalog().index.edits_taken() > 0, "{at}: the rule automaton was made whole");
             same_as_built(&engine);
         }
         // A body edit after them is taken as it always was, a new heading too (ranking reads

@@ -33,6 +33,8 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::Serialize;
 use std::cell::RefCell;
 
+mod edits;
+
 /// Why a skill matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -152,6 +154,15 @@ pub(crate) struct MatchIndex {
     /// For each skill, what orders automatic matches: description length in
     /// characters, then name.
     order_keys: Vec<(usize, String)>,
+    /// Each pattern that is a one-word name or tag, with its text: a rule only while it is
+    /// no everyday word in the catalogue ([`MatchIndex::settle`]).
+    one_word: FastMap<usize, Box<str>>,
+    /// The name and tag targets of the one-word patterns that are everyday words, held
+    /// out of `targets` while they are (a pattern here is everyday, its list maybe empty).
+    held: FastMap<usize, Vec<(usize, Reason)>>,
+    /// The rule texts that edits taken in place brought and `automaton` does not hold (see
+    /// `edits.rs`); none since the build until an edit brings one.
+    edited: Option<edits::Edited>,
 }
 
 /// A [`MatchIndex`] whose one-word names and tags are all still rules: those that are
@@ -159,8 +170,6 @@ pub(crate) struct MatchIndex {
 #[derive(Debug)]
 pub(crate) struct UnsettledRules {
     index: MatchIndex,
-    /// Each pattern that is a one-word name or tag, with its text.
-    one_word: Vec<(usize, String)>,
 }
 
 impl UnsettledRules {
@@ -168,14 +177,8 @@ impl UnsettledRules {
     /// (its pattern stays in the automaton, standing for nothing but the descriptions it
     /// may start).
     pub(crate) fn settle(self, everyday: impl Fn(&str) -> bool) -> MatchIndex {
-        let UnsettledRules { mut index, one_word } = self;
-        for (id, word) in one_word {
-            if everyday(&word) {
-                if let Some(targets) = index.targets.get_mut(id) {
-                    targets.retain(|&(_, reason)| reason == Reason::Description);
-                }
-            }
-        }
+        let mut index = self.index;
+        index.settle(everyday);
         index
     }
 }
@@ -325,6 +328,47 @@ fn fold_into(text: &str, folded: &mut Folded) {
     }
 }
 
+/// Whether `pattern`, a rule text of `reason`, is a one-word name or tag: a rule only where
+/// it is no everyday word of the catalogue.
+fn is_one_word(pattern: &str, reason: Reason) -> bool {
+    reason != Reason::Description && pattern.chars().all(char::is_alphanumeric)
+}
+
+/// What orders `skill`'s automatic matches: its description's length in characters, then
+/// its name.
+fn order_key(skill: &Skill) -> (usize, String) {
+    (skill.description.chars().count(), skill.name.clone())
+}
+
+/// The rule texts of `skill`, folded in `folded`'s buffer, as the automaton holds them: the
+/// start of its description (with what follows it), then each tag, then its name — each
+/// only when long enough to match automatically. `rule` takes each with its reason and,
+/// for the description, the rest of it (otherwise empty).
+fn for_each_rule(skill: &Skill, folded: &mut Folded, mut rule: impl FnMut(&str, Reason, &str)) {
+    let matched = |folded: &str| folded.chars().count() >= MIN_AUTO_CHARS;
+    // A user rarely types a description's closing punctuation.
+    fold_into(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']).trim(), folded);
+    if matched(&folded.text) {
+        let pattern = truncate_bytes(&folded.text, DESCRIPTION_PATTERN_BYTES);
+        rule(pattern, Reason::Description, folded.text.get(pattern.len()..).unwrap_or_default());
+    }
+    for (text, reason) in skill.tags.iter().map(|t| (t, Reason::Tag)).chain([(&skill.name, Reason::Name)]) {
+        fold_into(text.trim(), folded);
+        if matched(&folded.text) {
+            rule(&folded.text, reason, "");
+        }
+    }
+}
+
+/// The automaton over `patterns` (none for none), or why it could not be built.
+fn automaton_of<P: AsRef<[u8]>>(patterns: &[P]) -> Result<Option<AhoCorasick>, String> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    // Standard semantics: overlapping search reports every pattern that occurs.
+    AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(patterns).map(Some).map_err(|e| e.to_string())
+}
+
 impl MatchIndex {
     /// Indexes `skills` (all of them: eligibility is decided per turn). A name or tag
     /// that is one word for which `everyday` is true is left to ranking: it is not
@@ -348,7 +392,6 @@ impl MatchIndex {
         // Patterns that are a one-word name or tag: each is a rule only where it is no
         // everyday word (settled once the ranking index is made).
         let mut one_word: Vec<bool> = Vec::new();
-        let matched = |folded: &str| folded.chars().count() >= MIN_AUTO_CHARS;
         let mut add = |pattern: &str, skill: usize, reason: Reason| {
             // (Looked up before it is copied, so a pattern already there costs no copy.)
             let id = match pattern_ids.get(pattern) {
@@ -361,7 +404,7 @@ impl MatchIndex {
                     patterns.len() - 1
                 }
             };
-            if reason != Reason::Description && pattern.chars().all(char::is_alphanumeric) {
+            if is_one_word(pattern, reason) {
                 if let Some(flag) = one_word.get_mut(id) {
                     *flag = true;
                 }
@@ -375,45 +418,31 @@ impl MatchIndex {
         // One buffer folds every description, tag and name.
         let mut folded = Folded::default();
         for (i, skill) in skills.into_iter().enumerate() {
-            order_keys.push((skill.description.chars().count(), skill.name.clone()));
+            order_keys.push(order_key(skill));
             by_name.entry(mention_key(&skill.name)).or_insert(i);
-            // A user rarely types a description's closing punctuation.
-            fold_into(skill.description.trim_end_matches(['.', '!', '?', ';', ':', ',', ' ']).trim(), &mut folded);
-            let description = &folded.text;
             let mut rest_id = 0;
-            if matched(description) {
-                let pattern = truncate_bytes(description, DESCRIPTION_PATTERN_BYTES);
-                // Rests are kept once each (copies of a skill share their description).
-                let id = match description.get(pattern.len()..).unwrap_or_default() {
-                    "" => Some(0),
-                    rest => rest_ids.get(rest).copied().or_else(|| {
-                        let id = u32::try_from(rest_ids.len() + 1).ok()?;
-                        rest_ids.insert(rest.into(), id);
-                        Some(id)
-                    }),
-                };
-                // (No number left for its rest: no description rule, rather than one on its start.)
-                if let Some(id) = id {
+            for_each_rule(skill, &mut folded, |pattern, reason, rest| {
+                if reason == Reason::Description {
+                    // Rests are kept once each (copies of a skill share their description).
+                    let id = match rest {
+                        "" => Some(0),
+                        rest => rest_ids.get(rest).copied().or_else(|| {
+                            let id = u32::try_from(rest_ids.len() + 1).ok()?;
+                            rest_ids.insert(rest.into(), id);
+                            Some(id)
+                        }),
+                    };
+                    // (No number left for its rest: no description rule, rather than one on its start.)
+                    let Some(id) = id else { return };
                     rest_id = id;
-                    add(pattern, i, Reason::Description);
                 }
-            }
+                add(pattern, i, reason);
+            });
             description_rests.push(rest_id);
-            for (text, reason) in skill.tags.iter().map(|t| (t, Reason::Tag)).chain([(&skill.name, Reason::Name)]) {
-                fold_into(text.trim(), &mut folded);
-                if matched(&folded.text) {
-                    add(&folded.text, i, reason);
-                }
-            }
         }
-        // Standard semantics: overlapping search reports every pattern that occurs.
-        let built = match patterns.is_empty() {
-            true => Ok(None),
-            false => AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&patterns).map(Some),
-        };
-        let (automaton, broken) = match built {
+        let (automaton, broken) = match automaton_of(&patterns) {
             Ok(automaton) => (automaton, None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(problem) => (None, Some(problem)),
         };
         let mut rests: Vec<Box<str>> = vec![Box::default(); rest_ids.len() + 1];
         for (rest, id) in rest_ids {
@@ -423,12 +452,47 @@ impl MatchIndex {
         }
         // The one-word patterns' texts, for `settle`.
         let one_word = (patterns.into_iter().zip(one_word).enumerate())
-            .filter_map(|(id, (pattern, one_word))| one_word.then_some((id, pattern)))
+            .filter_map(|(id, (pattern, one_word))| one_word.then(|| (id, pattern.into_boxed_str())))
             .collect();
         let longest_key = by_name.keys().map(String::len).max().unwrap_or(0);
-        let index =
-            MatchIndex { by_name, longest_key, automaton, broken, targets, description_rests, rests, order_keys };
-        UnsettledRules { index, one_word }
+        let index = MatchIndex {
+            by_name,
+            longest_key,
+            automaton,
+            broken,
+            targets,
+            description_rests,
+            rests,
+            order_keys,
+            one_word,
+            held: FastMap::default(),
+            edited: None,
+        };
+        UnsettledRules { index }
+    }
+
+    /// Leaves each one-word name or tag for which `everyday` is true to ranking (its Tag and
+    /// Name targets held out of the automaton's), and gives back those held that no longer
+    /// are: a build settles them once its ranking index is made, an edit taken in place
+    /// again (another skill's edit can make a word everyday, or stop it being one).
+    pub(crate) fn settle(&mut self, everyday: impl Fn(&str) -> bool) {
+        let MatchIndex { one_word, held, targets, .. } = self;
+        for (&id, word) in one_word.iter() {
+            let Some(targets) = targets.get_mut(id) else { continue };
+            match (everyday(word), held.get_mut(&id)) {
+                (true, None) => {
+                    let (rules, kept): (Vec<_>, Vec<_>) =
+                        targets.iter().partition(|&&(_, reason)| reason != Reason::Description);
+                    *targets = kept;
+                    held.insert(id, rules);
+                }
+                (false, Some(rules)) => {
+                    targets.append(rules);
+                    held.remove(&id);
+                }
+                _ => {}
+            }
+        }
     }
 
     /// What follows the automaton's pattern in `skill`'s folded description.
@@ -456,20 +520,20 @@ impl MatchIndex {
         }
         let (mentions, at_spans) = self.mentions(message);
         let mut best: FastMap<usize, (Reason, usize)> = FastMap::default();
-        if let Some(automaton) = &self.automaton {
+        if self.automaton.is_some() || self.edited.as_ref().is_some_and(|e| e.automaton.is_some()) {
             // This thread's buffer, or a new one while it is in use.
             // (Not `with`, which panics while the thread is being torn down.)
             let kept = FOLDED.try_with(|cell| {
                 let mut folded = cell.try_borrow_mut().ok()?;
                 fold_into(message, &mut folded);
-                self.find_in(automaton, &folded, &at_spans, &mut best);
+                self.find_all(&folded, &at_spans, &mut best);
                 if message.len() > KEPT_BUFFERS_MESSAGE_BYTES {
                     *folded = Folded::default();
                 }
                 Some(())
             });
             if !matches!(kept, Ok(Some(()))) {
-                self.find_in(automaton, &fold(message), &at_spans, &mut best);
+                self.find_all(&fold(message), &at_spans, &mut best);
             }
         }
 
@@ -493,19 +557,34 @@ impl MatchIndex {
         Ok((hits, at_spans))
     }
 
-    /// Every rule `automaton` finds in the folded message, into `best`: per skill, the
+    /// Every rule the automata find in the folded message, into `best`: per skill, the
     /// strongest reason and its first position.
+    fn find_all(&self, folded: &Folded, at_spans: &[Span], best: &mut FastMap<usize, (Reason, usize)>) {
+        let at_spans = SpanSet::new(at_spans);
+        if let Some(automaton) = &self.automaton {
+            self.find_in(automaton, 0, folded, &at_spans, best);
+        }
+        if let Some(edited) = &self.edited {
+            if let Some(automaton) = &edited.automaton {
+                self.find_in(automaton, edited.first_pattern, folded, &at_spans, best);
+            }
+        }
+    }
+
+    /// Every rule `automaton` finds in the folded message, into `best`; its patterns are
+    /// those numbered from `first_pattern` in `targets`.
     fn find_in(
         &self,
         automaton: &AhoCorasick,
+        first_pattern: usize,
         folded: &Folded,
-        at_spans: &[Span],
+        at_spans: &SpanSet,
         best: &mut FastMap<usize, (Reason, usize)>,
     ) {
-        let at_spans = SpanSet::new(at_spans);
         for m in automaton.find_overlapping_iter(&folded.text) {
             // (A pattern may stand for nothing: an everyday one-word name or tag.)
-            let Some(targets) = self.targets.get(m.pattern().as_usize()).filter(|t| !t.is_empty()) else {
+            let pattern = first_pattern.saturating_add(m.pattern().as_usize());
+            let Some(targets) = self.targets.get(pattern).filter(|t| !t.is_empty()) else {
                 continue;
             };
             let (start, end) = (folded.original(m.start()), folded.original(m.end()));
