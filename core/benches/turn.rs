@@ -231,6 +231,33 @@ fn turn_matches_rules_only<const BYTES: usize>(bencher: divan::Bencher, size: us
     bencher.bench(|| catalog.turn(divan::black_box(&message), &TurnContext::default()).unwrap().matches());
 }
 
+/// The same 1 KB turns, rules only, after eight description edits taken in place, each
+/// with a new first word: what searching the small automaton of the texts edits brought
+/// (`select/rules/edits.rs`) adds to a turn, until the automaton is made whole again (from
+/// 256 skills: a smaller catalogue makes it whole at each edit).
+#[divan::bench(args = SIZES)]
+fn turn_matches_rules_only_after_edits(bencher: divan::Bencher, size: usize) {
+    let rank = RankOptions { enabled: false, ..RankOptions::default() };
+    let catalog = CatalogOptions { rank, ..CatalogOptions::default() };
+    let options = skillwire::Options { catalog, ..skillwire::Options::default() };
+    let listings = std::rc::Rc::new(std::cell::Cell::new(0));
+    let source = Stamped { inputs: inputs(size), changed: usize::MAX, listings: listings.clone(), description: false };
+    let edited: Vec<(String, String)> = (0..8.min(size))
+        .map(|k| &source.inputs[k * size / 8.min(size)])
+        .map(|input| (input.location.clone(), input.text.clone().unwrap()))
+        .collect();
+    let mut engine = skillwire::Engine::new(vec![source], options);
+    for (k, (location, text)) in edited.iter().enumerate() {
+        let text = text.replacen("description: ", &format!("description: edited{k} "), 1);
+        let entry = skillwire::SkillEntry::new(location).with_stamp(format!("edit-{k}")).with_text(text);
+        assert!(!engine.update(0, entry), "a description edit was taken with nothing else changed");
+    }
+    assert_eq!(listings.get(), 1, "an update refreshed");
+    let message = message(1_000);
+    let catalog = engine.catalog();
+    bencher.bench(|| catalog.turn(divan::black_box(&message), &TurnContext::default()).unwrap().matches());
+}
+
 /// The safety scan over the whole corpus (250 SKILL.md files, 5.3 MB): what it adds to
 /// building a catalogue, and per byte to each body a turn injects.
 #[divan::bench(sample_count = 10)]

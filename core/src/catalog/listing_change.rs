@@ -1,7 +1,8 @@
 //! One entry added to or removed from the sources' listing, taken in place by a refresh
 //! (see `update.rs`): the skill put in its place in the catalogue, or taken out, its
-//! warnings and safety report with it, and both indexes made again around it, as for a
-//! field edit — instead of taking every entry back and building the catalogue again.
+//! warnings and safety report with it, the rule automaton taking it in or out in place and
+//! the ranking index made again around it, as for a field edit — instead of taking every
+//! entry back and building the catalogue again.
 //!
 //! Taken only when nothing else in the catalogue depends on it: the added skill loads,
 //! its name and id are no other skill's, and the catalogue is not full; the removed skill
@@ -133,14 +134,16 @@ impl Catalog {
 
     /// Takes a checked change: the skill and its entry in the listing, stamps, warnings
     /// and safety report put in or taken out where a build puts them, the report's counts
-    /// made again. The indexes are the caller's to make again; the bodies scanned so far
-    /// are forgotten (they are remembered by position).
-    pub(super) fn take_reshape(&mut self, reshape: Reshape) -> Moved {
+    /// made again, and the rule automaton's targets (`MatchIndex::insert_skill`,
+    /// `remove_skill`; false when it must be made whole). The ranking index is the caller's
+    /// to make again; the bodies scanned so far are forgotten (they are remembered by
+    /// position).
+    pub(super) fn take_reshape(&mut self, reshape: Reshape) -> (Moved, bool) {
         #[cfg(test)]
         TAKEN.with(|taken| taken.set(taken.get() + 1));
         let moved = match reshape {
             Reshape::Added { at, position, listed, stamp, entry, warnings } => {
-                let Some(listing) = self.listing.as_mut() else { return Moved::Nothing };
+                let Some(listing) = self.listing.as_mut() else { return (Moved::Nothing, false) };
                 // Warnings and flags are in the order their entries are listed.
                 let before: SeededMap<&str, ()> = listing.iter().take(at).map(|l| (l.location(), ())).collect();
                 let listed_before = |location: &str| before.contains_key(location);
@@ -153,20 +156,23 @@ impl Catalog {
                 }
                 self.stamps.insert((entry.source, entry.skill.location.clone()), stamp);
                 listing.insert(at.min(listing.len()), listed);
-                self.skills.insert(position.min(self.skills.len()), *entry);
-                Moved::Inserted(position)
+                let position = position.min(self.skills.len());
+                let taken = self.index.insert_skill(position, &entry.skill);
+                self.skills.insert(position, *entry);
+                (Moved::Inserted(position), taken)
             }
             Reshape::Removed { at, position } => {
-                let Some(listing) = self.listing.as_mut() else { return Moved::Nothing };
+                let Some(listing) = self.listing.as_mut() else { return (Moved::Nothing, false) };
                 if at >= listing.len() || position >= self.skills.len() {
-                    return Moved::Nothing;
+                    return (Moved::Nothing, false);
                 }
                 let listed = listing.remove(at);
-                self.skills.remove(position);
+                let removed = self.skills.remove(position);
+                let taken = self.index.remove_skill(position, &removed.skill);
                 self.report.warnings.retain(|w| w.location != listed.location());
                 self.report.flagged.retain(|f| f.location != listed.location());
                 self.stamps.remove(&(listed.source(), listed.location().to_owned()));
-                Moved::Removed(position)
+                (Moved::Removed(position), taken)
             }
         };
         let Catalog { report, skills, options, .. } = self;

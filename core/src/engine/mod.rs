@@ -227,7 +227,7 @@ impl<S: SkillSource> Engine<S> {
     /// when they edit only what ranking and the rules read (a description, tags,
     /// `when_to_use`, `when_not_to_use`, a "When to use" section), they are taken in place
     /// and the ranking index made again around them, the rule automaton taking them in place
-    /// ([`EntryUpdate::Reindexed`](crate::EntryUpdate)).
+    /// from 256 skills ([`EntryUpdate::Reindexed`](crate::EntryUpdate)).
     /// One entry added to the listing or removed from it (besides such edits) is taken in
     /// place the same way, when its skill takes or leaves a name no other skill wants (it
     /// loads, its id is its own, the catalogue is not full, no two skills meet under one
@@ -267,10 +267,10 @@ impl<S: SkillSource> Engine<S> {
     /// (an edit to a body's instructions), in place, in time proportional to that skill; when
     /// it edits only what ranking and the rules read (a description, tags, `when_to_use`,
     /// `when_not_to_use`, "When to use" sections, headings), in place with the ranking index
-    /// made again around it and the rule automaton taking it in place, as a refresh does but
-    /// without listing the sources or taking the other entries again
-    /// ([`EntryUpdate::Reindexed`]); otherwise (an entry the
-    /// catalogue has not listed with a stamp, no stamp, another origin or id, another field
+    /// made again around it and the rule automaton taking it in place (from 256 skills), as
+    /// a refresh does but without listing the sources or taking the other entries again
+    /// ([`EntryUpdate::Reindexed`]); otherwise (an entry the catalogue has not listed with a
+    /// stamp, no stamp, another origin or id, another field
     /// edited, a skill that lost its name to another, a read that failed, or a catalogue
     /// with entries to read again or a location listed twice) the engine
     /// [refreshes](Engine::refresh). Returns true when the entry was taken in place with nothing else

@@ -22,7 +22,9 @@
 //! folded description (the rest is compared where the start occurs). A turn
 //! folds the message once and runs the automaton once, so its cost follows the
 //! message's length, not the number of skills (but for one comparison per skill whose
-//! description starts with what the message has, where it has it).
+//! description starts with what the message has, where it has it). Edits, additions and
+//! removals taken in place (`edits.rs`) keep the automaton; the texts they bring that it
+//! lacks go to a second, small one, which turns search too until it is made whole again.
 
 use crate::error::Error;
 use crate::fast_hash::{FastMap, SeededMap};
@@ -143,7 +145,8 @@ pub(crate) struct MatchIndex {
     /// Why the automaton could not be built, if it could not: every turn then fails
     /// with [`Error::Unavailable`] rather than matching nothing.
     broken: Option<String>,
-    /// For each automaton pattern, the skills and rules it stands for.
+    /// For each pattern, the skills and rules it stands for: the automaton's, then those of
+    /// the small automaton of `edited`.
     targets: Vec<Vec<(usize, Reason)>>,
     /// For each skill, what of its folded description follows the automaton's pattern for
     /// it, as a place in `rests` (0, empty: the pattern is the whole description): a
@@ -163,6 +166,9 @@ pub(crate) struct MatchIndex {
     /// The rule texts that edits taken in place brought and `automaton` does not hold (see
     /// `edits.rs`); none since the build until an edit brings one.
     edited: Option<edits::Edited>,
+    /// How many skills have a mention key an earlier skill holds in `by_name` (a skill
+    /// taken out hands its key to the next only when some does).
+    repeated_keys: usize,
 }
 
 /// A [`MatchIndex`] whose one-word names and tags are all still rules: those that are
@@ -382,6 +388,7 @@ impl MatchIndex {
     /// ([`UnsettledRules::settle`] then leaves the everyday ones to ranking).
     pub(crate) fn build_unsettled<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> UnsettledRules {
         let mut by_name = SeededMap::default();
+        let mut repeated_keys = 0;
         let mut order_keys = Vec::new();
         let mut pattern_ids: SeededMap<String, usize> = SeededMap::default();
         let mut patterns: Vec<String> = Vec::new();
@@ -419,7 +426,12 @@ impl MatchIndex {
         let mut folded = Folded::default();
         for (i, skill) in skills.into_iter().enumerate() {
             order_keys.push(order_key(skill));
-            by_name.entry(mention_key(&skill.name)).or_insert(i);
+            match by_name.entry(mention_key(&skill.name)) {
+                std::collections::hash_map::Entry::Occupied(_) => repeated_keys += 1,
+                std::collections::hash_map::Entry::Vacant(key) => {
+                    key.insert(i);
+                }
+            }
             let mut rest_id = 0;
             for_each_rule(skill, &mut folded, |pattern, reason, rest| {
                 if reason == Reason::Description {
@@ -467,6 +479,7 @@ impl MatchIndex {
             one_word,
             held: FastMap::default(),
             edited: None,
+            repeated_keys,
         };
         UnsettledRules { index }
     }
