@@ -211,3 +211,30 @@ fn a_word_in_more_skills_than_a_turn_reads_keeps_its_heaviest() {
     assert!((all_fifty - ln(1.0 + (50.0 - 50.0 + 0.5) / (50.0 + 0.5))).abs() < 1e-12);
     assert!(index.shared_word("kubernetes"));
 }
+
+/// A word of a skill's `when_not_to_use` lowers its score where some skill is indexed by
+/// it, and a word a skill's text sends elsewhere makes it one that skills share: both are
+/// read with the skill and looked up when the index is assembled.
+#[test]
+fn words_against_a_skill_lower_it_and_words_sent_elsewhere_are_shared() {
+    let make = |name: &str, description: &str, more: &str| {
+        let text = format!("---\nname: {name}\ndescription: {description}\n{more}---\nbody\n");
+        crate::skill::load::load(&format!("{name}/SKILL.md"), &text, &crate::Limits::default()).skill.unwrap()
+    };
+    let skills = vec![
+        make("pdf-forms", "Fill PDF forms for invoices.", ""),
+        make("pdf-forms-too", "Fill PDF forms for invoices.", "when_not_to_use: scanned invoices\n"),
+        make("csv-tools", "Clean CSV files. Not for spreadsheets; use another skill for that.", ""),
+        make("sheets", "Edit spreadsheets online.", ""),
+    ];
+    let index = RankIndex::build(&skills, false);
+    let options =
+        RankOptions { max_ranked: 4, min_score: 0.0, min_ratio: 0.0, min_coverage: 0.0, ..Default::default() };
+    let found = index.rank("fill pdf forms for invoices", None, &options, |_| true);
+    let score = |name: &str| found.iter().find(|r| skills[r.skill].name == name).map(|r| r.score);
+    let (plain, against) = (score("pdf-forms").unwrap(), score("pdf-forms-too").unwrap());
+    assert!(against < plain, "{against} is not below {plain}");
+    // `spreadsheets` ranks one skill, and another sends it elsewhere.
+    assert!(index.shared_word("spreadsheets"));
+    assert!(!index.shared_word("online"));
+}
