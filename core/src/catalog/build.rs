@@ -441,12 +441,10 @@ pub(super) fn indexes_made_again(
     keep: bool,
     rebuild: impl FnOnce(&[&Skill]) -> Option<RankIndex>,
 ) -> (RankIndex, MatchIndex) {
-    let nothing = Skill::default();
-    let ranked = ranked(skills, &nothing);
     let worth_a_thread = skills.len() >= parallel::SPLIT_FROM_SKILLS;
     let unsettled = || MatchIndex::build_unsettled(skills.iter().map(|s| &s.skill));
-    let (ranking, rules) = parallel::join(worth_a_thread, || rebuild(&ranked), unsettled);
-    let ranking = ranking.unwrap_or_else(|| RankIndex::build_keeping(ranked.iter().copied(), headings, keep));
+    let ranking = || ranking_made_again(skills, headings, keep, rebuild);
+    let (ranking, rules) = parallel::join(worth_a_thread, ranking, unsettled);
     let rules = rules.settle(|word| ranking.shared_word(word));
     (ranking, rules)
 }

@@ -134,11 +134,11 @@ impl Catalog {
 
     /// Takes a checked change: the skill and its entry in the listing, stamps, warnings
     /// and safety report put in or taken out where a build puts them, the report's counts
-    /// made again, and the rule automaton's targets (`MatchIndex::insert_skill`,
-    /// `remove_skill`; false when it must be made whole). The ranking index is the caller's
-    /// to make again; the bodies scanned so far are forgotten (they are remembered by
-    /// position).
-    pub(super) fn take_reshape(&mut self, reshape: Reshape) -> (Moved, bool) {
+    /// made again, and, with `rules_kept`, the rule automaton's targets
+    /// (`MatchIndex::insert_skill`, `remove_skill`; false when it must be made whole, as it
+    /// must without `rules_kept`). The ranking index is the caller's to make again; the
+    /// bodies scanned so far are forgotten (they are remembered by position).
+    pub(super) fn take_reshape(&mut self, reshape: Reshape, rules_kept: bool) -> (Moved, bool) {
         #[cfg(test)]
         TAKEN.with(|taken| taken.set(taken.get() + 1));
         let moved = match reshape {
@@ -157,7 +157,7 @@ impl Catalog {
                 self.stamps.insert((entry.source, entry.skill.location.clone()), stamp);
                 listing.insert(at.min(listing.len()), listed);
                 let position = position.min(self.skills.len());
-                let taken = self.index.insert_skill(position, &entry.skill);
+                let taken = rules_kept && self.index.insert_skill(position, &entry.skill);
                 self.skills.insert(position, *entry);
                 (Moved::Inserted(position), taken)
             }
@@ -168,7 +168,7 @@ impl Catalog {
                 }
                 let listed = listing.remove(at);
                 let removed = self.skills.remove(position);
-                let taken = self.index.remove_skill(position, &removed.skill);
+                let taken = rules_kept && self.index.remove_skill(position, &removed.skill);
                 self.report.warnings.retain(|w| w.location != listed.location());
                 self.report.flagged.retain(|f| f.location != listed.location());
                 self.stamps.remove(&(listed.source(), listed.location().to_owned()));

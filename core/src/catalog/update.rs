@@ -342,8 +342,8 @@ impl Catalog {
         }
         let moved = match reshape {
             Some(reshape) => {
-                let (moved, taken) = self.take_reshape(reshape);
-                rules_kept &= taken;
+                let (moved, taken) = self.take_reshape(reshape, rules_kept);
+                rules_kept = taken;
                 moved
             }
             None => Moved::Nothing,

@@ -101,15 +101,8 @@ impl MatchIndex {
         self.description_rests.insert(at, 0);
         let key = mention_key(&skill.name);
         self.longest_key = self.longest_key.max(key.len());
-        match self.by_name.get_mut(&key) {
-            Some(holder) => {
-                self.repeated_keys += 1;
-                *holder = (*holder).min(at);
-            }
-            None => {
-                self.by_name.insert(key, at);
-            }
-        }
+        let holder = self.by_name.entry(key).or_insert(at);
+        *holder = (*holder).min(at);
         self.put_in(at, skill)
     }
 
@@ -122,6 +115,8 @@ impl MatchIndex {
             return false;
         }
         self.edited().edits += 1;
+        // (Counted while the skill is still in: the repeats among the others and it.)
+        let repeats = self.repeated_keys();
         self.take_out(at, was);
         self.order_keys.remove(at);
         self.description_rests.remove(at);
@@ -129,17 +124,15 @@ impl MatchIndex {
         let held = self.by_name.get(&key) == Some(&at);
         self.renumber(|skill| if skill > at { skill - 1 } else { skill });
         if !held {
-            // An earlier skill holds its key: one repeat fewer.
-            self.repeated_keys = self.repeated_keys.saturating_sub(1);
+            // An earlier skill holds its key.
             return true;
         }
-        let next = match self.repeated_keys {
+        let next = match repeats {
             0 => None,
             _ => self.order_keys.iter().position(|(_, name)| mention_key(name) == key),
         };
         match next {
             Some(next) => {
-                self.repeated_keys -= 1;
                 self.by_name.insert(key, next);
             }
             None => {
@@ -150,6 +143,12 @@ impl MatchIndex {
             }
         }
         true
+    }
+
+    /// How many skills have a mention key an earlier skill holds (every skill's key is
+    /// held by one): a skill taken out hands its key to the next only when some do.
+    fn repeated_keys(&self) -> usize {
+        self.order_keys.len().saturating_sub(self.by_name.len())
     }
 
     /// Gives every target and every name's holder the skill number `new` gives it.
@@ -353,7 +352,7 @@ mod tests {
     /// of skills gone), and names what it names.
     fn assert_as_built(index: &MatchIndex, skills: &[Skill], said: &[String], step: &str) {
         let built = MatchIndex::build(skills, everyday(skills));
-        assert_eq!((index.longest_key, index.repeated_keys), (built.longest_key, built.repeated_keys), "{step}");
+        assert_eq!((index.longest_key, index.repeated_keys()), (built.longest_key, built.repeated_keys()), "{step}");
         assert_eq!(index.order_keys, built.order_keys, "{step}");
         let mut names: Vec<&String> = index.by_name.keys().chain(built.by_name.keys()).collect();
         names.dedup();

@@ -166,9 +166,6 @@ pub(crate) struct MatchIndex {
     /// The rule texts that edits taken in place brought and `automaton` does not hold (see
     /// `edits.rs`); none since the build until an edit brings one.
     edited: Option<edits::Edited>,
-    /// How many skills have a mention key an earlier skill holds in `by_name` (a skill
-    /// taken out hands its key to the next only when some does).
-    repeated_keys: usize,
 }
 
 /// A [`MatchIndex`] whose one-word names and tags are all still rules: those that are
@@ -388,7 +385,6 @@ impl MatchIndex {
     /// ([`UnsettledRules::settle`] then leaves the everyday ones to ranking).
     pub(crate) fn build_unsettled<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> UnsettledRules {
         let mut by_name = SeededMap::default();
-        let mut repeated_keys = 0;
         let mut order_keys = Vec::new();
         let mut pattern_ids: SeededMap<String, usize> = SeededMap::default();
         let mut patterns: Vec<String> = Vec::new();
@@ -426,12 +422,7 @@ impl MatchIndex {
         let mut folded = Folded::default();
         for (i, skill) in skills.into_iter().enumerate() {
             order_keys.push(order_key(skill));
-            match by_name.entry(mention_key(&skill.name)) {
-                std::collections::hash_map::Entry::Occupied(_) => repeated_keys += 1,
-                std::collections::hash_map::Entry::Vacant(key) => {
-                    key.insert(i);
-                }
-            }
+            by_name.entry(mention_key(&skill.name)).or_insert(i);
             let mut rest_id = 0;
             for_each_rule(skill, &mut folded, |pattern, reason, rest| {
                 if reason == Reason::Description {
@@ -479,7 +470,6 @@ impl MatchIndex {
             one_word,
             held: FastMap::default(),
             edited: None,
-            repeated_keys,
         };
         UnsettledRules { index }
     }
