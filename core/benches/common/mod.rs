@@ -53,24 +53,30 @@ fn copies(size: usize, distinct_descriptions: bool) -> Vec<CatalogInput> {
                 text = text.replacen("\nname: ", &format!("\nname: c{copy}-"), 1);
             }
             if copy > 0 && distinct_descriptions {
-                let at = text.find("\ndescription:").unwrap() + "\ndescription:".len();
-                let value = text[at..].trim_start_matches(' ');
-                let start = text.len() - value.len();
-                // Plain or quoted: the word goes first (inside the quotes); a block scalar
-                // (`>`, `|`): at the start of its first line.
-                let insert = match value.chars().next().unwrap() {
-                    '"' | '\'' => start + 1,
-                    '>' | '|' => {
-                        let line = start + value.find('\n').unwrap() + 1;
-                        line + text[line..].len() - text[line..].trim_start_matches(' ').len()
-                    }
-                    _ => start,
-                };
-                text.insert_str(insert, &format!("c{copy} "));
+                text = with_first_word(&text, &format!("c{copy}"));
             }
             CatalogInput { source: 0, id: None, origin: None, location: format!("s/{i}/SKILL.md"), text: Ok(text) }
         })
         .collect()
+}
+
+/// `text` (a SKILL.md) with `word` first in its description: plain or quoted, the word
+/// goes first (inside the quotes); a block scalar (`>`, `|`): at the start of its first line.
+pub fn with_first_word(text: &str, word: &str) -> String {
+    let mut text = text.to_owned();
+    let at = text.find("\ndescription:").unwrap() + "\ndescription:".len();
+    let value = text[at..].trim_start_matches(' ');
+    let start = text.len() - value.len();
+    let insert = match value.chars().next().unwrap() {
+        '"' | '\'' => start + 1,
+        '>' | '|' => {
+            let line = start + value.find('\n').unwrap() + 1;
+            line + text[line..].len() - text[line..].trim_start_matches(' ').len()
+        }
+        _ => start,
+    };
+    text.insert_str(insert, &format!("{word} "));
+    text
 }
 
 /// A message of about `bytes` bytes made of dev messages.

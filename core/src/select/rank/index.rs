@@ -4,8 +4,9 @@
 
 use super::reading::{Reading, Vocabulary};
 use super::{
-    ln, with_scratch, Lookup, MessageWords, QueryTerm, RankOptions, Ranked, Scratch, Term, AGAINST_WEIGHT, B,
-    CANDIDATES_PER_WORD, K1, MAX_QUERY_WORDS, REFERENCE_UNSEEN_IDF, UNSEEN_COVERAGE,
+    average_length, fixed, ln, offset_of, unfixed, with_scratch, Lookup, MessageWords, Occurrence, QueryTerm,
+    RankOptions, Ranked, Scratch, Term, AGAINST_WEIGHT, B, CANDIDATES_PER_WORD, K1, MAX_QUERY_WORDS,
+    REFERENCE_UNSEEN_IDF, UNSEEN_COVERAGE,
 };
 use crate::fast_hash::FastMap;
 use crate::order;
@@ -92,7 +93,7 @@ impl RankIndex {
             }
         }
         let n = readings.len() as f64;
-        let average = if n > 0.0 { readings.iter().map(|r| r.length as f64).sum::<f64>() / n } else { 1.0 };
+        let average = average_length(readings.iter().map(|r| r.length as f64).sum::<f64>(), n);
         let idf_of = |df: f64| ln(1.0 + (n - df + 0.5) / (df + 0.5));
         let mut terms: Vec<Term> = document_frequency
             .iter()
@@ -174,14 +175,24 @@ impl RankIndex {
     /// What the catalogue knows of a lowercase word; the word is stemmed (in place)
     /// only when its written form is new to the catalogue.
     pub(super) fn lookup(&self, word: &mut String) -> Lookup {
+        // (A term without postings, which no skill has, is unseen, as it is to a build.)
         match self.surface.get(word.as_str()) {
-            Some(&Some(term)) => Lookup::Known(term),
+            Some(&Some(term)) if self.is_live(term) => Lookup::Known(term),
             Some(None) => Lookup::Stop,
-            None => {
+            _ => {
                 stem_remembered(word);
-                self.words.get(word.as_str()).map_or(Lookup::Unseen, |&term| Lookup::Known(term))
+                match self.words.get(word.as_str()) {
+                    Some(&term) if self.is_live(term) => Lookup::Known(term),
+                    _ => Lookup::Unseen,
+                }
             }
         }
+    }
+
+    /// Whether some skill has `term` (an index edited in place may keep a term no skill
+    /// has any more, without postings, where a build has none).
+    fn is_live(&self, term: u32) -> bool {
+        self.terms.get(term as usize).is_some_and(|t| !t.postings.is_empty())
     }
 
     /// True when `word` (lowercase) says little about which skill is meant: a stop
@@ -317,50 +328,59 @@ impl RankIndex {
                 }
             };
             if link == Link::Compound {
-                known.extend(term.map(|t| (t, offset)));
+                known.extend(term.map(|t| (t, Occurrence::Compound.at(offset))));
                 return;
             }
             if let (Link::Next, Some(first), Some(second)) = (link, previous, term) {
-                known.extend(self.pairs.get(&(first, second)).map(|&pair| (pair, offset)));
+                known.extend(self.pairs.get(&(first, second)).map(|&pair| (pair, Occurrence::Pair.at(offset))));
             }
-            known.extend(term.map(|t| (t, offset)));
+            known.extend(term.map(|t| (t, Occurrence::Word.at(offset))));
             previous = term;
         });
-        // Sorted by (term, offset): each term keeps its first offset. (Compared as one
-        // number when offsets fit in 32 bits: the same order, at a fraction of the cost.)
-        match u64::try_from(message.len()).is_ok_and(|len| len <= u64::from(u32::MAX)) {
-            true => known.sort_unstable_by_key(|&(term, offset)| (u64::from(term) << 32) | offset as u64),
+        // Sorted by (term, occurrence): each term keeps its first occurrence. (Compared as
+        // one number when occurrences fit in 32 bits, as they do in a message under 1 GiB:
+        // the same order, at a fraction of the cost.)
+        match message.len() < 1 << 30 {
+            true => known.sort_unstable_by_key(|&(term, first)| (u64::from(term) << 32) | first),
             false => known.sort_unstable(),
         }
         known.dedup_by_key(|&mut (term, _)| term);
         unseen.sort_unstable();
         unseen.dedup();
-        query.extend(known.iter().filter_map(|&(term, offset)| {
-            let t = self.terms.get(term as usize)?;
-            Some(QueryTerm { term, idf: t.idf, pair: t.pair, bound: t.idf * t.max_weight(), offset })
+        // (A term without postings, which no skill has, is no word of the catalogue.)
+        query.extend(known.iter().filter_map(|&(term, first)| {
+            let t = self.terms.get(term as usize).filter(|t| !t.postings.is_empty())?;
+            Some(QueryTerm { term, idf: t.idf, pair: t.pair, bound: t.idf * t.max_weight(), first })
         }));
-        let words = query.iter().filter(|q| !q.pair);
-        let total = words.map(|q| q.idf).sum::<f64>() + unseen.len() as f64 * self.unseen_idf * UNSEEN_COVERAGE;
+        // (In fixed point: the same sum whatever the terms' order; see `fixed`.)
+        let words = query.iter().filter(|q| !q.pair).map(|q| fixed(q.idf)).fold(0i64, i64::saturating_add);
+        let unseen_count = i64::try_from(unseen.len()).unwrap_or(i64::MAX);
+        let unseen_weight = fixed(self.unseen_idf * UNSEEN_COVERAGE).saturating_mul(unseen_count);
+        let total = unfixed(words.saturating_add(unseen_weight));
         let embedding = embedding.filter(|_| options.semantic_weight > 0.0 && !self.vectors.is_empty());
         if total <= 0.0 && embedding.is_none() {
             return Vec::new();
         }
         if query.len() > MAX_QUERY_WORDS {
-            // Terms are unique: the order is total, so the words that can add most are the
-            // first MAX_QUERY_WORDS once the one at that place is found (no sort needed).
-            let most_first = |a: &QueryTerm, b: &QueryTerm| b.bound.total_cmp(&a.bound).then(a.term.cmp(&b.term));
+            // Terms are unique, and so are their first occurrences: the order is total, so
+            // the words that can add most are the first MAX_QUERY_WORDS once the one at that
+            // place is found (no sort needed).
+            let most_first = |a: &QueryTerm, b: &QueryTerm| b.bound.total_cmp(&a.bound).then(a.first.cmp(&b.first));
             query.select_nth_unstable_by(MAX_QUERY_WORDS - 1, most_first);
             query.truncate(MAX_QUERY_WORDS);
-            query.sort_unstable_by_key(|q| q.term);
         }
+        // Scores are summed in the order the message first says each word: the same bits
+        // whatever numbers the index gave its terms.
+        query.sort_unstable_by_key(|q| q.first);
         let scale = REFERENCE_UNSEEN_IDF / self.unseen_idf;
 
         // Each word adds to the skills it weighs most in.
         let mut top: Vec<Ranked> = Vec::new();
         for q in query.iter() {
             let Some(term) = self.terms.get(q.term as usize) else { continue };
+            let (coverage, offset) = (if q.pair { 0.0 } else { q.idf }, offset_of(q.first));
             for &(skill, weight) in term.postings.iter().take(CANDIDATES_PER_WORD) {
-                scratch.add(skill, q.idf * weight, if q.pair { 0.0 } else { q.idf }, q.offset);
+                scratch.add(skill, q.idf * weight, coverage, offset);
             }
         }
         // A word of the skill's `when_not_to_use` counts against it.

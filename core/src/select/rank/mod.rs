@@ -123,6 +123,44 @@ const UNSEEN_COVERAGE: f64 = 0.5;
 /// What a pair of adjacent words weighs, relative to its field's weight.
 const PAIR_WEIGHT: f64 = 1.0;
 
+/// The average length BM25 weighs a skill's length against: the catalogue's, its
+/// significand rounded to [`AVERAGE_LENGTH_BITS`] bits (off by at most 0.4%, bit for bit
+/// the same everywhere). Every posting's weight depends on it, so an edit, an addition or
+/// a removal that moved it would weigh every posting again; rounded, one seldom moves it
+/// (at 10,000 skills, a description edit by half an average length about once in 100),
+/// and an index can take the change in place. The dev sets route the same
+/// with 7 to 10 bits as unrounded (5 or 6 bits lost one MetaTool message).
+fn average_length(total: f64, skills: f64) -> f64 {
+    if skills <= 0.0 {
+        return 1.0;
+    }
+    let average = total / skills;
+    // Rounded to the nearest (half away from zero): the bits dropped, plus half their unit.
+    let dropped = 52 - AVERAGE_LENGTH_BITS;
+    let half = 1u64 << (dropped - 1);
+    f64::from_bits(average.to_bits().saturating_add(half) & !((1u64 << dropped) - 1))
+}
+
+/// The bits of its significand the average length keeps (past the leading one).
+const AVERAGE_LENGTH_BITS: u32 = 7;
+
+/// A message's informative weight (the IDFs of its words) is summed in fixed point, in
+/// units of 1 / `FIXED_POINT`: whole numbers add up to the same sum in any order, so it
+/// does not depend on the numbers the index gave its terms (which an edit in place would give
+/// otherwise than a build). A skill's score, a sum of a few terms, is added in the order
+/// the message first says them.
+const FIXED_POINT: f64 = 4_294_967_296.0;
+
+/// `x` in fixed point (truncated: a difference of at most 2⁻³² a term).
+fn fixed(x: f64) -> i64 {
+    (x * FIXED_POINT) as i64
+}
+
+/// A fixed-point sum back as a number.
+fn unfixed(x: i64) -> f64 {
+    x as f64 / FIXED_POINT
+}
+
 /// Natural logarithm from basic IEEE operations only (the same bits everywhere).
 fn ln(x: f64) -> f64 {
     if x <= 0.0 {
@@ -197,8 +235,30 @@ struct QueryTerm {
     pair: bool,
     /// The most this word adds to any skill's (unscaled) score.
     bound: f64,
-    /// Byte offset of its first occurrence.
-    offset: usize,
+    /// Its first occurrence: byte offset times four plus its kind (see [`Occurrence`]).
+    first: u64,
+}
+
+/// Where a word of the message occurs: its byte offset times four plus its kind, a
+/// number no other word of the message has (one word, one pair and one compound at most
+/// start or end at an offset) and the same whatever numbers the index gave its terms. A
+/// term's first occurrence orders it among the message's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Occurrence {
+    Word = 0,
+    Pair = 1,
+    Compound = 2,
+}
+
+impl Occurrence {
+    fn at(self, offset: usize) -> u64 {
+        (offset as u64).saturating_mul(4) | self as u64
+    }
+}
+
+/// The byte offset of an occurrence.
+fn offset_of(first: u64) -> usize {
+    usize::try_from(first / 4).unwrap_or(usize::MAX)
 }
 
 /// A skill's score so far in a turn.
@@ -232,7 +292,8 @@ struct Scratch {
 /// buffers. Kept in [`Scratch`] between turns, so that their capacity is reused.
 #[derive(Debug, Default)]
 struct MessageWords {
-    known: Vec<(u32, usize)>,
+    /// Each known term with an occurrence ([`Occurrence::at`]).
+    known: Vec<(u32, u64)>,
     unseen: Vec<u64>,
     query: Vec<QueryTerm>,
     reader: WordBuffers,

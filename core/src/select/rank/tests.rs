@@ -238,3 +238,70 @@ fn words_against_a_skill_lower_it_and_words_sent_elsewhere_are_shared() {
     assert!(index.shared_word("spreadsheets"));
     assert!(!index.shared_word("online"));
 }
+
+/// `index` with its terms numbered backwards (what a turn sees is the same catalogue).
+fn numbered_backwards(index: &RankIndex) -> RankIndex {
+    let last = index.terms.len() as u32 - 1;
+    let new = |term: u32| last - term;
+    let mut renumbered = index.clone();
+    renumbered.terms = index.terms.iter().rev().cloned().collect();
+    renumbered.words = index.words.iter().map(|(w, &t)| (w.clone(), new(t))).collect();
+    renumbered.pairs = index.pairs.iter().map(|(&(a, b), &t)| ((new(a), new(b)), new(t))).collect();
+    renumbered.surface = index.surface.iter().map(|(f, t)| (f.clone(), t.map(new))).collect();
+    renumbered.against = index.against.iter().map(|(&t, s)| (new(t), s.clone())).collect();
+    renumbered.sent_elsewhere = index.sent_elsewhere.iter().map(|(&t, s)| (new(t), s.clone())).collect();
+    renumbered
+}
+
+/// Thirty skills each indexed by a word of its own, alike in every weight: a message with
+/// all thirty words has more than a turn ranks on, all of them equal, and the turn ranks on
+/// the first it says, however the index numbered them. The scores too are the same bits
+/// however the terms are numbered (their sums are in fixed point, which adds up alike in
+/// any order): a catalogue edited in place numbers its terms otherwise than a build does.
+#[test]
+fn a_turn_answers_alike_whatever_numbers_the_index_gave_its_terms() {
+    let word = |i: usize| format!("zq{}{}x", char::from(b'a' + (i / 6) as u8), char::from(b'a' + (i % 6) as u8));
+    let make = |i: usize| {
+        let text = format!("---\nname: s-{w}\ndescription: {w}\n---\nbody\n", w = word(i));
+        crate::skill::load::load("x/SKILL.md", &text, &crate::Limits::default()).skill.unwrap()
+    };
+    let options =
+        RankOptions { max_ranked: 30, min_score: 0.0, min_ratio: 0.0, min_coverage: 0.0, ..Default::default() };
+    let ranked = |skills: &[Skill], index: &RankIndex, message: &str| {
+        let found = index.rank(message, None, &options, |_| true);
+        found.iter().map(|r| (skills[r.skill].name.clone(), r.score.to_bits(), r.position)).collect::<Vec<_>>()
+    };
+    let skills: Vec<Skill> = (0..30).map(make).collect();
+    let index = RankIndex::build(&skills, false);
+    let message = (0..30).map(word).collect::<Vec<_>>().join(". ");
+    let forward = ranked(&skills, &index, &message);
+    let mut names: Vec<String> = forward.iter().map(|(name, _, _)| name.clone()).collect();
+    names.sort();
+    assert_eq!(names, (0..MAX_QUERY_WORDS).map(|i| format!("s-{}", word(i))).collect::<Vec<_>>());
+    assert_eq!(ranked(&skills, &numbered_backwards(&index), &message), forward);
+    // Words the skills share in their own ways, pairs and a compound among them.
+    let mut corpus = self::skills();
+    copies(&mut corpus, 40);
+    let index = RankIndex::build(&corpus, false);
+    for message in [
+        "debug my kubernetes pods that crash and review the sql queries, then gardening and cooking",
+        "kubernetes-pods crash; non-sql topic 7 about readiness probes and database migrations",
+    ] {
+        let forward = ranked(&corpus, &index, message);
+        assert!(forward.len() > 3, "{message}");
+        assert_eq!(ranked(&corpus, &numbered_backwards(&index), message), forward, "{message}");
+    }
+}
+
+#[test]
+fn the_average_length_is_rounded_to_seven_bits() {
+    assert_eq!(average_length(0.0, 0.0), 1.0);
+    assert_eq!(average_length(300.0, 10.0), 30.0);
+    // From 16 to 32, seven bits are steps of an eighth: 30.05 is nearest 30, 30.1 nearest 30.125.
+    assert_eq!(average_length(300.5, 10.0), 30.0);
+    assert_eq!(average_length(301.0, 10.0), 30.125);
+    for total in [7.0, 123.0, 1e4, 3.3e5, 9.9e7] {
+        let exact = total / 1000.0;
+        assert!((average_length(total, 1000.0) / exact - 1.0).abs() <= 1.0 / 256.0, "{total}");
+    }
+}
