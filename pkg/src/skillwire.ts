@@ -778,11 +778,11 @@ export class Skillwire {
    * has it at hand; else it is read) — without listing the sources: in place, in time
    * proportional to that skill, when it leaves its skill's fields, "When to use" sections,
    * id, gates, warnings and blocked flag as they were (an edit to a body's instructions);
-   * in place with the catalogue's indexes made again around it when it edits only what
+   * in place, the catalogue's indexes taking it in place too, when it edits only what
    * they read (a description, tags, `when_to_use`, `when_not_to_use`, "When to use"
    * sections); otherwise the catalogue is refreshed (`refresh()`). Resolves to `true` when
    * the entry was taken in place with nothing else changed (or its stamp had not changed),
-   * `false` when the catalogue was made again (its indexes, or a refresh). For a host that
+   * `false` when the catalogue's indexes changed, or it was refreshed. For a host that
    * learns of one change at a time (a file watcher, an editor saving a skill): other changes
    * are seen at the next refresh. An update that resolves to `true` keeps the embeddings set
    * with `setEmbeddings`; after `false` they are gone, as after a refresh (with `embed`, the
@@ -806,7 +806,7 @@ export class Skillwire {
   /**
    * Takes the entry of source `source` at `location` out of the catalogue (its SKILL.md
    * deleted) without listing the sources: its skill, warnings and safety report go, and
-   * the catalogue's indexes are made again around the skills left, which keep the vectors
+   * the catalogue's indexes take the removal in place, the skills left keeping the vectors
    * `embed` gave them; otherwise (an entry the catalogue has not listed with a `stamp` or
    * whose skill did not load, its last, a skill that shadowed another or is listed as
    * `name@origin`, two skills met under one name from two origins), and when `embed`

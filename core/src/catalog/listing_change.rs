@@ -1,8 +1,7 @@
 //! One entry added to or removed from the sources' listing, taken in place by a refresh
 //! (see `update.rs`): the skill put in its place in the catalogue, or taken out, its
-//! warnings and safety report with it, the rule automaton taking it in or out in place and
-//! the ranking index made again around it, as for a field edit — instead of taking every
-//! entry back and building the catalogue again.
+//! warnings and safety report with it, both indexes taking it in or out in place, as for a
+//! field edit — instead of taking every entry back and building the catalogue again.
 //!
 //! Taken only when nothing else in the catalogue depends on it: the added skill loads,
 //! its name and id are no other skill's, and the catalogue is not full; the removed skill
@@ -17,6 +16,7 @@ use super::update::Listed;
 use super::{Catalog, CatalogInput, CatalogSkill, FlaggedSkill, LocatedWarning};
 use crate::fast_hash::SeededMap;
 use crate::scan::ScanCache;
+pub(super) use crate::select::rank::Moved;
 use crate::select::rules::mention_key;
 
 /// The code of the warning two skills of one name from two origins give.
@@ -52,38 +52,6 @@ pub(super) enum Reshape {
     },
     /// The removed entry's place in the listing, and its skill's among the skills.
     Removed { at: usize, position: usize },
-}
-
-/// What taking a [`Reshape`] did to the skills' positions.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Moved {
-    Nothing,
-    /// A skill put at this position; those from it on moved one down.
-    Inserted(usize),
-    /// The skill at this position taken out; those after it moved one up.
-    Removed(usize),
-}
-
-impl Moved {
-    /// Where the skill at `old` is now (the removed one has no place: `None`).
-    pub(super) fn now(self, old: usize) -> Option<usize> {
-        match self {
-            Moved::Nothing => Some(old),
-            Moved::Inserted(at) => Some(if old < at { old } else { old + 1 }),
-            Moved::Removed(at) if old == at => None,
-            Moved::Removed(at) => Some(if old < at { old } else { old - 1 }),
-        }
-    }
-
-    /// Where the skill now at `now` was (the added one was nowhere: `None`).
-    pub(super) fn before(self, now: usize) -> Option<usize> {
-        match self {
-            Moved::Nothing => Some(now),
-            Moved::Inserted(at) if now == at => None,
-            Moved::Inserted(at) => Some(if now < at { now } else { now - 1 }),
-            Moved::Removed(at) => Some(if now < at { now } else { now + 1 }),
-        }
-    }
 }
 
 impl Catalog {

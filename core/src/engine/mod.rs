@@ -226,8 +226,9 @@ impl<S: SkillSource> Engine<S> {
     /// edit to a body's instructions), they are taken in place: nothing else is made again;
     /// when they edit only what ranking and the rules read (a description, tags,
     /// `when_to_use`, `when_not_to_use`, a "When to use" section), they are taken in place
-    /// and the ranking index made again around them, the rule automaton taking them in place
-    /// from 256 skills ([`EntryUpdate::Reindexed`](crate::EntryUpdate)).
+    /// and into both indexes: the ranking index in place (assembled again when they move the
+    /// catalogue's average length), the rule automaton in place from 256 skills
+    /// ([`EntryUpdate::Reindexed`](crate::EntryUpdate)).
     /// One entry added to the listing or removed from it (besides such edits) is taken in
     /// place the same way, when its skill takes or leaves a name no other skill wants (it
     /// loads, its id is its own, the catalogue is not full, no two skills meet under one
@@ -266,16 +267,17 @@ impl<S: SkillSource> Engine<S> {
     /// leaves its skill's fields, sections, id, gates, warnings and blocked flag as they were
     /// (an edit to a body's instructions), in place, in time proportional to that skill; when
     /// it edits only what ranking and the rules read (a description, tags, `when_to_use`,
-    /// `when_not_to_use`, "When to use" sections, headings), in place with the ranking index
-    /// made again around it and the rule automaton taking it in place (from 256 skills), as
-    /// a refresh does but without listing the sources or taking the other entries again
+    /// `when_not_to_use`, "When to use" sections, headings), in place, both indexes taking it
+    /// in place too (the rule automaton from 256 skills; the ranking index assembled again
+    /// when the edit moves the catalogue's average length), with the answers a refresh gives
+    /// but without listing the sources or taking the other entries again
     /// ([`EntryUpdate::Reindexed`]); otherwise (an entry the catalogue has not listed with a
     /// stamp, no stamp, another origin or id, another field
     /// edited, a skill that lost its name to another, a read that failed, or a catalogue
     /// with entries to read again or a location listed twice) the engine
     /// [refreshes](Engine::refresh). Returns true when the entry was taken in place with nothing else
-    /// changed (or its stamp was the one the catalogue has), false when the catalogue was
-    /// made again — its indexes, or by a refresh.
+    /// changed (or its stamp was the one the catalogue has), false when the catalogue's
+    /// indexes changed, or it was refreshed.
     ///
     /// For a host that learns of one change at a time (a file watcher's event, an editor
     /// saving a skill): other changes since the catalogue was built or last refreshed are
@@ -312,8 +314,9 @@ impl<S: SkillSource> Engine<S> {
 
     /// Takes the entry of source `source` at `location` out (its SKILL.md deleted, its
     /// folder moved away) without listing the sources: its skill, warnings and safety
-    /// report go, and both indexes are made again around the skills left, as a refresh
-    /// that no longer finds it makes them (the others keep the embedder's vectors);
+    /// report go, and both indexes take the removal in place (see [`Engine::update`]), giving
+    /// the answers a refresh that no longer finds it would (the others keep the embedder's
+    /// vectors);
     /// otherwise (see [`Catalog::remove_entry`]: an entry the catalogue has not listed with a
     /// stamp or whose skill did not load, its last, a skill that shadowed another or is
     /// listed as `NAME@ORIGIN`, a catalogue where two skills met under one name from two

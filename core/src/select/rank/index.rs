@@ -40,9 +40,51 @@ pub(crate) struct RankIndex {
     /// IDF of a word no skill has.
     pub(super) unseen_idf: f64,
     /// What reading each skill gave, kept by a catalogue that may be refreshed
-    /// ([`RankIndex::rebuild`]); not kept by snapshots.
+    /// ([`RankIndex::rebuild`], [`RankIndex::edited`]); not kept by snapshots.
     #[cfg_attr(feature = "snapshot", serde(skip))]
     pub(super) readings: Option<Vec<Reading>>,
+    /// With the readings: how many skills have each term (the postings keep only the
+    /// heaviest).
+    #[cfg_attr(feature = "snapshot", serde(skip))]
+    pub(super) frequencies: Vec<u32>,
+    /// The average length the weights were computed with ([`average_length`]).
+    #[cfg_attr(feature = "snapshot", serde(skip))]
+    pub(super) average: f64,
+    /// With the readings: how many terms some skill has (an edit in place keeps those no
+    /// skill has any more, without postings).
+    #[cfg_attr(feature = "snapshot", serde(skip))]
+    pub(super) live_terms: usize,
+    /// With the readings, once an edit in place has needed them: the skills whose texts
+    /// against them or sending requests elsewhere have a word no term stands for (see
+    /// `edits.rs`).
+    #[cfg_attr(feature = "snapshot", serde(skip))]
+    pub(super) pending: Option<super::edits::Pending>,
+}
+
+/// A posting's BM25 weight (without the IDF): `f`, the term's summed weight in the skill,
+/// against `ratio`, the skill's length over the catalogue's average.
+pub(super) fn posting_weight(f: f64, ratio: f64) -> f64 {
+    f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * ratio))
+}
+
+/// A skill's length over the average (1 when the average is none).
+pub(super) fn length_ratio(length: usize, average: f64) -> f64 {
+    if average > 0.0 {
+        length as f64 / average
+    } else {
+        1.0
+    }
+}
+
+/// The order a term's postings are kept in: heaviest first, ties in catalogue order (a
+/// total order: a skill is in a term's postings once).
+pub(super) fn heaviest_first(a: &(u32, f64), b: &(u32, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+/// BM25's inverse document frequency of a term `df` of `n` skills have.
+pub(super) fn idf_of(df: f64, n: f64) -> f64 {
+    ln(1.0 + (n - df + 0.5) / (df + 0.5))
 }
 
 impl RankIndex {
@@ -94,31 +136,29 @@ impl RankIndex {
         }
         let n = readings.len() as f64;
         let average = average_length(readings.iter().map(|r| r.length as f64).sum::<f64>(), n);
-        let idf_of = |df: f64| ln(1.0 + (n - df + 0.5) / (df + 0.5));
         let mut terms: Vec<Term> = document_frequency
             .iter()
             .zip(&is_pair)
-            .map(|(&df, &pair)| Term { idf: idf_of(f64::from(df)), pair, postings: Vec::with_capacity(df as usize) })
+            .map(|(&df, &pair)| Term { idf: idf_of(f64::from(df), n), pair, postings: Vec::with_capacity(df as usize) })
             .collect();
         for (skill, reading) in readings.iter().enumerate() {
-            let ratio = if average > 0.0 { reading.length as f64 / average } else { 1.0 };
+            let ratio = length_ratio(reading.length, average);
             for (term, f) in reading.weighted() {
-                let weight = f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * ratio));
                 if let (Some(t), Ok(skill)) = (terms.get_mut(term as usize), u32::try_from(skill)) {
-                    t.postings.push((skill, weight));
+                    t.postings.push((skill, posting_weight(f, ratio)));
                 }
             }
         }
         // A turn reads a word's CANDIDATES_PER_WORD heaviest postings and no more, and
         // `shared_word` asks only whether two skills have it: the rest are not kept (they
-        // were most of the index at 10,000 skills). The order is total (a skill is in a
-        // term's postings once), so the heaviest are the first.
-        let heaviest_first = |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        // were most of the index at 10,000 skills). The order is total, so the heaviest
+        // are the first.
         for term in &mut terms {
             // (Made at the term's size: shrinking gives back only what was dropped.)
             order::keep_first(&mut term.postings, CANDIDATES_PER_WORD, heaviest_first);
             term.postings.shrink_to_fit();
         }
+        let terms_count = terms.len();
         let mut index = RankIndex {
             surface,
             words,
@@ -128,8 +168,12 @@ impl RankIndex {
             terms,
             skill_count: readings.len(),
             vectors: Vec::new(),
-            unseen_idf: idf_of(0.0),
+            unseen_idf: idf_of(0.0, n),
             readings: None,
+            frequencies: Vec::new(),
+            average,
+            live_terms: terms_count,
+            pending: None,
         };
         // Words that count against a skill, and words skills' texts send elsewhere:
         // only those some skill is indexed by.
@@ -150,7 +194,10 @@ impl RankIndex {
                 });
             }
         }
-        index.readings = keep.then_some(readings);
+        if keep {
+            index.readings = Some(readings);
+            index.frequencies = document_frequency;
+        }
         index
     }
 
@@ -159,6 +206,8 @@ impl RankIndex {
     pub(crate) fn keeping_readings(mut self, keep: bool) -> RankIndex {
         if !keep {
             self.readings = None;
+            self.frequencies = Vec::new();
+            self.pending = None;
         }
         self
     }
@@ -237,6 +286,13 @@ impl RankIndex {
     /// Whether the index keeps what reading each skill gave (so that it can be rebuilt).
     pub(crate) fn keeps_readings(&self) -> bool {
         self.readings.is_some()
+    }
+
+    /// How many terms some skill has, counted (a build's count of terms; an edit in place
+    /// keeps those no skill has any more, without postings).
+    #[cfg(test)]
+    pub(crate) fn terms_with_postings(&self) -> usize {
+        self.terms.iter().filter(|t| !t.postings.is_empty()).count()
     }
 
     /// How many distinct stemmed words the index knows.

@@ -19,9 +19,13 @@
 //! Scores use only IEEE basic arithmetic (a series logarithm, not the platform's), and
 //! are rounded to thousandths, so every runtime computes the same bytes.
 
+mod edits;
 mod index;
 mod reading;
 
+pub(crate) use edits::Moved;
+#[cfg(test)]
+pub(crate) use edits::TAKEN_IN_PLACE;
 pub(crate) use index::RankIndex;
 #[cfg(feature = "snapshot")]
 pub(crate) use reading::ReadAhead;

@@ -9,12 +9,13 @@
 //! heaviest postings. A large catalogue is read in parts, one per thread, each part with a
 //! vocabulary of its own, taken into the first in order ([`read_all`]): the numbers come
 //! out as one thread reading every skill gives them. A catalogue that may be refreshed
-//! keeps each skill's [`Reading`], so
-//! that after an edit to a few skills' fields [`RankIndex::rebuild`] reads only those and
+//! keeps each skill's [`Reading`], so that a refresh not taken in place (and a build from
+//! parts read ahead) reads only the skills that changed and [`RankIndex::rebuild`]
 //! assembles the index again: the same index a build gives, term numbers included (terms
 //! are numbered again in the order a build would first see them), except that the map of
 //! written forms may keep forms no skill has any more, each still naming the term its stem
-//! does (it only saves stemming them again).
+//! does (it only saves stemming them again). An edit taken in place goes further and
+//! assembles nothing (`edits.rs`).
 
 use super::index::RankIndex;
 use super::{DESCRIPTION_WEIGHT, HEADING_WEIGHT, NAME_WEIGHT, PAIR_WEIGHT, SECTION_WEIGHT, TAG_WEIGHT};
@@ -81,6 +82,9 @@ impl Reading {
     }
 }
 
+/// A vocabulary's maps: written forms, stems and pairs to terms.
+pub(super) type WordMaps = (FastMap<Box<str>, Option<u32>>, FastMap<Box<str>, u32>, FastMap<(u32, u32), u32>);
+
 /// The terms known while an index is made, numbered in the order they were first seen.
 #[derive(Debug)]
 pub(super) struct Vocabulary {
@@ -102,6 +106,9 @@ pub(super) struct Vocabulary {
     /// on its own thread keeps them, so that taking it in adds its forms in the order one
     /// thread would have: the same map, down to the order a snapshot writes it in).
     forms_in_order: Option<Vec<Box<str>>>,
+    /// When kept: each word numbered, stemmed, with its term (an edit in place looks up
+    /// who was waiting for it: see `edits.rs`).
+    pub(super) words_added: Option<Vec<(Box<str>, u32)>>,
     /// The word reader's buffers, reused from field to field.
     reader: WordBuffers,
 }
@@ -119,6 +126,7 @@ impl Vocabulary {
             terms: Vec::new(),
             sums: Vec::new(),
             forms_in_order: None,
+            words_added: None,
             reader: WordBuffers::default(),
         }
     }
@@ -137,7 +145,23 @@ impl Vocabulary {
     ) -> Vocabulary {
         let (seen, terms, sums) = (Vec::new(), Vec::new(), Vec::new());
         let reader = WordBuffers::default();
-        Vocabulary { surface, words, pairs, is_pair, seen, terms, sums, forms_in_order: None, reader }
+        Vocabulary {
+            surface,
+            words,
+            pairs,
+            is_pair,
+            seen,
+            terms,
+            sums,
+            forms_in_order: None,
+            words_added: None,
+            reader,
+        }
+    }
+
+    /// Its maps of written forms, stems and pairs.
+    pub(super) fn into_maps(self) -> WordMaps {
+        (self.surface, self.words, self.pairs)
     }
 
     fn new_term(&mut self, pair: bool) -> Option<u32> {
@@ -209,6 +233,9 @@ impl Vocabulary {
                         None => {
                             let Some(term) = self.new_term(false) else { return };
                             self.words.insert(word.as_str().into(), term);
+                            if let Some(added) = self.words_added.as_mut() {
+                                added.push((word.as_str().into(), term));
+                            }
                             term
                         }
                     };
@@ -405,6 +432,13 @@ impl RankIndex {
             let kept = unchanged(at).and_then(|from| old.get_mut(from)).and_then(Option::take);
             readings.push(kept.unwrap_or_else(|| vocabulary.read(skill, headings)));
         }
+        RankIndex::renumbered_and_assembled(vocabulary, readings)
+    }
+
+    /// The index of the skills `readings` were read from (in catalogue order) by
+    /// `vocabulary`, which may number terms no skill has and number the others in another
+    /// order than a build: terms numbered again as a build numbers them, then assembled.
+    pub(super) fn renumbered_and_assembled(mut vocabulary: Vocabulary, mut readings: Vec<Reading>) -> RankIndex {
         // Numbered again in the order a build first sees each term: skills in order, each
         // skill's terms in the order it first has them. Terms no skill has are dropped.
         let unnumbered = u32::MAX;
@@ -470,10 +504,12 @@ impl ReadAhead {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn skill(name: &str, description: &str, against: Option<&str>) -> Skill {
+    /// A skill with `description` and, maybe, a text against it; its body a "When to use"
+    /// section naming it.
+    pub(in crate::select::rank) fn skill(name: &str, description: &str, against: Option<&str>) -> Skill {
         let against = against.map(|a| format!("when_not_to_use: {a}\n")).unwrap_or_default();
         let text = format!(
             "---\nname: {name}\ndescription: {description}\n{against}---\n## When to use\n\nFor {name} work.\n"
@@ -535,42 +571,45 @@ mod tests {
         RankIndex::rebuild(previous, &skills, unchanged, true).unwrap()
     }
 
+    /// The words test skills are made of: forms of one stem, stop words, words in many
+    /// skills and in few, compounds, and words past ASCII.
+    pub(in crate::select::rank) const WORDS: [&str; 31] = [
+        "file",
+        "files",
+        "filing",
+        "report",
+        "reports",
+        "the",
+        "and",
+        "for",
+        "deploy",
+        "deploying",
+        "invoice",
+        "chart",
+        "charts",
+        "kubernetes",
+        "pod",
+        "pods",
+        "query",
+        "queries",
+        "slow",
+        "schema",
+        "review",
+        "reviewed",
+        "draft",
+        "letter",
+        "non-profit",
+        "e-mail",
+        "a/b",
+        "café",
+        "Über",
+        "naïve",
+        "ΟΔΟΣ",
+    ];
+
     /// `count` skills whose texts draw on one small stock of words (inflected forms of one
     /// stem, stop words, words in many skills and in few), some with texts against them.
     fn generated(count: usize) -> Vec<Skill> {
-        const WORDS: [&str; 31] = [
-            "file",
-            "files",
-            "filing",
-            "report",
-            "reports",
-            "the",
-            "and",
-            "for",
-            "deploy",
-            "deploying",
-            "invoice",
-            "chart",
-            "charts",
-            "kubernetes",
-            "pod",
-            "pods",
-            "query",
-            "queries",
-            "slow",
-            "schema",
-            "review",
-            "reviewed",
-            "draft",
-            "letter",
-            "non-profit",
-            "e-mail",
-            "a/b",
-            "café",
-            "Über",
-            "naïve",
-            "ΟΔΟΣ",
-        ];
         let mut next = crate::testing::numbers(0x2545_f491_4f6c_dd1d);
         (0..count)
             .map(|at| {
