@@ -75,7 +75,7 @@ enum Numbered {
     Term(u32),
     Stop,
     /// No term: `word` is left stemmed.
-    None,
+    Unnumbered,
 }
 
 /// How many terms no skill has an index edited in place keeps, past as many as some skill
@@ -300,8 +300,9 @@ impl RankIndex {
 
     /// Calls `change` with the list each word of `reading`'s texts against its skill (at
     /// `at`) or sending requests elsewhere belongs in: the term's, else the pending word's
-    /// (when the index keeps them).
-    fn texts_against(
+    /// (when the index keeps them). A build fills the lists with it (no term is without
+    /// skills there, and nothing waits).
+    pub(super) fn texts_against(
         &mut self,
         reading: &Reading,
         words: &mut WordBuffers,
@@ -321,7 +322,7 @@ impl RankIndex {
                     }
                 }
                 Numbered::Stop => {}
-                Numbered::None => {
+                Numbered::Unnumbered => {
                     if let Some(pending) = self.pending.as_mut() {
                         let lists = pending.entry(word.as_str().into()).or_default();
                         change(if is_against { &mut lists.0 } else { &mut lists.1 }, skill);
@@ -352,7 +353,7 @@ impl RankIndex {
             Some(None) => Numbered::Stop,
             None => {
                 stem_remembered(word);
-                self.words.get(word.as_str()).map_or(Numbered::None, |&term| Numbered::Term(term))
+                self.words.get(word.as_str()).map_or(Numbered::Unnumbered, |&term| Numbered::Term(term))
             }
         }
     }
@@ -387,7 +388,7 @@ impl RankIndex {
 
     /// The index's terms as a vocabulary to read skills into (until
     /// [`RankIndex::put_vocabulary`]).
-    fn take_vocabulary(&mut self) -> Vocabulary {
+    pub(super) fn take_vocabulary(&mut self) -> Vocabulary {
         let is_pair = self.terms.iter().map(|t| t.pair).collect();
         let (surface, words, pairs) =
             (std::mem::take(&mut self.surface), std::mem::take(&mut self.words), std::mem::take(&mut self.pairs));

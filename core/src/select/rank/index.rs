@@ -176,23 +176,16 @@ impl RankIndex {
             pending: None,
         };
         // Words that count against a skill, and words skills' texts send elsewhere:
-        // only those some skill is indexed by.
+        // only those some skill is indexed by. (Skills come in order: one comparison keeps
+        // each list free of repeats.)
         let mut reader = WordBuffers::default();
-        for (skill, reading) in readings.iter().enumerate() {
-            let Ok(skill) = u32::try_from(skill) else { break };
-            let texts = reading.against.iter().map(|t| (t, true)).chain(reading.elsewhere.iter().map(|t| (t, false)));
-            for (text, is_against) in texts {
-                for_each_lowercase_word_in(text, &mut reader, |word, _, _| {
-                    if let Lookup::Known(term) = index.lookup(word) {
-                        let map = if is_against { &mut index.against } else { &mut index.sent_elsewhere };
-                        // Skills come in order: one comparison keeps each list free of repeats.
-                        let skills = map.entry(term).or_default();
-                        if skills.last() != Some(&skill) {
-                            skills.push(skill);
-                        }
-                    }
-                });
+        let push_once = |skills: &mut Vec<u32>, skill: u32| {
+            if skills.last() != Some(&skill) {
+                skills.push(skill);
             }
+        };
+        for (skill, reading) in readings.iter().enumerate() {
+            index.texts_against(reading, &mut reader, push_once, skill);
         }
         if keep {
             index.readings = Some(readings);
@@ -214,11 +207,9 @@ impl RankIndex {
 
     /// What [`RankIndex::rebuild`] starts from: the terms known and each skill's reading;
     /// `None` when the index kept no readings.
-    pub(super) fn into_vocabulary(self) -> Option<(Vocabulary, Vec<Reading>)> {
-        let readings = self.readings?;
-        let is_pair = self.terms.iter().map(|t| t.pair).collect();
-        let vocabulary = Vocabulary::from_parts(self.surface, self.words, self.pairs, is_pair);
-        Some((vocabulary, readings))
+    pub(super) fn into_vocabulary(mut self) -> Option<(Vocabulary, Vec<Reading>)> {
+        let readings = self.readings.take()?;
+        Some((self.take_vocabulary(), readings))
     }
 
     /// What the catalogue knows of a lowercase word; the word is stemmed (in place)
