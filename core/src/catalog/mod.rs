@@ -445,8 +445,11 @@ fn without_mentions<'a>(message: &'a str, at_spans: &[(usize, usize)]) -> std::b
     for &(start, end) in at_spans {
         bytes.get_mut(start..end).into_iter().flatten().for_each(|b| *b = b' ');
     }
-    // Whole characters became spaces, so the text is still UTF-8.
-    std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())
+    // Whole characters became spaces, so the text is still UTF-8 (checked again, which
+    // costs less than reading it as possibly not: the lossy reading is never needed).
+    std::borrow::Cow::Owned(
+        String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
 }
 
 /// True when `skill`'s fields open it to automatic use, `user-invocable: false` read

@@ -80,6 +80,41 @@ fn is_delimiter(line: &str) -> bool {
 
 /// Splits `text` into frontmatter and body.
 pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
+    let parts = parts(text)?;
+    // Every line of the frontmatter ends before the closing one: it is its lines, each
+    // ended with `\n` once a `\r\n` or a lone `\r` is read as one (no longer than the text).
+    let frontmatter = text.get(parts.frontmatter).unwrap_or_default();
+    let mut yaml = String::with_capacity(frontmatter.len());
+    if memchr::memchr(b'\r', frontmatter.as_bytes()).is_none() {
+        yaml.push_str(frontmatter);
+    } else {
+        let mut pos = 0;
+        while let Some(line) = line_at(frontmatter, pos) {
+            yaml.push_str(line.content);
+            yaml.push('\n');
+            pos = line.next;
+        }
+    }
+    Ok(Document {
+        has_bom: parts.has_bom,
+        yaml,
+        body: text.get(parts.body..).unwrap_or(""),
+        body_line: parts.body_line,
+    })
+}
+
+/// Where a SKILL.md's parts are: whether a byte-order mark opens it, the frontmatter's
+/// lines (between the `---` lines, with their endings), and where the body starts (its
+/// byte and its 1-based line).
+struct Parts {
+    has_bom: bool,
+    frontmatter: std::ops::Range<usize>,
+    body: usize,
+    body_line: usize,
+}
+
+/// Finds a SKILL.md's [`Parts`], copying nothing.
+fn parts(text: &str) -> Result<Parts, SplitError> {
     let (has_bom, start) = match text.strip_prefix('\u{feff}') {
         Some(_) => (true, '\u{feff}'.len_utf8()),
         None => (false, 0),
@@ -91,15 +126,12 @@ pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
     if !first.terminated {
         return Err(SplitError::Unclosed);
     }
-    let mut yaml = String::new();
     let mut pos = first.next;
     let mut line_no = 2;
     while let Some(line) = line_at(text, pos) {
         if is_delimiter(line.content) {
-            return Ok(Document { has_bom, yaml, body: text.get(line.next..).unwrap_or(""), body_line: line_no + 1 });
+            return Ok(Parts { has_bom, frontmatter: first.next..pos, body: line.next, body_line: line_no + 1 });
         }
-        yaml.push_str(line.content);
-        yaml.push('\n');
         pos = line.next;
         line_no += 1;
     }
@@ -109,7 +141,7 @@ pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
 /// The body of a SKILL.md, without parsing its YAML (used when rendering, where the
 /// frontmatter was already read when the catalogue was built).
 pub fn body(text: &str) -> Result<&str, SplitError> {
-    split(text).map(|doc| doc.body)
+    parts(text).map(|parts| text.get(parts.body..).unwrap_or(""))
 }
 
 /// A SKILL.md cut where its body starts: the frontmatter with its `---` lines, and the body
@@ -131,6 +163,53 @@ mod tests {
             assert_eq!(doc.body, "Body\n");
             assert_eq!(doc.body_line, 4);
         }
+    }
+
+    /// The frontmatter read a line at a time, each line ended with `\n`: what
+    /// [`split`] copies at once when no line ends with a `\r`.
+    fn read_a_line_at_a_time(text: &str) -> Result<(String, &str, usize), SplitError> {
+        let start = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        let first = line_at(text, start).filter(|l| is_delimiter(l.content)).ok_or(SplitError::NoFrontmatter)?;
+        let (mut yaml, mut pos, mut line_no) = (String::new(), first.next, 2);
+        while let Some(line) = line_at(text, pos).filter(|_| first.terminated) {
+            if is_delimiter(line.content) {
+                return Ok((yaml, &text[line.next..], line_no + 1));
+            }
+            yaml.push_str(line.content);
+            yaml.push('\n');
+            (pos, line_no) = (line.next, line_no + 1);
+        }
+        Err(SplitError::Unclosed)
+    }
+
+    /// Over frontmatters with every kind of line ending, mixed, a byte-order mark or
+    /// none, closed or not: the same YAML, body and body line as reading a line at a
+    /// time, and [`body`] the body `split` finds.
+    #[test]
+    fn the_frontmatter_is_its_lines_whatever_ends_them() {
+        let lines = ["---", "--- \t", "name: a", "description: |", "  x", "", "  ---", "é: ü"];
+        let endings = ["\n", "\r\n", "\r"];
+        let mut next = crate::testing::numbers(7);
+        let (mut split_ok, mut with_cr) = (0, 0);
+        for _ in 0..2_000 {
+            let mut text = if next(4) == 0 { "\u{feff}".to_owned() } else { String::new() };
+            for i in 0..next(9) {
+                let line = if i == 0 && next(5) > 0 { "---" } else { lines[next(lines.len())] };
+                text.push_str(line);
+                if next(8) > 0 {
+                    text.push_str(endings[next(endings.len())]);
+                }
+            }
+            text.push_str("Body\r\n");
+            let got = split(&text).map(|doc| (doc.yaml, doc.body, doc.body_line));
+            assert_eq!(got, read_a_line_at_a_time(&text), "{text:?}");
+            assert_eq!(body(&text), got.as_ref().map(|doc| doc.1).map_err(|&e| e), "{text:?}");
+            if let Ok((yaml, _, _)) = &got {
+                split_ok += 1;
+                with_cr += usize::from(!yaml.is_empty() && text.contains('\r'));
+            }
+        }
+        assert!(split_ok > 200 && with_cr > 50, "{split_ok} split, {with_cr} with a carriage return");
     }
 
     #[test]

@@ -53,7 +53,16 @@ pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<S
                 false => memchr::memchr3(b'#', b'`', b'~', rest),
             };
             let Some(mark) = mark else { break };
-            rest.get(..mark).and_then(|before| memchr::memrchr(b'\n', before)).map_or(next, |nl| next + nl + 1)
+            match line_start_before(bytes, next, next + mark) {
+                Some(start) => start,
+                None => {
+                    // Text stands before the mark on its line (inline code, `C#`): that
+                    // line is neither a heading nor a fence line, and is passed over.
+                    let rest = bytes.get(next + mark..).unwrap_or_default();
+                    next = memchr::memchr(b'\n', rest).map_or(bytes.len(), |nl| next + mark + nl + 1);
+                    continue;
+                }
+            }
         };
         let Some((line, after)) = line_at(body, start) else { break };
         next = after;
@@ -106,6 +115,28 @@ pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<S
         }
     }
     (found, headings)
+}
+
+/// Where the line holding the mark at byte `mark` starts, when only white space stands
+/// before the mark on it (then the line may be a heading or a fence line); `None` when
+/// other text does. `from` is a line's start at or before the mark's, with no mark between.
+/// (Spaces and tabs are passed over a byte at a time; other white space, rare, is looked
+/// for as `trim_start` would.)
+fn line_start_before(bytes: &[u8], from: usize, mark: usize) -> Option<usize> {
+    let mut at = mark;
+    while at > from && matches!(bytes.get(at - 1), Some(b' ' | b'\t')) {
+        at -= 1;
+    }
+    match bytes.get(at.wrapping_sub(1)).filter(|_| at > from) {
+        None | Some(b'\n') => Some(at),
+        Some(b) if b.is_ascii() && !b.is_ascii_whitespace() && *b != 0x0B => None,
+        Some(_) => {
+            let before = bytes.get(from..mark).unwrap_or_default();
+            let start = memchr::memrchr(b'\n', before).map_or(from, |nl| from + nl + 1);
+            let prefix = std::str::from_utf8(bytes.get(start..mark).unwrap_or_default()).unwrap_or("x");
+            prefix.trim_start().is_empty().then_some(start)
+        }
+    }
 }
 
 /// A Markdown heading's level (`#` to `######`) and what follows its marks (starting with
