@@ -676,10 +676,10 @@ fn a_large_build_split_between_instances_gives_the_catalogue_of_one() {
         assert!(turn.user_message.contains("Zebra wrangling"), "{instances}: {}", turn.user_message);
         counted.0.lock().unwrap()[at].1 = first.1;
     }
-    // Stopped while taking the parts (here by a memory cap one page short of what the
-    // build needs, split or alone: which needs more depends on how the allocator placed
-    // them), the engine's instance builds again alone, reading every entry itself, and
-    // says what stopped it when that fails too.
+    // Stopped while taking or assembling the parts (here by a memory cap one page short of
+    // what the build needs, split or alone: which needs more depends on how the allocator
+    // placed them), the engine's instance builds again alone, reading every entry itself,
+    // and says what stopped it when that fails too.
     let least = grown.iter().copied().min().unwrap();
     let reads = Arc::default();
     let limits = CallLimits { memory_bytes: least - 65536, ..CallLimits::default() };

@@ -119,9 +119,10 @@ pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<S
 
 /// Where the line holding the mark at byte `mark` starts, when only white space stands
 /// before the mark on it (then the line may be a heading or a fence line); `None` when
-/// other text does. `from` is a line's start at or before the mark's, with no mark between.
-/// (Spaces and tabs are passed over a byte at a time; other white space, rare, is looked
-/// for as `trim_start` would.)
+/// other text does. `from` is a line's start at or before the mark's line, with none of
+/// the marks searched for between. (Spaces and tabs are passed over a byte at a time; other
+/// white space, rare, is looked for as `trim_start` would: `is_ascii_whitespace` leaves out
+/// the vertical tab, which `trim_start` takes.)
 fn line_start_before(bytes: &[u8], from: usize, mark: usize) -> Option<usize> {
     let mut at = mark;
     while at > from && matches!(bytes.get(at - 1), Some(b' ' | b'\t')) {
@@ -405,7 +406,7 @@ mod tests {
             "\t```", "#######  seven", "## When NOT to use: ever", "Σ upper", "## Scope", "## **When to apply**",
             "### When to avoid", "## Trigger phrases:", "## Ünderstand", "## \u{212A}elvin", "## \u{130}nfo",
             "## Use this skill when", "carriage\rreturn", "## When to not use", "# Do not use", &long, "````",
-            "~~~~~", "   ~~~ ",
+            "~~~~~", "   ~~~ ", "\u{b}```", "\u{c}~~~", "\u{85}```", "\u{2028}~~~", "a\r```", "\r ~~~",
         ];
         // Two bodies that fill a section and the headings, then generated ones.
         let full_section = format!("## When to use\n{}# Next\n", format!("{long}\n").repeat(8));
