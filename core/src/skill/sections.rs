@@ -53,13 +53,13 @@ pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<S
                 false => memchr::memchr3(b'#', b'`', b'~', rest),
             };
             let Some(mark) = mark else { break };
-            match line_start_before(bytes, next, next + mark) {
+            match line_start_before(body, next, next + mark) {
                 Some(start) => start,
                 None => {
                     // Text stands before the mark on its line (inline code, `C#`): that
                     // line is neither a heading nor a fence line, and is passed over.
-                    let rest = bytes.get(next + mark..).unwrap_or_default();
-                    next = memchr::memchr(b'\n', rest).map_or(bytes.len(), |nl| next + mark + nl + 1);
+                    let Some((_, after)) = line_at(body, next + mark) else { break };
+                    next = after;
                     continue;
                 }
             }
@@ -123,19 +123,19 @@ pub(crate) fn read_body(body: &str, with_headings: bool) -> (BodySections, Vec<S
 /// the marks searched for between. (Spaces and tabs are passed over a byte at a time; other
 /// white space, rare, is looked for as `trim_start` would: `is_ascii_whitespace` leaves out
 /// the vertical tab, which `trim_start` takes.)
-fn line_start_before(bytes: &[u8], from: usize, mark: usize) -> Option<usize> {
+fn line_start_before(text: &str, from: usize, mark: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut at = mark;
     while at > from && matches!(bytes.get(at - 1), Some(b' ' | b'\t')) {
         at -= 1;
     }
-    match bytes.get(at.wrapping_sub(1)).filter(|_| at > from) {
+    let before = if at > from { bytes.get(at - 1) } else { None };
+    match before {
         None | Some(b'\n') => Some(at),
         Some(b) if b.is_ascii() && !b.is_ascii_whitespace() && *b != 0x0B => None,
         Some(_) => {
-            let before = bytes.get(from..mark).unwrap_or_default();
-            let start = memchr::memrchr(b'\n', before).map_or(from, |nl| from + nl + 1);
-            let prefix = std::str::from_utf8(bytes.get(start..mark).unwrap_or_default()).unwrap_or("x");
-            prefix.trim_start().is_empty().then_some(start)
+            let start = memchr::memrchr(b'\n', bytes.get(from..mark)?).map_or(from, |nl| from + nl + 1);
+            text.get(start..mark)?.trim_start().is_empty().then_some(start)
         }
     }
 }
