@@ -15,6 +15,7 @@
 //! `when_not_to_use` field counts against a skill.
 
 use crate::skill::Skill;
+use std::sync::LazyLock;
 
 /// The texts ranking reads for and against one skill.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -48,8 +49,9 @@ pub(crate) fn triggers(skill: &Skill) -> Triggers<'_> {
 /// for:") go with it.
 fn split<'a>(text: &'a str, for_it: &mut Vec<&'a str>, elsewhere: &mut Vec<&'a str>) {
     let mut listing_elsewhere = false;
+    let may_say_instead = may_say_instead(text);
     for sentence in sentences(text) {
-        if sends_elsewhere(sentence) || (listing_elsewhere && list_item(sentence)) {
+        if sends_elsewhere(sentence, may_say_instead) || (listing_elsewhere && list_item(sentence)) {
             listing_elsewhere |= sentence.trim_end().ends_with(':');
             elsewhere.push(sentence);
         } else {
@@ -117,13 +119,23 @@ fn closing(c: char) -> bool {
 /// The phrases are compared ignoring ASCII case, which answers as lowercasing the sentence
 /// would: of the characters that lowercase to ASCII letters, the Kelvin sign gives a `k`,
 /// which no phrase has, and `İ` an `i` followed by a combining dot, which no phrase can
-/// match (none ends in `i`).
-fn sends_elsewhere(sentence: &str) -> bool {
+/// match (none ends in `i`). `may_say_instead` is [`may_say_instead`] of the text the
+/// sentence is from.
+fn sends_elsewhere(sentence: &str, may_say_instead: bool) -> bool {
     let text = sentence.trim_start_matches(['"', '\'', '(', '*', '-', ' ']);
     let opens = ["do not use", "don't use", "never use", "not for ", "not intended for", "instead"];
     (starts_with_any_case(text, "for ") && contains_any_case(text, " see "))
         || opens.iter().any(|phrase| starts_with_any_case(text, phrase))
-        || (contains_any_case(text, " instead") && !contains_any_case(text, "instead of"))
+        || (may_say_instead && contains_any_case(text, " instead") && !contains_any_case(text, "instead of"))
+}
+
+/// Whether `text` may hold `instead` in some ASCII case: false when no sentence of it
+/// does. One search of the text lowercased, where searching each sentence for the
+/// phrase stops at every `i` of its words.
+fn may_say_instead(text: &str) -> bool {
+    static INSTEAD: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("instead"));
+    INSTEAD.find(text.to_ascii_lowercase().as_bytes()).is_some()
 }
 
 /// `text` starts with the ASCII `phrase`, ignoring ASCII case.
@@ -253,8 +265,10 @@ mod tests {
             let text: String = pieces.concat();
             let cut: Vec<&str> = sentences(&text).collect();
             proptest::prop_assert_eq!(&cut, &sentences_by_chars(&text));
+            // (Told whether the whole text may say `instead`, as `split` tells it.)
+            let may_say_instead = may_say_instead(&text);
             for sentence in cut {
-                proptest::prop_assert_eq!(sends_elsewhere(sentence), sends_elsewhere_lowercased(sentence), "{:?}", sentence);
+                proptest::prop_assert_eq!(sends_elsewhere(sentence, may_say_instead), sends_elsewhere_lowercased(sentence), "{:?}", sentence);
             }
         }
     }

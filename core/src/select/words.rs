@@ -267,8 +267,8 @@ pub(crate) enum Link {
 
 /// [`for_each_lowercase_word_in`] in buffers of its own.
 #[cfg(test)]
-pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&mut String, usize, Link)) {
-    read_words(text, &mut WordBuffers::default(), each);
+pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&str, usize, Link)) {
+    for_each_lowercase_word_in(text, &mut WordBuffers::default(), each);
 }
 
 /// Calls `each` with every word of `text` (lowercased), its byte offset and its
@@ -276,22 +276,25 @@ pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&mut String, 
 /// are read into `buffers`, kept by the caller (a turn's, reused from turn to turn; a
 /// build's, from field to field), so that reading words allocates nothing once they
 /// have grown.
-pub(crate) fn for_each_lowercase_word_in(
-    text: &str,
-    buffers: &mut WordBuffers,
-    each: impl FnMut(&mut String, usize, Link),
-) {
+pub(crate) fn for_each_lowercase_word_in(text: &str, buffers: &mut WordBuffers, each: impl FnMut(&str, usize, Link)) {
     // Room for the longest word a text hands on, once (kept buffers keep it).
-    for buffer in [&mut buffers.run, &mut buffers.compound.text, &mut buffers.compound.word] {
+    for buffer in [&mut buffers.run, &mut buffers.compound.text] {
         buffer.clear();
         buffer.reserve(MAX_WORD_BYTES);
     }
+    // The text with its ASCII letters lowercased, at once: an ASCII run's word is a slice
+    // of it (the same bytes and offsets as the text, as ASCII lowercasing keeps lengths).
+    buffers.lowercase.clear();
+    buffers.lowercase.push_str(text);
+    buffers.lowercase.make_ascii_lowercase();
     read_words(text, buffers, each);
 }
 
-/// What reading words writes into: the word being read and the compound it may be part of.
+/// What reading words writes into: the text lowercased, a word that is not ASCII and the
+/// compound it may be part of.
 #[derive(Debug, Default)]
 pub(crate) struct WordBuffers {
+    lowercase: String,
     run: String,
     compound: Compound,
 }
@@ -301,8 +304,8 @@ pub(crate) struct WordBuffers {
 /// only a run that may go on into a compound (one that ends at a `-` or `/`, or continues
 /// one) is copied into the compound's buffer. The same words, offsets and links as
 /// reading a character at a time (a property test holds it to that reading).
-fn read_words(text: &str, buffers: &mut WordBuffers, mut each: impl FnMut(&mut String, usize, Link)) {
-    let WordBuffers { run, compound } = buffers;
+fn read_words(text: &str, buffers: &mut WordBuffers, mut each: impl FnMut(&str, usize, Link)) {
+    let WordBuffers { lowercase, run, compound } = buffers;
     compound.text.clear();
     compound.pieces = 0;
     let bytes = text.as_bytes();
@@ -353,33 +356,30 @@ fn read_words(text: &str, buffers: &mut WordBuffers, mut each: impl FnMut(&mut S
         let joined_to_last = compound.pieces > 0
             && last_end.is_some_and(|e: usize| e + 1 == start && matches!(bytes.get(e), Some(b'-' | b'/')));
         last_end = Some(end);
-        run.clear();
         // Lowercased before it is measured: some characters grow when lowercased (ASCII
         // does not, so a run too long is not lowercased at all).
-        let fits = if ascii {
+        let (word, fits) = if ascii {
             let fits = raw.len() <= MAX_WORD_BYTES;
-            if fits {
-                push_ascii_lowercase(run, raw);
-            }
-            fits
+            (if fits { lowercase.get(start..end).unwrap_or_default() } else { "" }, fits)
         } else {
+            run.clear();
             push_lowercase(run, raw);
-            run.len() <= MAX_WORD_BYTES
+            (run.as_str(), run.len() <= MAX_WORD_BYTES)
         };
         // A compound goes on while one `-` or `/` joins its pieces and it fits.
-        if !(joined_to_last && fits && compound.text.len() + run.len() <= MAX_WORD_BYTES) {
+        if !(joined_to_last && fits && compound.text.len() + word.len() <= MAX_WORD_BYTES) {
             compound.flush(&mut each);
             compound.start = start;
         }
         // A run that starts no compound and ends at neither `-` nor `/` can join none:
         // it is not copied.
         if fits && (compound.pieces > 0 || matches!(ended_by, '-' | '/')) {
-            compound.text.push_str(run);
+            compound.text.push_str(word);
             compound.pieces += 1;
         }
-        let is_word = fits && if ascii { run.len() >= 2 } else { run.chars().count() >= 2 };
+        let is_word = fits && if ascii { word.len() >= 2 } else { word.chars().count() >= 2 };
         if is_word {
-            each(run, start, if next { Link::Next } else { Link::Apart });
+            each(word, start, if next { Link::Next } else { Link::Apart });
         }
         // A run that is no word (one letter, or too long) stands between its neighbours.
         next = is_word && keeps_words_next(ended_by);
@@ -392,41 +392,28 @@ fn char_at(text: &str, at: usize) -> char {
     text.get(at..).and_then(|rest| rest.chars().next()).unwrap_or('\n')
 }
 
-/// Writes `raw` (ASCII) lowercased into `out`.
-fn push_ascii_lowercase(out: &mut String, raw: &str) {
-    let from = out.len();
-    out.push_str(raw);
-    if let Some(added) = out.get_mut(from..) {
-        added.make_ascii_lowercase();
-    }
-}
-
 /// True for the characters that may stand between two words that form a pair.
 fn keeps_words_next(c: char) -> bool {
     matches!(c, ' ' | '\t' | '-' | '_' | '/')
 }
 
-/// The pieces of a compound collected so far (`non`, `profits`), where it starts, and a
-/// buffer to hand it on in.
+/// The pieces of a compound collected so far (`non`, `profits`) and where it starts.
 #[derive(Debug, Default)]
 struct Compound {
     text: String,
     start: usize,
     pieces: usize,
-    word: String,
 }
 
 impl Compound {
     /// Hands on the compound, if it has two pieces or more, and starts afresh.
     #[inline]
-    fn flush(&mut self, each: &mut impl FnMut(&mut String, usize, Link)) {
+    fn flush(&mut self, each: &mut impl FnMut(&str, usize, Link)) {
         if self.pieces == 0 {
             return;
         }
         if self.pieces >= 2 && self.text.chars().count() >= 2 {
-            self.word.clear();
-            self.word.push_str(&self.text);
-            each(&mut self.word, self.start, Link::Compound);
+            each(&self.text, self.start, Link::Compound);
         }
         self.text.clear();
         self.pieces = 0;
@@ -448,9 +435,18 @@ fn push_lowercase(out: &mut String, raw: &str) {
 mod tests {
     use super::*;
 
+    /// Writes `raw` (ASCII) lowercased into `out`.
+    fn push_ascii_lowercase(out: &mut String, raw: &str) {
+        let from = out.len();
+        out.push_str(raw);
+        if let Some(added) = out.get_mut(from..) {
+            added.make_ascii_lowercase();
+        }
+    }
+
     fn words(text: &str) -> Vec<(String, usize, Link)> {
         let mut out = Vec::new();
-        for_each_lowercase_word(text, |w, at, link| out.push((w.clone(), at, link)));
+        for_each_lowercase_word(text, |w, at, link| out.push((w.to_owned(), at, link)));
         out
     }
 
@@ -459,7 +455,7 @@ mod tests {
     fn read_a_character_at_a_time(text: &str) -> Vec<(String, usize, Link)> {
         let mut out = Vec::new();
         let (mut run, mut compound) = (String::new(), Compound::default());
-        let mut each = |w: &mut String, at: usize, link: Link| out.push((w.clone(), at, link));
+        let mut each = |w: &str, at: usize, link: Link| out.push((w.to_owned(), at, link));
         let mut start = None;
         let mut ascii = true;
         let mut next = false;
@@ -502,7 +498,7 @@ mod tests {
             }
             let is_word = fits && run.chars().count() >= 2;
             if is_word {
-                each(&mut run, offset, if next { Link::Next } else { Link::Apart });
+                each(&run, offset, if next { Link::Next } else { Link::Apart });
             }
             next = is_word && keeps_words_next(c);
         }
@@ -537,7 +533,7 @@ mod tests {
             let want = read_a_character_at_a_time(text);
             assert_eq!(words(text), want, "{text:?}");
             let mut got = Vec::new();
-            for_each_lowercase_word_in(text, &mut kept, |w, at, link| got.push((w.clone(), at, link)));
+            for_each_lowercase_word_in(text, &mut kept, |w, at, link| got.push((w.to_owned(), at, link)));
             assert_eq!(got, want, "{text:?}");
         }
     }
@@ -557,7 +553,7 @@ mod tests {
         ) {
             let text: String = pieces.concat();
             let mut got = Vec::new();
-            for_each_lowercase_word_in(&text, &mut WordBuffers::default(), |w, at, link| got.push((w.clone(), at, link)));
+            for_each_lowercase_word_in(&text, &mut WordBuffers::default(), |w, at, link| got.push((w.to_owned(), at, link)));
             proptest::prop_assert_eq!(got, read_a_character_at_a_time(&text), "{:?}", text);
         }
     }

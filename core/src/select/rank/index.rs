@@ -212,16 +212,18 @@ impl RankIndex {
         Some((self.take_vocabulary(), readings))
     }
 
-    /// What the catalogue knows of a lowercase word; the word is stemmed (in place)
-    /// only when its written form is new to the catalogue.
-    pub(super) fn lookup(&self, word: &mut String) -> Lookup {
+    /// What the catalogue knows of a lowercase word; the word is stemmed (into `stemmed`,
+    /// which then holds its stem) only when its written form is new to the catalogue.
+    pub(super) fn lookup(&self, word: &str, stemmed: &mut String) -> Lookup {
         // (A term without postings, which no skill has, is unseen, as it is to a build.)
-        match self.surface.get(word.as_str()) {
+        match self.surface.get(word) {
             Some(&Some(term)) if self.is_live(term) => Lookup::Known(term),
             Some(None) => Lookup::Stop,
             _ => {
-                stem_remembered(word);
-                match self.words.get(word.as_str()) {
+                stemmed.clear();
+                stemmed.push_str(word);
+                stem_remembered(stemmed);
+                match self.words.get(stemmed.as_str()) {
                     Some(&term) if self.is_live(term) => Lookup::Known(term),
                     _ => Lookup::Unseen,
                 }
@@ -239,7 +241,7 @@ impl RankIndex {
     /// word, or a word more than one skill's text has (name, tags, description,
     /// `when_to_use`, the sentences that send requests elsewhere included).
     pub(crate) fn shared_word(&self, word: &str) -> bool {
-        let term = match self.lookup(&mut word.to_owned()) {
+        let term = match self.lookup(word, &mut String::new()) {
             Lookup::Stop => return true,
             Lookup::Unseen => return false,
             Lookup::Known(term) => term,
@@ -353,7 +355,7 @@ impl RankIndex {
         scratch: &mut Scratch,
         words: &mut MessageWords,
     ) -> Vec<Ranked> {
-        let MessageWords { known, unseen, query, reader } = words;
+        let MessageWords { known, unseen, query, reader, stemmed } = words;
         known.clear();
         unseen.clear();
         query.clear();
@@ -364,12 +366,13 @@ impl RankIndex {
         unseen.reserve(message.len() / 3 + 1);
         let mut previous: Option<u32> = None;
         for_each_lowercase_word_in(message, reader, |word, offset, link| {
-            let term = match self.lookup(word) {
+            let term = match self.lookup(word, stemmed) {
                 Lookup::Known(term) => Some(term),
                 Lookup::Stop => None,
                 Lookup::Unseen => {
+                    // (Counted by its stem, as a build would have numbered it.)
                     if link != Link::Compound {
-                        unseen.push(hash_word(word));
+                        unseen.push(hash_word(stemmed));
                     }
                     None
                 }

@@ -301,6 +301,8 @@ struct MessageWords {
     unseen: Vec<u64>,
     query: Vec<QueryTerm>,
     reader: WordBuffers,
+    /// A word the catalogue has not seen as written, stemmed.
+    stemmed: String,
 }
 
 impl Scratch {

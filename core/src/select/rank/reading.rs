@@ -217,7 +217,7 @@ impl Vocabulary {
         for_each_lowercase_word_in(text, &mut reader, |word, _, link| {
             // A form seen before is not stemmed again; the stop words are there from the
             // start, as forms of no term.
-            let term = match self.surface.get(word.as_str()) {
+            let term = match self.surface.get(word) {
                 Some(&Some(term)) => term,
                 Some(None) => {
                     if link != Link::Compound {
@@ -226,15 +226,16 @@ impl Vocabulary {
                     return;
                 }
                 None => {
-                    let form = Box::<str>::from(word.as_str());
-                    stem(word);
-                    let term = match self.words.get(word.as_str()) {
+                    let form = Box::<str>::from(word);
+                    let mut stemmed = String::from(word);
+                    stem(&mut stemmed);
+                    let term = match self.words.get(stemmed.as_str()) {
                         Some(&term) => term,
                         None => {
                             let Some(term) = self.new_term(false) else { return };
-                            self.words.insert(word.as_str().into(), term);
+                            self.words.insert(stemmed.as_str().into(), term);
                             if let Some(added) = self.words_added.as_mut() {
-                                added.push((word.as_str().into(), term));
+                                added.push((stemmed.into_boxed_str(), term));
                             }
                             term
                         }
@@ -554,8 +555,9 @@ pub(super) mod tests {
             assert_eq!(index.surface.get(form), Some(term), "{form}");
         }
         for form in index.surface.keys().filter(|f| !built.surface.contains_key(*f)) {
-            let (mut a, mut b) = (form.to_string(), form.to_string());
-            assert_eq!(format!("{:?}", index.lookup(&mut a)), format!("{:?}", built.lookup(&mut b)), "{form}");
+            let (index_found, built_found) =
+                (index.lookup(form, &mut String::new()), built.lookup(form, &mut String::new()));
+            assert_eq!(format!("{index_found:?}"), format!("{built_found:?}"), "{form}");
         }
     }
 

@@ -57,14 +57,15 @@ fn exhaustive(
     let stop = stop_words();
     let mut found: Vec<(Option<u32>, String, usize)> = Vec::new();
     let mut previous: Option<u32> = None;
-    for_each_lowercase_word(message, |w, at, link| {
-        if stop.contains(w.as_str()) {
+    for_each_lowercase_word(message, |word, at, link| {
+        if stop.contains(word) {
             if link != Link::Compound {
                 previous = None;
             }
             return;
         }
-        stem(w);
+        let mut w = word.to_owned();
+        stem(&mut w);
         let term = index.words.get(w.as_str()).copied();
         if link == Link::Compound {
             found.extend(term.map(|t| (Some(t), w.clone(), at)));
