@@ -15,7 +15,6 @@
 //! `when_not_to_use` field counts against a skill.
 
 use crate::skill::Skill;
-use std::sync::LazyLock;
 
 /// The texts ranking reads for and against one skill.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -133,9 +132,7 @@ fn sends_elsewhere(sentence: &str, may_say_instead: bool) -> bool {
 /// does. One search of the text lowercased, where searching each sentence for the
 /// phrase stops at every `i` of its words.
 fn may_say_instead(text: &str) -> bool {
-    static INSTEAD: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new("instead"));
-    INSTEAD.find(text.to_ascii_lowercase().as_bytes()).is_some()
+    memchr::memmem::find(text.to_ascii_lowercase().as_bytes(), b"instead").is_some()
 }
 
 /// `text` starts with the ASCII `phrase`, ignoring ASCII case.
@@ -211,6 +208,25 @@ mod tests {
             ]
         );
         assert_eq!(t.against, Some("Brand guidelines"));
+    }
+
+    /// A sentence that only its `instead` sends elsewhere, in the description, in
+    /// `when_to_use` and in the body's "When to use" section, each read by `split`.
+    #[test]
+    fn a_sentence_saying_instead_is_sent_elsewhere_wherever_it_is() {
+        let mut s = skill("Edit sheets. Use the xlsx skill INSTEAD.", Some("Charts: the charts skill instead"), None);
+        s.sections.when_to_use = "Reports.\nFor decks, the pptx skill Instead.".into();
+        let t = triggers(&s);
+        assert_eq!(t.for_it, vec!["Edit sheets."]);
+        assert_eq!(t.sections, vec!["Reports."]);
+        assert_eq!(
+            t.elsewhere,
+            vec![
+                "Use the xlsx skill INSTEAD.",
+                "Charts: the charts skill instead",
+                "For decks, the pptx skill Instead."
+            ]
+        );
     }
 
     /// How sentences were cut and read before they were searched a byte at a time: the

@@ -274,20 +274,21 @@ pub(crate) fn for_each_lowercase_word(text: &str, each: impl FnMut(&str, usize, 
 /// Calls `each` with every word of `text` (lowercased), its byte offset and its
 /// [`Link`] to the word before; compounds come right after their last piece. The words
 /// are read into `buffers`, kept by the caller (a turn's, reused from turn to turn; a
-/// build's, from field to field), so that reading words allocates nothing once they
-/// have grown.
+/// build's, from field to field), which hold a copy of the whole text (grown to the
+/// longest text read), so that reading words allocates nothing once they have grown.
 pub(crate) fn for_each_lowercase_word_in(text: &str, buffers: &mut WordBuffers, each: impl FnMut(&str, usize, Link)) {
+    let WordBuffers { lowercase, run, compound } = buffers;
     // Room for the longest word a text hands on, once (kept buffers keep it).
-    for buffer in [&mut buffers.run, &mut buffers.compound.text] {
+    for buffer in [&mut *run, &mut compound.text] {
         buffer.clear();
         buffer.reserve(MAX_WORD_BYTES);
     }
     // The text with its ASCII letters lowercased, at once: an ASCII run's word is a slice
     // of it (the same bytes and offsets as the text, as ASCII lowercasing keeps lengths).
-    buffers.lowercase.clear();
-    buffers.lowercase.push_str(text);
-    buffers.lowercase.make_ascii_lowercase();
-    read_words(text, buffers, each);
+    lowercase.clear();
+    lowercase.push_str(text);
+    lowercase.make_ascii_lowercase();
+    read_words(text, lowercase, run, compound, each);
 }
 
 /// What reading words writes into: the text lowercased, a word that is not ASCII and the
@@ -302,10 +303,17 @@ pub(crate) struct WordBuffers {
 /// [`for_each_lowercase_word_in`]'s reading, a run at a time: separators are passed over a
 /// byte at a time while they are ASCII, a run of ASCII letters and digits at once, and
 /// only a run that may go on into a compound (one that ends at a `-` or `/`, or continues
-/// one) is copied into the compound's buffer. The same words, offsets and links as
-/// reading a character at a time (a property test holds it to that reading).
-fn read_words(text: &str, buffers: &mut WordBuffers, mut each: impl FnMut(&str, usize, Link)) {
-    let WordBuffers { lowercase, run, compound } = buffers;
+/// one) is copied into the compound's buffer. `lowercase` is `text` with its ASCII letters
+/// lowercased: an ASCII word is its slice, a word with other letters is lowercased into
+/// `run`. The same words, offsets and links as reading a character at a time (a property
+/// test holds it to that reading).
+fn read_words(
+    text: &str,
+    lowercase: &str,
+    run: &mut String,
+    compound: &mut Compound,
+    mut each: impl FnMut(&str, usize, Link),
+) {
     compound.text.clear();
     compound.pieces = 0;
     let bytes = text.as_bytes();

@@ -347,8 +347,10 @@ impl RankIndex {
         }
     }
 
-    /// What the numbering says of `word` (lowercase; stemmed when its written form is not
-    /// known): unlike [`RankIndex::lookup`], a term no skill has any more is still its term.
+    /// What the numbering says of `word` (lowercase; stemmed into `stemmed` when its
+    /// written form is not known, so that `stemmed` holds its stem whenever the answer is
+    /// [`Numbered::Unnumbered`]): unlike [`RankIndex::lookup`], a term no skill has any more
+    /// is still its term.
     fn numbered(&self, word: &str, stemmed: &mut String) -> Numbered {
         match self.surface.get(word) {
             Some(&Some(term)) => Numbered::Term(term),

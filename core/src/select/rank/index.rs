@@ -11,7 +11,7 @@ use super::{
 use crate::fast_hash::FastMap;
 use crate::order;
 use crate::parallel;
-use crate::select::words::{for_each_lowercase_word_in, hash_word, stem_remembered, Link, WordBuffers};
+use crate::select::words::{for_each_lowercase_word_in, hash_word, stem_remembered, Link, WordBuffers, MAX_WORD_BYTES};
 use crate::select::KEPT_BUFFERS_MESSAGE_BYTES;
 use crate::skill::Skill;
 
@@ -212,8 +212,10 @@ impl RankIndex {
         Some((self.take_vocabulary(), readings))
     }
 
-    /// What the catalogue knows of a lowercase word; the word is stemmed (into `stemmed`,
-    /// which then holds its stem) only when its written form is new to the catalogue.
+    /// What the catalogue knows of a lowercase word. The word is stemmed, into `stemmed`,
+    /// only when the catalogue does not know its written form as a live term or a stop
+    /// word: `stemmed` then holds its stem (always when the answer is [`Lookup::Unseen`]),
+    /// and otherwise whatever it held before.
     pub(super) fn lookup(&self, word: &str, stemmed: &mut String) -> Lookup {
         // (A term without postings, which no skill has, is unseen, as it is to a build.)
         match self.surface.get(word) {
@@ -364,6 +366,8 @@ impl RankIndex {
         // than any before on this thread.
         known.reserve(message.len() / 2 + 1);
         unseen.reserve(message.len() / 3 + 1);
+        stemmed.clear();
+        stemmed.reserve(MAX_WORD_BYTES);
         let mut previous: Option<u32> = None;
         for_each_lowercase_word_in(message, reader, |word, offset, link| {
             let term = match self.lookup(word, stemmed) {

@@ -292,8 +292,9 @@ struct Scratch {
 }
 
 /// What a turn makes of the message's words: the known terms with their first offsets,
-/// the hashes of the words the catalogue has not seen, the query, and the word reader's
-/// buffers. Kept in [`Scratch`] between turns, so that their capacity is reused.
+/// the hashes of the words the catalogue has not seen (by their stems), the query, the
+/// word reader's buffers and one to stem a word in. Kept in [`Scratch`] between turns, so
+/// that their capacity is reused.
 #[derive(Debug, Default)]
 struct MessageWords {
     /// Each known term with an occurrence ([`Occurrence::at`]).

@@ -126,6 +126,24 @@ fn copies(skills: &mut Vec<Skill>, count: usize) {
     }
 }
 
+/// Words the catalogue has not seen count once per stem toward how much of a message a
+/// skill covers (`zorbing`, `zorbed` and `zorbs` are one word it lacks), as a build would
+/// have numbered them: across coverage thresholds, the same skills as scoring every one.
+#[test]
+fn unseen_words_count_once_per_stem() {
+    let index = RankIndex::build(&skills(), false);
+    let message = "kubernetes pods zorbing zorbed zorbs";
+    let mut answers = std::collections::HashSet::new();
+    for step in 0..50 {
+        let options = RankOptions { min_coverage: f64::from(step) / 50.0, ..RankOptions::default() };
+        let got = index.rank(message, None, &options, |_| true);
+        assert_eq!(got, exhaustive(&index, message, &options, |_| true), "{}", options.min_coverage);
+        answers.insert(got.is_empty());
+    }
+    // (The thresholds cross the coverage the message gives: some rank a skill, some none.)
+    assert_eq!(answers.len(), 2);
+}
+
 #[test]
 fn agrees_with_exhaustive_scoring_below_the_candidate_cap() {
     let mut skills = skills();
