@@ -225,10 +225,18 @@ thread_local! {
     static STEMS: RefCell<FastMap<Box<str>, Box<str>>> = RefCell::default();
 }
 
-/// [`stem`], remembering the stems of the last words stemmed on this thread: the words of
-/// a message that a catalogue has not seen as written come back turn after turn, and
-/// stemming one costs about twenty lookups of a remembered one.
-pub(crate) fn stem_remembered(word: &mut String) {
+/// [`stem`] of `word` into `stemmed` (its earlier text replaced), remembering the stems of
+/// the last words stemmed on this thread: the words of a message that a catalogue has not
+/// seen as written come back turn after turn, and stemming one costs about twenty lookups
+/// of a remembered one.
+pub(crate) fn stem_remembered(word: &str, stemmed: &mut String) {
+    stemmed.clear();
+    stemmed.push_str(word);
+    remember_stem(stemmed);
+}
+
+/// [`stem_remembered`] of `word`, in place.
+fn remember_stem(word: &mut String) {
     if !stemmable(word) {
         return;
     }
@@ -616,8 +624,8 @@ mod tests {
         assert_eq!(stemmed("libraries"), "librari");
         // Remembered stems are the same stems, whatever was stemmed before.
         for word in ["running", "libraries", "running", "cafés", "merged", "libraries"] {
-            let mut remembered = word.to_owned();
-            stem_remembered(&mut remembered);
+            let mut remembered = "earlier text".to_owned();
+            stem_remembered(word, &mut remembered);
             assert_eq!(remembered, stemmed(word), "{word}");
         }
         assert_eq!(stemmed("running"), "run");

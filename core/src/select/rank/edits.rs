@@ -356,9 +356,7 @@ impl RankIndex {
             Some(&Some(term)) => Numbered::Term(term),
             Some(None) => Numbered::Stop,
             None => {
-                stemmed.clear();
-                stemmed.push_str(word);
-                stem_remembered(stemmed);
+                stem_remembered(word, stemmed);
                 self.words.get(stemmed.as_str()).map_or(Numbered::Unnumbered, |&term| Numbered::Term(term))
             }
         }

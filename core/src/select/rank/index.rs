@@ -222,9 +222,7 @@ impl RankIndex {
             Some(&Some(term)) if self.is_live(term) => Lookup::Known(term),
             Some(None) => Lookup::Stop,
             _ => {
-                stemmed.clear();
-                stemmed.push_str(word);
-                stem_remembered(stemmed);
+                stem_remembered(word, stemmed);
                 match self.words.get(stemmed.as_str()) {
                     Some(&term) if self.is_live(term) => Lookup::Known(term),
                     _ => Lookup::Unseen,
