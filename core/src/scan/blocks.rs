@@ -2,16 +2,21 @@
 //! per byte — so the scan's passes skip what they need not look at without a branch per
 //! byte.
 //!
-//! The bytes tested at once ([`Lanes`]) are held one of two ways, with the same tests and
-//! the same answers: sixteen in a WebAssembly SIMD vector where the build enables
-//! `simd128` (the component's guest), else eight as arithmetic on a `u64` (no branch, no
-//! table: native builds, and the npm modules, which are built without SIMD). Natively the
-//! x86-64 vector instructions are not used: safe Rust may call them only from functions
-//! marked for the feature, which the rest of the crate could call only through `unsafe`.
+//! The bytes tested at once ([`Lanes`]) are held one of three ways, with the same tests and
+//! the same answers: sixteen in a SIMD vector — WebAssembly's where the build enables
+//! `simd128` (the component's guest), SSE2's on x86-64 (every x86-64 processor has it;
+//! through `safe_arch`, since std's intrinsics need `unsafe` outside functions marked for
+//! the feature) — else eight as arithmetic on a `u64` (no branch, no table: other native
+//! targets, and the npm modules, which are built without SIMD).
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub(super) use simd::{Lanes, Passing};
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(super) use sse2::{Lanes, Passing};
+#[cfg(not(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "x86_64", target_feature = "sse2")
+)))]
 pub(super) use swar::{Lanes, Passing};
 
 /// How many bytes [`mask`] reads at a time (one bit each in a `u64`).
@@ -37,8 +42,15 @@ fn whole_mask(block: &[u8; BLOCK], test: &impl Fn(Lanes) -> Passing) -> u64 {
     parts.enumerate().fold(0, |bits, (i, part)| bits | test(Lanes::load(part)).bits() << (Lanes::WIDTH * i))
 }
 
-/// Eight bytes in a `u64`.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+/// Eight bytes in a `u64` (also compiled for the tests on x86-64, which hold it to the
+/// same answers as the way used there).
+#[cfg(any(
+    test,
+    not(any(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        all(target_arch = "x86_64", target_feature = "sse2")
+    ))
+))]
 mod swar {
     use std::ops::{BitAnd, BitOr, Not};
 
@@ -215,21 +227,124 @@ mod simd {
     }
 }
 
+/// Sixteen bytes in an SSE2 register.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use safe_arch::{
+        bitand_m128i, bitor_m128i, bitxor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i, min_u8_m128i,
+        move_mask_i8_m128i, set_splat_i8_m128i, sub_i8_m128i,
+    };
+    use std::ops::{BitAnd, BitOr, Not};
+
+    /// Sixteen bytes of text, to be tested at once.
+    #[derive(Debug, Clone, Copy)]
+    pub(in crate::scan) struct Lanes(m128i);
+
+    /// The bytes of a [`Lanes`] that passed a test, combined with `|`, `&` and `!`: every
+    /// bit set in each byte that passed, none in the others.
+    #[derive(Debug, Clone, Copy)]
+    pub(in crate::scan) struct Passing(m128i);
+
+    /// `byte` in each of the sixteen lanes.
+    fn splat(byte: u8) -> m128i {
+        set_splat_i8_m128i(i8::from_ne_bytes([byte]))
+    }
+
+    impl Lanes {
+        /// How many bytes are tested at once.
+        pub(super) const WIDTH: usize = 16;
+
+        pub(super) fn load(sixteen: &[u8; Lanes::WIDTH]) -> Lanes {
+            Lanes(load_unaligned_m128i(sixteen))
+        }
+
+        /// The ASCII bytes from `lo` to `hi` (both ASCII).
+        pub(in crate::scan) fn ascii(self, lo: u8, hi: u8) -> Passing {
+            Passing(self.between(lo & 0x7F, hi & 0x7F))
+        }
+
+        /// The non-ASCII bytes whose low seven bits are from `lo` to `hi` (`0xC2` is
+        /// `non_ascii(0x42, 0x42)`).
+        pub(in crate::scan) fn non_ascii(self, lo: u8, hi: u8) -> Passing {
+            Passing(self.between(lo | 0x80, hi | 0x80))
+        }
+
+        /// Whether all the bytes are ASCII.
+        pub(in crate::scan) fn all_ascii(self) -> bool {
+            move_mask_i8_m128i(self.0) == 0
+        }
+
+        /// The word bytes: ASCII letters, digits and `_`.
+        pub(in crate::scan) fn word_bytes(self) -> Passing {
+            let letters = Lanes(bitor_m128i(self.0, splat(0x20))).between(b'a', b'z');
+            let underscores = cmp_eq_mask_i8_m128i(self.0, splat(b'_'));
+            Passing(bitor_m128i(bitor_m128i(letters, self.between(b'0', b'9')), underscores))
+        }
+
+        /// The bytes from `lo` to `hi` (all eight bits set in each): SSE2 compares bytes
+        /// only as signed, so a byte is in the range when its distance above `lo` is at
+        /// most the range's width, unsigned (its minimum with the width is itself).
+        fn between(self, lo: u8, hi: u8) -> m128i {
+            let from_lo = sub_i8_m128i(self.0, splat(lo));
+            cmp_eq_mask_i8_m128i(min_u8_m128i(from_lo, splat(hi.wrapping_sub(lo))), from_lo)
+        }
+    }
+
+    impl Passing {
+        /// One bit per byte that passed, the first byte the lowest.
+        pub(super) fn bits(self) -> u64 {
+            // (Sixteen bits, from each byte's top bit, in an `i32`'s low half.)
+            u64::from(u32::from_ne_bytes(move_mask_i8_m128i(self.0).to_ne_bytes()))
+        }
+    }
+
+    impl BitOr for Passing {
+        type Output = Passing;
+        fn bitor(self, other: Passing) -> Passing {
+            Passing(bitor_m128i(self.0, other.0))
+        }
+    }
+
+    impl BitAnd for Passing {
+        type Output = Passing;
+        fn bitand(self, other: Passing) -> Passing {
+            Passing(bitand_m128i(self.0, other.0))
+        }
+    }
+
+    impl Not for Passing {
+        type Output = Passing;
+        fn not(self) -> Passing {
+            Passing(bitxor_m128i(self.0, splat(0xFF)))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Each test of [`Lanes`], with the same test on one byte (a macro: each way of holding
+    /// lanes has its own types).
+    macro_rules! tests_with_one_byte {
+        () => {
+            [
+                (|e| e.word_bytes(), |b| b.is_ascii_alphanumeric() || b == b'_'),
+                (|e| e.ascii(b'0', b'9'), |b| b.is_ascii_digit()),
+                (|e| e.ascii(0, 0x1F), |b| b < 0x20),
+                (|e| e.ascii(0x7F, 0x7F), |b| b == 0x7F),
+                (|e| e.non_ascii(0x61, 0x63), |b| (0xE1..=0xE3).contains(&b)),
+            ]
+        };
+    }
+
+    /// A test of lanes of type `L`, and the same test on one byte.
+    type Test<L, P> = (fn(L) -> P, fn(u8) -> bool);
+
     /// Every byte value, at every place of a block, against the same test on one byte.
     #[test]
     fn each_test_agrees_with_a_byte_at_a_time() {
-        type Test = (fn(Lanes) -> Passing, fn(u8) -> bool);
-        let tests: [Test; 5] = [
-            (|e| e.word_bytes(), |b| b.is_ascii_alphanumeric() || b == b'_'),
-            (|e| e.ascii(b'0', b'9'), |b| b.is_ascii_digit()),
-            (|e| e.ascii(0, 0x1F), |b| b < 0x20),
-            (|e| e.ascii(0x7F, 0x7F), |b| b == 0x7F),
-            (|e| e.non_ascii(0x61, 0x63), |b| (0xE1..=0xE3).contains(&b)),
-        ];
+        let tests: [Test<Lanes, Passing>; 5] = tests_with_one_byte!();
         for (test, one) in tests {
             for byte in 0..=255u8 {
                 for neighbour in [0u8, b'a', 0x7F, 0x80, 0xFF] {
@@ -239,7 +354,31 @@ mod tests {
                         let want =
                             block.iter().take(BLOCK).enumerate().fold(0u64, |m, (k, &b)| m | u64::from(one(b)) << k);
                         assert_eq!(mask(&block, test), want, "{byte:#x} at {place} among {neighbour:#x}");
+                        let first = block.first_chunk::<{ Lanes::WIDTH }>().copied().unwrap_or_default();
+                        assert_eq!(Lanes::load(&first).all_ascii(), first.is_ascii());
                         block[place] = neighbour;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The same for the eight bytes in a `u64`, where SIMD is the way used (on x86-64
+    /// the test above reads SSE2's lanes; the npm modules read these).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn the_eight_byte_lanes_agree_with_a_byte_at_a_time() {
+        let tests: [Test<swar::Lanes, swar::Passing>; 5] = tests_with_one_byte!();
+        for (test, one) in tests {
+            for byte in 0..=255u8 {
+                for neighbour in [0u8, b'a', 0x7F, 0x80, 0xFF] {
+                    for place in 0..swar::Lanes::WIDTH {
+                        let mut lanes = [neighbour; swar::Lanes::WIDTH];
+                        lanes[place] = byte;
+                        let want = lanes.iter().enumerate().fold(0u64, |m, (k, &b)| m | u64::from(one(b)) << k);
+                        let got = test(swar::Lanes::load(&lanes)).bits();
+                        assert_eq!(got, want, "{byte:#x} at {place} among {neighbour:#x}");
+                        assert_eq!(swar::Lanes::load(&lanes).all_ascii(), lanes.is_ascii());
                     }
                 }
             }
