@@ -537,7 +537,8 @@ fn native_and_component_agree_on_the_corpus_and_the_examples() {
 }
 
 /// The component's scan classes bytes sixteen at a time with WebAssembly SIMD, the
-/// native one eight at a time in a `u64`: every ASCII character, and for each lead byte
+/// native one with SSE2 on x86-64 (eight at a time in a `u64` on other targets, as the npm
+/// modules do; the core's block tests hold each way to a byte at a time): every ASCII character, and for each lead byte
 /// the invisible-character pass looks for a character it reports (with neighbours it
 /// does not), beside trigger phrases at every place of a 16-byte vector, give the same
 /// findings at the same places in both.
