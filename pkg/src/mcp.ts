@@ -5,8 +5,9 @@
 //
 // - `list` is `skills/list`, every page, and fetches no file: each entry holds the listed
 //   frontmatter (no body), so the catalogue is built from names, descriptions and fields.
-//   An entry that breaks the extension's rules is listed and refused when it is read, so the
-//   catalogue reports it as skipped, with why.
+//   An entry that breaks the extension's rules (a URI listed twice with different entries:
+//   each of them) is listed and refused when it is read, so the catalogue reports it as
+//   skipped, with why.
 // - `read` and `readFile` are `resources/read`, checked as the extension asks of hosts: the
 //   bytes against the listed SHA-256, a SKILL.md's frontmatter against the listed one (the
 //   core's rule). A mismatch is a refused read, never the changed text; the engine scans
@@ -138,9 +139,22 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
         if (cursor !== undefined && seen.has(cursor)) throw new Error(`skills/list: the cursor ${cursor} came twice`);
         if (cursor !== undefined) seen.add(cursor);
       } while (cursor !== undefined && skills.length <= maxSkills);
+      const read = skills.slice(0, maxSkills + 1).map((skill, index) => listedSkill(skill, index));
+      // A URI listed twice, the entries unlike: a read of it could be checked against one of
+      // them only, and which is the skill cannot be told, so none is taken. (Entries alike
+      // are one skill listed twice: the build keeps the first, the others shadowed.)
+      const first = new Map<string, Listed>();
+      const twice = new Set<string>();
+      for (const [location, kept] of read) {
+        const earlier = first.get(location);
+        if (earlier === undefined) first.set(location, kept);
+        else if (canonical(earlier) !== canonical(kept)) twice.add(location);
+      }
       listing = new Map();
-      return skills.slice(0, maxSkills + 1).map((skill, index) => {
-        const [location, kept] = listedSkill(skill, index);
+      return read.map(([location, listed]) => {
+        const kept: Listed = twice.has(location)
+          ? { frontmatter: {}, refused: `the server's listing breaks the skills extension: ${location} is listed twice, with different entries` }
+          : listed;
         listing.set(location, kept);
         return kept.refused ? { location, origin } : { location, text: listedSkillText(kept.frontmatter), origin };
       });
@@ -222,6 +236,14 @@ function listedSkill(entry: unknown, index: number): [string, Listed] {
   }
   if (!files.has('SKILL.md')) return refuse(`${uri}: its files do not include its SKILL.md`);
   return [uri, { frontmatter, files }];
+}
+
+/** `value` as JSON with every object's keys in order and a `Map` as its sorted entries:
+ * equal for two listings that say the same. */
+function canonical(value: unknown): string {
+  const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+  return JSON.stringify(value, (_, v: unknown) => v instanceof Map ? [...(v as Map<string, unknown>)].sort(byKey)
+    : typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(byKey)) : v);
 }
 
 /** A URI path percent-decoded, or undefined when it is malformed. */

@@ -74,6 +74,23 @@ for (const engine of ['native', 'wasm']) {
     assert.match(run.stderr, /skipped skill:\/\/invoice\/SKILL\.md: the server's listing breaks the skills extension: skill:\/\/invoice\/SKILL\.md: its resources are neither a list nor "dynamic"/);
   });
 
+  test(`--mcp (${engine}): a URI listed twice unlike is refused each time; listed twice alike, it is one skill`, () => {
+    // `invoice` listed again at the listing's end with another description: which of the two
+    // its reads answer to cannot be told.
+    const run = spawnSync(binary, ['--engine', engine, 'catalog', '-v', '--format', 'json',
+      '--mcp', fixture('--twice', 'invoice')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout).map((s) => s.name), ['pdf', 'weather']);
+    assert.deepEqual(run.stderr.match(/skipped skill:\/\/invoice\/SKILL\.md: .*/g), Array(2).fill(
+      "skipped skill://invoice/SKILL.md: the server's listing breaks the skills extension: skill://invoice/SKILL.md is listed twice, with different entries"));
+    const repeated = spawnSync(binary, ['--engine', engine, 'catalog', '-v', '--format', 'json',
+      '--mcp', fixture('--repeat', 'invoice')], { encoding: 'utf8' });
+    assert.equal(repeated.status, 0, repeated.stderr);
+    assert.deepEqual(JSON.parse(repeated.stdout).map((s) => s.name).sort(), ['invoice', 'pdf', 'weather']);
+    assert.match(repeated.stderr, /shadowed invoice \(skill:\/\/invoice\/SKILL\.md\) by skill:\/\/invoice\/SKILL\.md/);
+    assert.doesNotMatch(repeated.stderr, /skipped/);
+  });
+
   test(`--mcp (${engine}): skillwire's own server, values YAML spells otherwise than JSON included`, () => {
     const folder = mkdtempSync(join(tmpdir(), 'skillwire-mcp-spelled-'));
     mkdirSync(join(folder, 'spelled'));
@@ -195,6 +212,38 @@ test('skillwire/mcp: an entry that does not read is refused, and the others of i
   } finally {
     sw?.free();
     await malformed.close();
+  }
+});
+
+test('skillwire/mcp: a URI listed twice unlike is refused each time; listed twice alike, it is one skill', async () => {
+  const twice = await connect(process.execPath, [fixtureServer, servedFile, '--twice', 'invoice']);
+  let sw;
+  try {
+    sw = await Skillwire.create({ sources: [mcpSource(twice)] });
+    assert.deepEqual(sw.catalogSync({ format: 'json' }).text.match(/"name":"[a-z]+"/g),
+      ['"name":"pdf"', '"name":"weather"']);
+    const skipped = sw.report().skipped.filter((s) => s.location === 'skill://invoice/SKILL.md');
+    assert.equal(skipped.length, 2);
+    for (const s of skipped) {
+      assert.match(s.reason, /the server's listing breaks the skills extension: skill:\/\/invoice\/SKILL\.md is listed twice, with different entries/);
+    }
+  } finally {
+    sw?.free();
+    await twice.close();
+  }
+  const repeat = await connect(process.execPath, [fixtureServer, servedFile, '--repeat', 'invoice']);
+  try {
+    sw = await Skillwire.create({ sources: [mcpSource(repeat)] });
+    const report = sw.report();
+    assert.equal(report.loaded, 3);
+    assert.deepEqual(report.skipped, []);
+    assert.deepEqual(report.shadowed.map((s) => [s.name, s.location, s.by]),
+      [['invoice', 'skill://invoice/SKILL.md', 'skill://invoice/SKILL.md']]);
+    const injection = await sw.inject('draft the invoice from these timesheets');
+    assert.deepEqual(injection.decisions.map((d) => [d.skill, d.injectedBytes > 0]), [['invoice', true]]);
+  } finally {
+    sw?.free();
+    await repeat.close();
   }
 });
 

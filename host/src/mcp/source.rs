@@ -5,8 +5,9 @@
 //! - **Listing** is `skills/list`, every page, and fetches no file: each skill's entry
 //!   holds its frontmatter (the listing's JSON, which is YAML, between `---` lines) and no
 //!   body, so the catalogue is built from names, descriptions and the other fields. An
-//!   entry the extension's rules refuse (a bad name or URI, a malformed digest) is listed
-//!   and then refused with the reason when the build reads it: it is reported as skipped.
+//!   entry the extension's rules refuse (a bad name or URI, a malformed digest, a URI the
+//!   listing holds twice with different entries: each of them) is listed and then refused with the reason
+//!   when the build reads it: it is reported as skipped.
 //!   So is an entry the SDK's types do not read (a field of the wrong type): the page's
 //!   other entries are read one by one and kept.
 //! - **Reading** a SKILL.md (a turn injects it) or another file (`read_skill_file`) is
@@ -34,7 +35,7 @@ use rmcp::model::{
 };
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt};
 use skillwire::{Limits, ListedFile, SkillEntry, SkillSource, SourceError};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::time::{Duration, Instant};
 
@@ -70,7 +71,7 @@ impl McpServer {
 }
 
 /// One listed skill as the source keeps it.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct Listed {
     /// The frontmatter the listing gives, as JSON fields.
     frontmatter: serde_json::Map<String, serde_json::Value>,
@@ -230,7 +231,7 @@ impl McpSource {
     fn list_skills(&self) -> Result<Vec<ListedEntry>, String> {
         let client = self.client()?;
         let mut skills = Vec::new();
-        let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
+        let mut seen: HashSet<u64> = HashSet::new();
         let hash = |cursor: &str| {
             use std::hash::{BuildHasher, BuildHasherDefault};
             BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(cursor)
@@ -353,18 +354,37 @@ fn outside_async() -> Result<(), String> {
 impl SkillSource for McpSource {
     fn list(&self) -> Result<Vec<SkillEntry>, SourceError> {
         let skills = self.list_skills().map_err(SourceError::new)?;
+        let read: Vec<(String, Listed, Option<String>)> = skills
+            .into_iter()
+            .map(|skill| match skill {
+                ListedEntry::Read(skill) => {
+                    let location = skill.uri.clone();
+                    let (keep, text) = listed_skill(skill);
+                    (location, keep, text)
+                }
+                ListedEntry::Unread { location, problem } => (location, broken_listing(&problem), None),
+            })
+            .collect();
+        // A URI listed twice, the entries unlike: a read of it could be checked against one
+        // of them only, and which is the skill cannot be told, so none is taken. (Entries
+        // alike are one skill listed twice: the build keeps the first, the others shadowed.)
+        let mut first: HashMap<&str, &Listed> = HashMap::new();
+        let twice: HashSet<String> = read
+            .iter()
+            .filter(|(location, keep, _)| *first.entry(location.as_str()).or_insert(keep) != keep)
+            .map(|(location, ..)| location.clone())
+            .collect();
         let mut listed = HashMap::new();
         let mut entries = Vec::new();
-        for skill in skills {
-            let (location, (keep, text)) = match skill {
-                ListedEntry::Read(skill) => (skill.uri.clone(), listed_skill(skill)),
-                ListedEntry::Unread { location, problem } => {
-                    let why = format!("the server's listing breaks the skills extension: {problem}");
-                    (location, (Listed { frontmatter: Default::default(), files: None, refused: Some(why) }, None))
-                }
-            };
-            let entry = SkillEntry::new(location).with_origin(self.origin.clone());
-            listed.insert(entry.location.clone(), keep);
+        for (location, keep, text) in read {
+            let entry = SkillEntry::new(location.clone()).with_origin(self.origin.clone());
+            if twice.contains(&location) {
+                let problem = format!("{location} is listed twice, with different entries");
+                listed.insert(location.clone(), broken_listing(&problem));
+                entries.push(entry);
+                continue;
+            }
+            listed.insert(location, keep);
             entries.push(match text {
                 Some(text) => entry.with_text(text),
                 None => entry,
@@ -459,6 +479,12 @@ fn listed_skill(skill: Skill) -> (Listed, Option<String>) {
     };
     let text = skillwire::listed_skill_text(&frontmatter);
     (Listed { frontmatter, files, refused: None }, Some(text))
+}
+
+/// A listed entry the source refuses, for `problem` with the listing.
+fn broken_listing(problem: &str) -> Listed {
+    let why = format!("the server's listing breaks the skills extension: {problem}");
+    Listed { frontmatter: Default::default(), files: None, refused: Some(why) }
 }
 
 /// An entry of `skills/list`: read by the SDK's types, or not.
