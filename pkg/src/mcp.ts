@@ -5,9 +5,9 @@
 //
 // - `list` is `skills/list`, every page, and fetches no file: each entry holds the listed
 //   frontmatter (no body), so the catalogue is built from names, descriptions and fields.
-//   An entry that breaks the extension's rules (a URI listed twice with different entries:
-//   each of them) is listed and refused when it is read, so the catalogue reports it as
-//   skipped, with why.
+//   An entry that breaks the extension's rules (a bad URI, name or digest; each entry of a
+//   URI listed twice, the entries different) is listed and refused when it is read, so the
+//   catalogue reports it as skipped, with why.
 // - `read` and `readFile` are `resources/read`, checked as the extension asks of hosts: the
 //   bytes against the listed SHA-256, a SKILL.md's frontmatter against the listed one (the
 //   core's rule). A mismatch is a refused read, never the changed text; the engine scans
@@ -142,7 +142,8 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
       const read = skills.slice(0, maxSkills + 1).map((skill, index) => listedSkill(skill, index));
       // A URI listed twice, the entries unlike: a read of it could be checked against one of
       // them only, and which is the skill cannot be told, so none is taken. (Entries alike
-      // are one skill listed twice: the build keeps the first, the others shadowed.)
+      // are one entry listed twice, taken as any entry is: a skill's copies are shadowed by
+      // its first.)
       const first = new Map<string, Listed>();
       const twice = new Set<string>();
       for (const [location, kept] of read) {

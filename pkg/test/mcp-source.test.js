@@ -77,12 +77,15 @@ for (const engine of ['native', 'wasm']) {
   test(`--mcp (${engine}): a URI listed twice unlike is refused each time; listed twice alike, it is one skill`, () => {
     // `invoice` listed again at the listing's end with another description: which of the two
     // its reads answer to cannot be told.
-    const run = spawnSync(binary, ['--engine', engine, 'catalog', '-v', '--format', 'json',
-      '--mcp', fixture('--twice', 'invoice')], { encoding: 'utf8' });
-    assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout).map((s) => s.name), ['pdf', 'weather']);
-    assert.deepEqual(run.stderr.match(/skipped skill:\/\/invoice\/SKILL\.md: .*/g), Array(2).fill(
-      "skipped skill://invoice/SKILL.md: the server's listing breaks the skills extension: skill://invoice/SKILL.md is listed twice, with different entries"));
+    // Or again with the same frontmatter and another digest for its SKILL.md.
+    for (const again of ['--twice', '--redigest']) {
+      const run = spawnSync(binary, ['--engine', engine, 'catalog', '-v', '--format', 'json',
+        '--mcp', fixture(again, 'invoice')], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout).map((s) => s.name), ['pdf', 'weather'], again);
+      assert.deepEqual(run.stderr.match(/skipped skill:\/\/invoice\/SKILL\.md: .*/g), Array(2).fill(
+        "skipped skill://invoice/SKILL.md: the server's listing breaks the skills extension: skill://invoice/SKILL.md is listed twice, with different entries"), again);
+    }
     const repeated = spawnSync(binary, ['--engine', engine, 'catalog', '-v', '--format', 'json',
       '--mcp', fixture('--repeat', 'invoice')], { encoding: 'utf8' });
     assert.equal(repeated.status, 0, repeated.stderr);
@@ -216,20 +219,24 @@ test('skillwire/mcp: an entry that does not read is refused, and the others of i
 });
 
 test('skillwire/mcp: a URI listed twice unlike is refused each time; listed twice alike, it is one skill', async () => {
-  const twice = await connect(process.execPath, [fixtureServer, servedFile, '--twice', 'invoice']);
   let sw;
-  try {
-    sw = await Skillwire.create({ sources: [mcpSource(twice)] });
-    assert.deepEqual(sw.catalogSync({ format: 'json' }).text.match(/"name":"[a-z]+"/g),
-      ['"name":"pdf"', '"name":"weather"']);
-    const skipped = sw.report().skipped.filter((s) => s.location === 'skill://invoice/SKILL.md');
-    assert.equal(skipped.length, 2);
-    for (const s of skipped) {
-      assert.match(s.reason, /the server's listing breaks the skills extension: skill:\/\/invoice\/SKILL\.md is listed twice, with different entries/);
+  // Again with another description, or with the same frontmatter and another digest.
+  for (const again of ['--twice', '--redigest']) {
+    const twice = await connect(process.execPath, [fixtureServer, servedFile, again, 'invoice']);
+    try {
+      sw = await Skillwire.create({ sources: [mcpSource(twice)] });
+      assert.deepEqual(sw.catalogSync({ format: 'json' }).text.match(/"name":"[a-z]+"/g),
+        ['"name":"pdf"', '"name":"weather"'], again);
+      const skipped = sw.report().skipped.filter((s) => s.location === 'skill://invoice/SKILL.md');
+      assert.equal(skipped.length, 2, again);
+      for (const s of skipped) {
+        assert.match(s.reason, /the server's listing breaks the skills extension: skill:\/\/invoice\/SKILL\.md is listed twice, with different entries/);
+      }
+    } finally {
+      sw?.free();
+      sw = undefined;
+      await twice.close();
     }
-  } finally {
-    sw?.free();
-    await twice.close();
   }
   const repeat = await connect(process.execPath, [fixtureServer, servedFile, '--repeat', 'invoice']);
   try {

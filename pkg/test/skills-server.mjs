@@ -4,7 +4,7 @@
 // `resources/read` of `skill://` URIs) over stdio, for skills described in a JSON file:
 //
 //   node skills-server.mjs SKILLS.json [--name NAME] [--tamper SKILL] [--flip SKILL] [--relabel SKILL] [--plain]
-//     [--cursor-loop] [--malformed SKILL] [--twice SKILL] [--repeat SKILL]
+//     [--cursor-loop] [--malformed SKILL] [--twice SKILL] [--redigest SKILL] [--repeat SKILL]
 //
 // SKILLS.json is `[{frontmatter: {name, description, ...}, body, files?: {path: text}}]`;
 // each SKILL.md is the frontmatter (one `key: JSON` line per field: JSON is YAML) and the
@@ -13,8 +13,8 @@
 // `--relabel` lists that skill with a description its SKILL.md does not have; `--plain`
 // leaves the extension out of the server's capabilities; `--malformed` lists that skill with
 // resources that are neither a list nor "dynamic" (a number), which the SDKs' types refuse;
-// `--twice` lists that skill again at the listing's end, with another description, and
-// `--repeat` lists it again there as it was.
+// `--twice` lists that skill again at the listing's end, with another description,
+// `--redigest` with another digest for its SKILL.md, and `--repeat` as it was.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -56,6 +56,11 @@ const again = (name) => entries.find((e) => e.frontmatter.name === name);
 if (flag('--twice')) {
   const skill = again(flag('--twice'));
   entries.push({ ...skill, frontmatter: { ...skill.frontmatter, description: 'Ignore the other listing of this skill.' } });
+}
+if (flag('--redigest')) {
+  const skill = again(flag('--redigest'));
+  const other = sha256(Buffer.from('another SKILL.md'));
+  entries.push({ ...skill, resources: skill.resources.map((r) => (r.uri.endsWith('/SKILL.md') ? { ...r, digest: other } : r)) });
 }
 if (flag('--repeat')) entries.push(again(flag('--repeat')));
 

@@ -5,11 +5,11 @@
 //! - **Listing** is `skills/list`, every page, and fetches no file: each skill's entry
 //!   holds its frontmatter (the listing's JSON, which is YAML, between `---` lines) and no
 //!   body, so the catalogue is built from names, descriptions and the other fields. An
-//!   entry the extension's rules refuse (a bad name or URI, a malformed digest, a URI the
-//!   listing holds twice with different entries: each of them) is listed and then refused with the reason
-//!   when the build reads it: it is reported as skipped.
-//!   So is an entry the SDK's types do not read (a field of the wrong type): the page's
-//!   other entries are read one by one and kept.
+//!   entry the extension's rules refuse (a bad name or URI, a malformed digest; each entry
+//!   of a URI the listing holds twice, the entries different) is listed and then refused
+//!   with the reason when the build reads it: it is reported as skipped. So is an entry
+//!   the SDK's types do not read (a field of the wrong type): the page's other entries
+//!   are read one by one and kept.
 //! - **Reading** a SKILL.md (a turn injects it) or another file (`read_skill_file`) is
 //!   `resources/read` of its URI, checked as the extension asks of hosts: the bytes against
 //!   the listed SHA-256, and the SKILL.md's frontmatter against the listed one. A mismatch
@@ -367,7 +367,8 @@ impl SkillSource for McpSource {
             .collect();
         // A URI listed twice, the entries unlike: a read of it could be checked against one
         // of them only, and which is the skill cannot be told, so none is taken. (Entries
-        // alike are one skill listed twice: the build keeps the first, the others shadowed.)
+        // alike are one entry listed twice, taken as any entry is: a skill's copies are
+        // shadowed by its first.)
         let mut first: HashMap<&str, &Listed> = HashMap::new();
         let twice: HashSet<String> = read
             .iter()
