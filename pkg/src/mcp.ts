@@ -153,9 +153,7 @@ export function mcpSource(client: Client, options: McpSourceOptions = {}): McpSk
       }
       listing = new Map();
       return read.map(([location, listed]) => {
-        const kept: Listed = twice.has(location)
-          ? { frontmatter: {}, refused: `the server's listing breaks the skills extension: ${location} is listed twice, with different entries` }
-          : listed;
+        const kept = twice.has(location) ? brokenListing(`${location} is listed twice, with different entries`) : listed;
         listing.set(location, kept);
         return kept.refused ? { location, origin } : { location, text: listedSkillText(kept.frontmatter), origin };
       });
@@ -211,8 +209,7 @@ function listedSkill(entry: unknown, index: number): [string, Listed] {
   const uri = typeof skill.uri === 'string' ? skill.uri : `skills/list entry ${index}`;
   const frontmatter = (typeof skill.frontmatter === 'object' && skill.frontmatter !== null ? skill.frontmatter : {}) as
     Record<string, unknown>;
-  const refuse = (why: string): [string, Listed] =>
-    [uri, { frontmatter, refused: `the server's listing breaks the skills extension: ${why}` }];
+  const refuse = (why: string): [string, Listed] => [uri, brokenListing(why, frontmatter)];
   if (typeof skill.uri !== 'string' || !uri.startsWith('skill://') || !uri.endsWith('/SKILL.md') || /[?#]/.test(uri)) {
     return refuse(`${uri} is not the URI of a SKILL.md`);
   }
@@ -237,6 +234,11 @@ function listedSkill(entry: unknown, index: number): [string, Listed] {
   }
   if (!files.has('SKILL.md')) return refuse(`${uri}: its files do not include its SKILL.md`);
   return [uri, { frontmatter, files }];
+}
+
+/** A listing entry the source refuses, for `problem` with the listing. */
+function brokenListing(problem: string, frontmatter: Record<string, unknown> = {}): Listed {
+  return { frontmatter, refused: `the server's listing breaks the skills extension: ${problem}` };
 }
 
 /** `value` as JSON with every object's keys in order and a `Map` as its sorted entries:

@@ -75,9 +75,8 @@ for (const engine of ['native', 'wasm']) {
   });
 
   test(`--mcp (${engine}): a URI listed twice unlike is refused each time; listed twice alike, it is one skill`, () => {
-    // `invoice` listed again at the listing's end with another description: which of the two
-    // its reads answer to cannot be told.
-    // Or again with the same frontmatter and another digest for its SKILL.md.
+    // `invoice` listed again at the listing's end with another description, or with another
+    // digest for its SKILL.md: which of the two its reads answer to cannot be told.
     for (const again of ['--twice', '--redigest']) {
       const run = spawnSync(binary, ['--engine', engine, 'catalog', '-v', '--format', 'json',
         '--mcp', fixture(again, 'invoice')], { encoding: 'utf8' });

@@ -379,12 +379,10 @@ impl SkillSource for McpSource {
         let mut entries = Vec::new();
         for (location, keep, text) in read {
             let entry = SkillEntry::new(location.clone()).with_origin(self.origin.clone());
-            if twice.contains(&location) {
-                let problem = format!("{location} is listed twice, with different entries");
-                listed.insert(location.clone(), broken_listing(&problem));
-                entries.push(entry);
-                continue;
-            }
+            let (keep, text) = match twice.contains(&location) {
+                true => (broken_listing(&format!("{location} is listed twice, with different entries")), None),
+                false => (keep, text),
+            };
             listed.insert(location, keep);
             entries.push(match text {
                 Some(text) => entry.with_text(text),
